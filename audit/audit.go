@@ -1,0 +1,246 @@
+package audit
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Kinds of entries written by rivumi. Other writers may use their own.
+const (
+	KindGrade = "grade" // a command was graded (and, for ask, approved or not)
+	KindRun   = "run"   // a command ran (or failed to start)
+	KindGrant = "grant" // a grant was added, refused or removed
+)
+
+// Entry is one audit record. Zero fields are left out of the JSON line.
+// Strings that may carry user data are redacted by [Logger.Log]; callers
+// pass them as they are.
+type Entry struct {
+	Time      time.Time `json:"time"`             // set by Log when zero
+	Kind      string    `json:"kind"`             // see KindGrade, KindRun, KindGrant
+	Source    string    `json:"source,omitempty"` // who wrote it: "harness", "hook/claude", "serve", …
+	RunID     string    `json:"run_id,omitempty"` // ties the grade and run lines of one harness run
+	Cwd       string    `json:"cwd,omitempty"`
+	Workspace string    `json:"workspace,omitempty"`
+	Argv      []string  `json:"argv,omitempty"`
+	Command   string    `json:"command,omitempty"` // command text, for callers that grade text
+
+	Decision string   `json:"decision,omitempty"` // allow, ask or deny: the final decision, after approval
+	Verdict  string   `json:"verdict,omitempty"`  // the policy's decision, before approval
+	Rules    []string `json:"rules,omitempty"`    // rule ids of the verdict's reasons
+	Policy   string   `json:"policy,omitempty"`   // policy hash
+	Approver string   `json:"approver,omitempty"` // interactive, headless, callback, …
+	Answer   string   `json:"answer,omitempty"`   // once, always, deny, timeout, cancelled, error
+	Grants   []Grant  `json:"grants,omitempty"`   // grants given to the engine that matched the argv
+	Added    []Grant  `json:"added,omitempty"`    // grants added by this decision
+
+	Sandbox          string  `json:"sandbox,omitempty"`
+	Exit             *int    `json:"exit,omitempty"` // exit status; absent when the process did not exit normally
+	Signal           string  `json:"signal,omitempty"`
+	TimedOut         bool    `json:"timed_out,omitempty"`
+	Cancelled        bool    `json:"cancelled,omitempty"`
+	KilledAfterGrace bool    `json:"killed_after_grace,omitempty"`
+	DurationMS       float64 `json:"duration_ms,omitempty"`
+	Stdout           *Bytes  `json:"stdout,omitempty"`
+	Stderr           *Bytes  `json:"stderr,omitempty"`
+
+	Error string `json:"error,omitempty"`
+	Note  string `json:"note,omitempty"`
+}
+
+// Grant mirrors engine.Grant (an argv prefix and the ask rule ids it
+// cancels) without importing the engine.
+type Grant struct {
+	Prefix []string `json:"prefix"`
+	Rules  []string `json:"rules"`
+}
+
+// Bytes counts a stream's output: how much was kept in memory and how much
+// was dropped between the kept head and tail.
+type Bytes struct {
+	Total   int64 `json:"total"`
+	Kept    int64 `json:"kept"`
+	Dropped int64 `json:"dropped"`
+}
+
+// Sink receives audit entries. [*Logger] is the file implementation; tests
+// and embedders may supply their own. Log must be safe for concurrent use.
+type Sink interface {
+	Log(ctx context.Context, e Entry) error
+}
+
+// Logger appends entries to one file. It is safe for concurrent use by many
+// goroutines, and many processes may append to the same file.
+type Logger struct {
+	path string
+	mu   sync.Mutex
+	f    *os.File
+	now  func() time.Time
+	sync bool
+}
+
+// Option configures a [Logger].
+type Option func(*Logger)
+
+// WithoutSync turns off the fsync after each line. Lines stay whole and
+// ordered; they are just not durable when Log returns. For tests and
+// benchmarks only.
+func WithoutSync() Option { return func(l *Logger) { l.sync = false } }
+
+// WithClock sets the clock used to stamp entries whose Time is zero.
+func WithClock(now func() time.Time) Option { return func(l *Logger) { l.now = now } }
+
+// Open opens (creating it with mode 0600, and its directory with 0700, if
+// needed) the log at path for appending.
+func Open(path string, opts ...Option) (*Logger, error) {
+	if path == "" {
+		return nil, errors.New("audit: empty log path")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("audit: create log directory: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600) // read: to check for a torn tail
+	if err != nil {
+		return nil, fmt.Errorf("audit: open log: %w", err)
+	}
+	l := &Logger{path: path, f: f, now: time.Now, sync: true}
+	for _, o := range opts {
+		o(l)
+	}
+	return l, nil
+}
+
+// Path returns the log's file name.
+func (l *Logger) Path() string { return l.path }
+
+// Close closes the log. Log after Close returns an error.
+func (l *Logger) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return nil
+	}
+	err := l.f.Close()
+	l.f = nil
+	return err
+}
+
+// Log redacts e and appends it as one JSON line: one write(2) under the
+// logger's mutex and an exclusive flock(2), followed by fsync. When it
+// returns nil the line is whole and durable. Log records even when ctx is
+// already cancelled: the trail of a cancelled run matters most. It waits
+// for the cross-process lock as long as another writer holds it (writers
+// hold it only for one write and one fsync).
+func (l *Logger) Log(ctx context.Context, e Entry) error {
+	_ = ctx
+	if e.Time.IsZero() {
+		e.Time = l.now()
+	}
+	line, err := Marshal(e)
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return errors.New("audit: log is closed")
+	}
+	fd := int(l.f.Fd())
+	if err := flock(fd, unix.LOCK_EX); err != nil {
+		return fmt.Errorf("audit: lock log: %w", err)
+	}
+	defer flock(fd, unix.LOCK_UN) //nolint:errcheck // closing the fd releases it anyway
+	// A writer that died mid-line left a torn line: end it first so ours
+	// starts on a line of its own. Still one write.
+	if torn, err := tornTail(l.f); err != nil {
+		return fmt.Errorf("audit: check log tail: %w", err)
+	} else if torn {
+		line = append([]byte{'\n'}, line...)
+	}
+	n, err := l.f.Write(line)
+	if err != nil {
+		return fmt.Errorf("audit: write log: %w", err)
+	}
+	if n != len(line) {
+		return fmt.Errorf("audit: short write (%d of %d bytes)", n, len(line))
+	}
+	if l.sync {
+		if err := l.f.Sync(); err != nil {
+			return fmt.Errorf("audit: sync log: %w", err)
+		}
+	}
+	return nil
+}
+
+// Marshal redacts e and encodes it as one JSON line ending in '\n'.
+func Marshal(e Entry) ([]byte, error) {
+	e = redactEntry(e)
+	b, err := json.Marshal(e)
+	if err != nil {
+		return nil, fmt.Errorf("audit: encode entry: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+func redactEntry(e Entry) Entry {
+	e.Cwd = Redact(e.Cwd)
+	e.Workspace = Redact(e.Workspace)
+	e.Argv = RedactArgv(e.Argv)
+	e.Command = Redact(e.Command)
+	e.Error = Redact(e.Error)
+	e.Note = Redact(e.Note)
+	e.Grants = redactGrants(e.Grants)
+	e.Added = redactGrants(e.Added)
+	return e
+}
+
+func redactGrants(gs []Grant) []Grant {
+	if gs == nil {
+		return nil
+	}
+	out := make([]Grant, len(gs))
+	for i, g := range gs {
+		out[i] = Grant{Prefix: RedactArgv(g.Prefix), Rules: g.Rules}
+	}
+	return out
+}
+
+// tornTail reports whether f is non-empty and does not end in a newline.
+func tornTail(f *os.File) (bool, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return false, err
+	}
+	if fi.Size() == 0 {
+		return false, nil
+	}
+	var b [1]byte
+	if _, err := f.ReadAt(b[:], fi.Size()-1); err != nil {
+		return false, err
+	}
+	return b[0] != '\n', nil
+}
+
+func flock(fd, how int) error {
+	for {
+		err := unix.Flock(fd, how)
+		if err != unix.EINTR {
+			return err
+		}
+	}
+}
+
+// Discard is a [Sink] that drops every entry.
+var Discard Sink = discard{}
+
+type discard struct{}
+
+func (discard) Log(context.Context, Entry) error { return nil }

@@ -1,0 +1,26 @@
+// Package audit appends one JSON line per decision or run to an audit log,
+// with secrets redacted, and reads such logs back.
+//
+// A [Logger] writes each [Entry] as a single line with a single write(2) on
+// a file opened with O_APPEND, holding an in-process mutex and an exclusive
+// flock(2) across processes, then fsyncs before [Logger.Log] returns. Many
+// goroutines and many processes may share one log: no line is ever torn or
+// lost, and a line is durable once Log returns nil. If a writer died in the
+// middle of a line, the next writer first ends the torn line with a newline
+// so that its own line stays intact.
+//
+// Every string an entry carries that may hold user data (argv, command text,
+// working directory, grant prefixes, error text, notes) passes through
+// [Redact] before it is written: tokens with known prefixes (ghp_, gho_,
+// github_pat_, sk-, sk-ant-, AKIA…, xox?-, glpat-, AIza…), PEM private keys,
+// secret-looking assignments (TOKEN=…, API_KEY=…), secret options
+// (--password=…, --token …), Authorization/Bearer headers and passwords in
+// URLs become [Redacted]. Redaction is best effort: it catches the common
+// shapes, not every secret.
+//
+// [Reader] and [ReadAll] read a log back; a torn trailing line (a writer
+// that crashed mid-line) is skipped.
+//
+// The package depends on nothing else in rivumi, so hook adapters and the
+// server use it as the harness does.
+package audit

@@ -1,0 +1,25 @@
+// Command rivumi grades shell commands before anything runs them.
+//
+// See the README and docs/ for usage; exit codes are documented in
+// package internal/cli.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/internal/cli"
+)
+
+func main() {
+	// When rivumi re-executes itself as a Landlock-sandboxed child, this
+	// applies the sandbox and execs the target; it never returns then.
+	harness.MaybeRunSandboxChild()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := cli.Main(ctx, os.Args[1:], cli.Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+	stop()
+	os.Exit(code)
+}

@@ -1,0 +1,433 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage/inmem"
+
+	"github.com/rivumi/rivumi/policies"
+)
+
+// The sets a rule can add hits to, one per layer.
+var layerSets = map[string]Layer{"floor": LayerFloor, "deny": LayerDeny, "ask": LayerAsk, "allow": LayerAllow}
+
+// RuleMeta is what a rule's METADATA says about it.
+type RuleMeta struct {
+	ID            string `json:"id"`
+	Title         string `json:"title"`
+	Justification string `json:"justification"`
+	Layer         Layer  `json:"layer"`
+	// Scope is "segment" (the default), or "wrapper", "assignment",
+	// "redirect", "shape" for asks a grant may never cancel.
+	Scope    string `json:"scope"`
+	Location string `json:"location"` // file:line of the rule
+	User     bool   `json:"user"`
+}
+
+// Grantable reports whether a session grant may cancel this rule's asks.
+func (m RuleMeta) Grantable() bool {
+	return m.Layer == LayerAsk && (m.Scope == "" || m.Scope == "segment")
+}
+
+// PolicyError lists problems found while loading or compiling policies,
+// each as "file:line:col: message".
+type PolicyError struct {
+	Problems []string
+}
+
+func (e *PolicyError) Error() string {
+	return "policy: " + strings.Join(e.Problems, "\n")
+}
+
+type file struct {
+	name string
+	text string
+	user bool
+}
+
+// load collects the built-in and user modules and the data tables.
+func load(cfg *config) (mods []file, data map[string]any, err error) {
+	var problems []string
+	data = map[string]any{}
+	err = fs.WalkDir(policies.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(policies.FS, p)
+		if err != nil {
+			return err
+		}
+		switch {
+		case strings.HasSuffix(p, "_test.rego"):
+		case strings.HasSuffix(p, ".rego"):
+			mods = append(mods, file{name: "policies/" + p, text: string(b)})
+		case strings.HasSuffix(p, ".json"):
+			var doc map[string]any
+			if err := json.Unmarshal(b, &doc); err != nil {
+				return fmt.Errorf("policies/%s: %w", p, err)
+			}
+			merge(data, doc)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	addFS := func(name string, fsys fs.FS) {
+		werr := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() || !strings.HasSuffix(p, ".rego") || strings.HasSuffix(p, "_test.rego") {
+				return nil
+			}
+			b, err := fs.ReadFile(fsys, p)
+			if err != nil {
+				return err
+			}
+			mods = append(mods, file{name: path.Join(name, p), text: string(b), user: true})
+			return nil
+		})
+		if werr != nil {
+			problems = append(problems, fmt.Sprintf("%s: %v", name, werr))
+		}
+	}
+	for _, dir := range cfg.userDirs {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			problems = append(problems, fmt.Sprintf("%s: not a readable directory", dir))
+			continue
+		}
+		addFS(filepath.Clean(dir), os.DirFS(dir))
+	}
+	for _, u := range cfg.userFS {
+		addFS(u.name, u.fsys)
+	}
+	for _, s := range cfg.extra {
+		mods = append(mods, file{name: s.Name, text: s.Text, user: true})
+	}
+	if len(problems) > 0 {
+		return nil, nil, &PolicyError{Problems: problems}
+	}
+	return mods, data, nil
+}
+
+func merge(dst, src map[string]any) {
+	for k, v := range src {
+		if sm, ok := v.(map[string]any); ok {
+			if dm, ok := dst[k].(map[string]any); ok {
+				merge(dm, sm)
+				continue
+			}
+		}
+		dst[k] = v
+	}
+}
+
+// capabilities returns OPA's capabilities less everything that reaches
+// outside the evaluation or is not deterministic.
+func capabilities() *ast.Capabilities {
+	caps := ast.CapabilitiesForThisVersion()
+	keep := caps.Builtins[:0]
+	for _, b := range caps.Builtins {
+		n := b.Name
+		switch {
+		case n == "http.send", n == "opa.runtime", strings.HasPrefix(n, "net."),
+			strings.HasPrefix(n, "time."), strings.HasPrefix(n, "rand."), strings.HasPrefix(n, "uuid."),
+			n == "trace", n == "print", n == "internal.print", n == "providers.aws.sign_req",
+			strings.HasPrefix(n, "io.jwt.decode_verify"):
+			continue
+		}
+		keep = append(keep, b)
+	}
+	caps.Builtins = keep
+	return caps
+}
+
+var (
+	rivumiRef = ast.MustParseRef("data.rivumi")
+	userRef   = ast.MustParseRef("data.rivumi.user")
+	systemRef = ast.MustParseRef("data.system")
+)
+
+// checkUser refuses user modules that could weaken the built-in packs.
+func checkUser(name string, m *ast.Module) []string {
+	var out []string
+	loc := func(l *ast.Location) string {
+		if l == nil {
+			return name + ":1:1"
+		}
+		return fmt.Sprintf("%s:%d:%d", name, l.Row, l.Col)
+	}
+	pkg := m.Package.Path
+	switch {
+	case pkg.HasPrefix(systemRef) || systemRef.HasPrefix(pkg):
+		out = append(out, fmt.Sprintf("%s: package %s is reserved: user packs live in package rivumi.user or below it", loc(m.Package.Location), pkg))
+	case !pkg.HasPrefix(userRef):
+		out = append(out, fmt.Sprintf("%s: package %s is not allowed: user packs live in package rivumi.user or below it", loc(m.Package.Location), pkg))
+	}
+	for _, r := range m.Rules {
+		ref := r.Head.Ref()
+		head := ref[0].Value.String()
+		if _, isBuiltin := ast.BuiltinMap[ref.String()]; isBuiltin || ast.BuiltinMap[head] != nil {
+			out = append(out, fmt.Sprintf("%s: rule %s shadows a built-in function", loc(r.Location), ref))
+		}
+		if len(ref) > 1 {
+			if _, layer := layerSets[head]; layer {
+				out = append(out, fmt.Sprintf("%s: rule %s: layer sets must be plain partial sets", loc(r.Location), ref))
+			}
+		}
+		if _, layer := layerSets[head]; layer && len(ref) == 1 {
+			switch {
+			case r.Default:
+				out = append(out, fmt.Sprintf("%s: default rule %s is not allowed: %s must be a partial set (%s contains …)", loc(r.Location), head, head, head))
+			case len(r.Head.Args) > 0:
+				out = append(out, fmt.Sprintf("%s: function %s is not allowed: %s must be a partial set", loc(r.Location), head, head))
+			case r.Head.RuleKind() != ast.MultiValue:
+				out = append(out, fmt.Sprintf("%s: complete rule %s is not allowed: %s must be a partial set (%s contains …)", loc(r.Location), head, head, head))
+			}
+		}
+	}
+	return out
+}
+
+type compiled struct {
+	pq       rego.PreparedEvalQuery
+	meta     map[string]RuleMeta
+	hash     string
+	compiler *ast.Compiler
+	modules  map[string]*ast.Module
+	data     map[string]any
+}
+
+func compile(ctx context.Context, cfg *config) (*compiled, error) {
+	files, data, err := load(cfg)
+	if err != nil {
+		return nil, err
+	}
+	var problems []string
+	modules := map[string]*ast.Module{}
+	userPkgs := map[string]map[string]bool{}
+	h := sha256.New()
+	sort.Slice(files, func(i, j int) bool { return files[i].name < files[j].name })
+	for _, f := range files {
+		h.Write([]byte(f.name + "\x00" + f.text + "\x00"))
+		m, err := ast.ParseModuleWithOpts(f.name, f.text, ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1})
+		if err != nil {
+			problems = append(problems, astProblems(err)...)
+			continue
+		}
+		if f.user {
+			problems = append(problems, checkUser(f.name, m)...)
+			pkg := m.Package.Path.String()
+			if pkg != userRef.String() {
+				for _, r := range m.Rules {
+					if _, ok := layerSets[r.Head.Ref()[0].Value.String()]; ok {
+						if userPkgs[pkg] == nil {
+							userPkgs[pkg] = map[string]bool{}
+						}
+						userPkgs[pkg][r.Head.Ref()[0].Value.String()] = true
+					}
+				}
+			}
+		}
+		if _, dup := modules[f.name]; dup {
+			problems = append(problems, fmt.Sprintf("%s: loaded twice", f.name))
+		}
+		modules[f.name] = m
+	}
+	if len(problems) > 0 {
+		return nil, &PolicyError{Problems: problems}
+	}
+	if gen := userAggregation(userPkgs); gen != "" {
+		m, err := ast.ParseModuleWithOpts("generated/user_packages.rego", gen, ast.ParserOptions{RegoVersion: ast.RegoV1})
+		if err != nil {
+			return nil, fmt.Errorf("generated user aggregation: %w", err)
+		}
+		modules["generated/user_packages.rego"] = m
+	}
+	meta, mp := readMeta(modules, files)
+	problems = append(problems, mp...)
+	grantable := map[string]any{}
+	for id, m := range meta {
+		if m.Grantable() {
+			grantable[id] = true
+		}
+	}
+	merge(data, map[string]any{"rivumi": map[string]any{"meta": map[string]any{"grantable": grantable}}})
+	db, _ := json.Marshal(data)
+	h.Write(db)
+	if len(problems) > 0 {
+		return nil, &PolicyError{Problems: problems}
+	}
+	compiler := ast.NewCompiler().
+		WithStrict(true).
+		WithCapabilities(capabilities()).
+		WithEnablePrintStatements(false).
+		WithKeepModules(true)
+	compiler.Compile(modules)
+	if compiler.Failed() {
+		return nil, &PolicyError{Problems: astProblems(compiler.Errors)}
+	}
+	store := inmem.NewFromObject(data)
+	pq, err := rego.New(
+		rego.Query("data.rivumi.main.result"),
+		rego.Compiler(compiler),
+		rego.Store(store),
+		rego.StrictBuiltinErrors(true),
+	).PrepareForEval(ctx)
+	if err != nil {
+		return nil, &PolicyError{Problems: astProblems(err)}
+	}
+	return &compiled{pq: pq, meta: meta, hash: hex.EncodeToString(h.Sum(nil))[:16], compiler: compiler, modules: modules, data: data}, nil
+}
+
+// userAggregation generates rules collecting the layer sets of user
+// packages below rivumi.user.
+func userAggregation(pkgs map[string]map[string]bool) string {
+	if len(pkgs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("package rivumi.main.user\n\n")
+	names := make([]string, 0, len(pkgs))
+	for p := range pkgs {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	for _, p := range names {
+		for _, l := range []string{"floor", "deny", "ask", "allow"} {
+			if pkgs[p][l] {
+				fmt.Fprintf(&b, "%s contains h if some h in %s.%s\n\n", l, p, l)
+			}
+		}
+	}
+	return b.String()
+}
+
+// readMeta reads every layer rule's METADATA and checks that the ids its
+// hits carry are declared, unique, and titled and justified.
+func readMeta(modules map[string]*ast.Module, files []file) (map[string]RuleMeta, []string) {
+	meta := map[string]RuleMeta{}
+	var problems []string
+	user := map[string]bool{}
+	for _, f := range files {
+		user[f.name] = f.user
+	}
+	type use struct {
+		id  string
+		loc string
+	}
+	var uses []use
+	names := make([]string, 0, len(modules))
+	for n := range modules {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		m := modules[n]
+		if !m.Package.Path.HasPrefix(rivumiRef) || strings.HasPrefix(m.Package.Path.String(), "data.rivumi.main") {
+			continue
+		}
+		for _, r := range m.Rules {
+			ref := r.Head.Ref()
+			layer, ok := layerSets[ref[0].Value.String()]
+			if !ok || len(ref) != 1 {
+				continue
+			}
+			loc := fmt.Sprintf("%s:%d", n, r.Location.Row)
+			id := hitID(r)
+			for _, a := range r.Annotations {
+				if a.Scope != "rule" {
+					continue
+				}
+				mid, _ := a.Custom["id"].(string)
+				just, _ := a.Custom["justification"].(string)
+				scope, _ := a.Custom["scope"].(string)
+				switch {
+				case mid == "":
+					problems = append(problems, fmt.Sprintf("%s: METADATA has no custom.id", loc))
+					continue
+				case a.Title == "":
+					problems = append(problems, fmt.Sprintf("%s: rule %s: METADATA has no title", loc, mid))
+				case strings.TrimSpace(just) == "":
+					problems = append(problems, fmt.Sprintf("%s: rule %s: METADATA has no custom.justification", loc, mid))
+				}
+				if prev, dup := meta[mid]; dup {
+					problems = append(problems, fmt.Sprintf("%s: rule id %s already declared at %s", loc, mid, prev.Location))
+					continue
+				}
+				if id != "" && id != mid {
+					problems = append(problems, fmt.Sprintf("%s: hit id %q differs from METADATA custom.id %q", loc, id, mid))
+				}
+				meta[mid] = RuleMeta{ID: mid, Title: a.Title, Justification: strings.TrimSpace(just), Layer: layer, Scope: scope, Location: loc, User: user[n]}
+			}
+			if id == "" {
+				if len(r.Annotations) == 0 {
+					problems = append(problems, fmt.Sprintf("%s: %s rule has no METADATA and no literal {\"id\": …} hit", loc, layer))
+				}
+				continue
+			}
+			uses = append(uses, use{id: id, loc: loc})
+		}
+	}
+	for _, u := range uses {
+		if _, ok := meta[u.id]; !ok {
+			problems = append(problems, fmt.Sprintf("%s: hit id %q has no METADATA (title, custom.id, custom.justification)", u.loc, u.id))
+		}
+	}
+	return meta, problems
+}
+
+// hitID returns the literal "id" of a rule's hit object, or "".
+func hitID(r *ast.Rule) string {
+	if r.Head.Key == nil {
+		return ""
+	}
+	obj, ok := r.Head.Key.Value.(ast.Object)
+	if !ok {
+		return ""
+	}
+	v := obj.Get(ast.StringTerm("id"))
+	if v == nil {
+		return ""
+	}
+	s, ok := v.Value.(ast.String)
+	if !ok {
+		return ""
+	}
+	return string(s)
+}
+
+// astProblems formats OPA errors as file:line:col: message.
+func astProblems(err error) []string {
+	var errs ast.Errors
+	if errors.As(err, &errs) {
+		out := make([]string, 0, len(errs))
+		for _, e := range errs {
+			if e.Location != nil {
+				out = append(out, fmt.Sprintf("%s:%d:%d: %s", e.Location.File, e.Location.Row, e.Location.Col, e.Message))
+			} else {
+				out = append(out, e.Message)
+			}
+		}
+		return out
+	}
+	var one *ast.Error
+	if errors.As(err, &one) && one.Location != nil {
+		return []string{fmt.Sprintf("%s:%d:%d: %s", one.Location.File, one.Location.Row, one.Location.Col, one.Message)}
+	}
+	return []string{err.Error()}
+}

@@ -1,0 +1,330 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/rego"
+
+	"github.com/rivumi/rivumi/codescan"
+	"github.com/rivumi/rivumi/parser"
+)
+
+// Engine grades commands. Create it with [New]; it is safe for concurrent
+// use.
+type Engine struct {
+	c *compiled
+}
+
+// New loads and compiles the embedded packs plus the user packs named by
+// opts. It returns a *PolicyError (file:line:col per problem) when any
+// policy fails to parse, compile, or declare its METADATA.
+func New(ctx context.Context, opts ...Option) (*Engine, error) {
+	var cfg config
+	for _, o := range opts {
+		o(&cfg)
+	}
+	c, err := compile(ctx, &cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{c: c}, nil
+}
+
+// PolicyHash identifies the compiled policy (sources and data).
+func (e *Engine) PolicyHash() string { return e.c.hash }
+
+// Rules returns the METADATA of every rule, by id.
+func (e *Engine) Rules() map[string]RuleMeta {
+	out := make(map[string]RuleMeta, len(e.c.meta))
+	for k, v := range e.c.meta {
+		out[k] = v
+	}
+	return out
+}
+
+// Engine-made rule ids (reasons that do not come from a Rego rule).
+const (
+	RuleLimit      = "engine.limit"
+	RuleParseError = "engine.parse-error"
+	RuleEvalError  = "engine.error"
+	RuleUnknownID  = "engine.unknown-rule"
+	RuleFallback   = "fallback.uncovered"
+	RuleEmpty      = "engine.empty"
+)
+
+func (c *evalConfig) parserOptions() []parser.Option {
+	var o []parser.Option
+	if c.shell != "" {
+		o = append(o, parser.Shell(c.shell))
+	}
+	if c.workspace != "" {
+		o = append(o, parser.Workspace(c.workspace))
+	}
+	if c.cwd != "" {
+		o = append(o, parser.Cwd(c.cwd))
+	}
+	if c.home != "" {
+		o = append(o, parser.Home(c.home))
+	}
+	return o
+}
+
+func newEvalConfig(opts []EvalOption) *evalConfig {
+	c := &evalConfig{}
+	for _, o := range opts {
+		o(c)
+	}
+	return c
+}
+
+// EvaluateText parses text and grades it.
+func (e *Engine) EvaluateText(ctx context.Context, text string, opts ...EvalOption) Verdict {
+	c := newEvalConfig(opts)
+	cmd, _ := parser.Parse(text, c.parserOptions()...)
+	return e.evaluate(ctx, cmd, c)
+}
+
+// EvaluateArgv grades an argv that will be executed without a shell.
+func (e *Engine) EvaluateArgv(ctx context.Context, argv []string, opts ...EvalOption) Verdict {
+	c := newEvalConfig(opts)
+	cmd, err := parser.FromArgv(argv, c.parserOptions()...)
+	if err != nil {
+		return e.fail(RuleEvalError, LayerEngine, "cannot grade argv: "+err.Error())
+	}
+	return e.evaluate(ctx, cmd, c)
+}
+
+// Evaluate grades a parsed command. Only the grants of opts are used (the
+// command was parsed with its own cwd, workspace and shell).
+func (e *Engine) Evaluate(ctx context.Context, cmd *parser.Command, opts ...EvalOption) Verdict {
+	return e.evaluate(ctx, cmd, newEvalConfig(opts))
+}
+
+func (e *Engine) fail(rule string, layer Layer, why string) Verdict {
+	return Verdict{Decision: Deny, Policy: e.c.hash, Reasons: []Reason{{
+		Rule: rule, Layer: layer, Decision: Deny, Segment: -1, Title: why, Justification: why,
+	}}}
+}
+
+func (e *Engine) evaluate(ctx context.Context, cmd *parser.Command, c *evalConfig) Verdict {
+	v, _ := e.evaluateAll(ctx, cmd, c)
+	v.Reasons = deciding(v.Decision, v.Reasons)
+	return v
+}
+
+// evaluateAll grades cmd and returns the verdict with every reason of every
+// segment, and each segment's own decision.
+func (e *Engine) evaluateAll(ctx context.Context, cmd *parser.Command, c *evalConfig) (Verdict, []Decision) {
+	if cmd == nil {
+		return e.fail(RuleEvalError, LayerEngine, "no command"), nil
+	}
+	if cmd.Shape.Limit != "" {
+		return e.fail(RuleLimit, LayerEngine, fmt.Sprintf("the command exceeds the parser's %s limit; it cannot be graded", cmd.Shape.Limit)), nil
+	}
+	if pe := cmd.Shape.Error; pe != nil {
+		return e.parseError(cmd, pe), nil
+	}
+	if len(cmd.Segments) == 0 {
+		return Verdict{Decision: Allow, Policy: e.c.hash, Reasons: []Reason{{
+			Rule: RuleEmpty, Layer: LayerEngine, Decision: Allow, Segment: -1,
+			Title: "Nothing to run", Justification: "The text holds no command (only blanks or comments).",
+		}}}, nil
+	}
+	v := Verdict{Decision: Allow, Policy: e.c.hash, Reasons: []Reason{}}
+	decisions := make([]Decision, len(cmd.Segments))
+	shape := shapeValue(&cmd.Shape)
+	for i, seg := range cmd.Segments {
+		if err := ctx.Err(); err != nil {
+			return e.fail(RuleEvalError, LayerEngine, "evaluation cancelled: "+err.Error()), nil
+		}
+		granted := grantedRules(c.grants, seg)
+		res, err := e.c.pq.Eval(ctx, rego.EvalParsedInput(segmentInput(cmd, i, shape, granted)))
+		if err != nil {
+			return e.fail(RuleEvalError, LayerEngine, "policy evaluation failed: "+err.Error()), nil
+		}
+		d, reasons, err := e.segmentResult(res, seg)
+		if err != nil {
+			return e.fail(RuleEvalError, LayerEngine, err.Error()), nil
+		}
+		decisions[i] = d
+		v.Decision = Max(v.Decision, d)
+		v.Reasons = append(v.Reasons, reasons...)
+	}
+	return v, decisions
+}
+
+// Explanation is a verdict with everything behind it: the parsed command,
+// each segment's own decision and every rule hit of every layer.
+type Explanation struct {
+	Command   *parser.Command `json:"command"`
+	Decisions []Decision      `json:"segment_decisions"`
+	Hits      []Reason        `json:"hits"`
+	Verdict   Verdict         `json:"verdict"`
+}
+
+// Explain grades text like EvaluateText and returns the whole story.
+func (e *Engine) Explain(ctx context.Context, text string, opts ...EvalOption) Explanation {
+	c := newEvalConfig(opts)
+	cmd, _ := parser.Parse(text, c.parserOptions()...)
+	all, decisions := e.evaluateAll(ctx, cmd, c)
+	hits := append([]Reason(nil), all.Reasons...)
+	v := all
+	v.Reasons = deciding(v.Decision, append([]Reason(nil), all.Reasons...))
+	return Explanation{Command: cmd, Decisions: decisions, Hits: hits, Verdict: v}
+}
+
+// deciding keeps the reasons that carry the verdict: for deny the deny
+// reasons, for ask the asks, for allow the allows.
+func deciding(d Decision, rs []Reason) []Reason {
+	out := make([]Reason, 0, len(rs))
+	for _, r := range rs {
+		if r.Decision == d {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// segmentResult reads one evaluation of data.rivumi.main.result.
+func (e *Engine) segmentResult(res rego.ResultSet, seg *parser.Segment) (Decision, []Reason, error) {
+	if len(res) != 1 || len(res[0].Expressions) != 1 {
+		return Deny, nil, fmt.Errorf("policy returned no result for segment %d", seg.Index)
+	}
+	obj, ok := res[0].Expressions[0].Value.(map[string]any)
+	if !ok {
+		return Deny, nil, fmt.Errorf("policy result for segment %d is not an object", seg.Index)
+	}
+	ds, _ := obj["decision"].(string)
+	d, err := ParseDecision(ds)
+	if err != nil {
+		return Deny, nil, fmt.Errorf("segment %d: %v", seg.Index, err)
+	}
+	var reasons []Reason
+	add := func(key string, layer Layer, dec Decision) error {
+		hits, _ := obj[key].([]any)
+		for _, h := range hits {
+			hm, _ := h.(map[string]any)
+			id, _ := hm["id"].(string)
+			m, known := e.c.meta[id]
+			if !known {
+				return fmt.Errorf("segment %d: rule id %q has no METADATA: unknown rules deny", seg.Index, id)
+			}
+			reasons = append(reasons, Reason{
+				Rule: id, Layer: layer, Decision: dec, Segment: seg.Index, Title: m.Title,
+				Justification: m.Justification, Text: seg.Text, Prefix: prefix(seg), Grantable: m.Grantable(),
+			})
+		}
+		return nil
+	}
+	for _, l := range []struct {
+		key   string
+		layer Layer
+		dec   Decision
+	}{{"floor", LayerFloor, Deny}, {"deny", LayerDeny, Deny}, {"ask", LayerAsk, Ask}, {"granted", LayerGrant, Allow}, {"allow", LayerAllow, Allow}} {
+		if err := add(l.key, l.layer, l.dec); err != nil {
+			return Deny, nil, err
+		}
+	}
+	if d == Ask && !hasDecision(reasons, Ask) {
+		reasons = append(reasons, Reason{
+			Rule: RuleFallback, Layer: LayerFallback, Decision: Ask, Segment: seg.Index,
+			Title:         "No rule covers this command",
+			Justification: "Nothing allows " + describe(seg) + "; rivumi asks for anything it does not know.",
+			Text:          seg.Text, Prefix: prefix(seg), Suggest: suggest(seg),
+		})
+	}
+	sort.SliceStable(reasons, func(i, j int) bool { return reasons[i].Decision > reasons[j].Decision })
+	return d, reasons, nil
+}
+
+func hasDecision(rs []Reason, d Decision) bool {
+	for _, r := range rs {
+		if r.Decision == d {
+			return true
+		}
+	}
+	return false
+}
+
+// prefix is the argv prefix a grant for this segment records: the program
+// and, for programs with subcommands, the subcommand.
+func prefix(s *parser.Segment) []string {
+	if s.Program == "" {
+		return nil
+	}
+	if s.Subcommand != "" {
+		return []string{s.Program, s.Subcommand}
+	}
+	return []string{s.Program}
+}
+
+func describe(s *parser.Segment) string {
+	p := strings.Join(prefix(s), " ")
+	if p == "" {
+		return "this command"
+	}
+	return "`" + p + "`"
+}
+
+// suggest offers a YAML prefix rule that would cover the segment.
+func suggest(s *parser.Segment) string {
+	p := prefix(s)
+	if len(p) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("- id: team.allow-%s\n  pattern: [%s]\n  decision: allow\n  justification: <why this is safe>\n  match: [%q]",
+		strings.Join(p, "-"), strings.Join(p, ", "), strings.Join(s.Argv, " "))
+}
+
+// grantedRules returns the ask rule ids the grants cancel on seg: those of
+// every grant whose prefix matches the segment's argv.
+func grantedRules(grants []Grant, seg *parser.Segment) []string {
+	var out []string
+	for _, g := range grants {
+		if len(g.Prefix) == 0 || len(g.Prefix) > len(seg.Argv) {
+			continue
+		}
+		ok := true
+		for i, p := range g.Prefix {
+			a := seg.Argv[i]
+			if i == 0 {
+				a = seg.Program
+			}
+			if seg.Dynamic[i] || a != p {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, g.Rules...)
+		}
+	}
+	return out
+}
+
+// parseError grades text the parser rejected: a floor scan over the raw
+// text denies on a hit; otherwise ask.
+func (e *Engine) parseError(cmd *parser.Command, pe *parser.ParseError) Verdict {
+	if hits := codescan.Floor(cmd.Text); len(hits) > 0 {
+		v := Verdict{Decision: Deny, Policy: e.c.hash}
+		for _, id := range hits {
+			r := Reason{Rule: id, Layer: LayerFloor, Decision: Deny, Segment: -1, Text: cmd.Text}
+			if m, ok := e.c.meta[id]; ok {
+				r.Title, r.Justification = m.Title, m.Justification
+			} else {
+				r.Title, r.Justification = "Critical shape in unparsable text", "The text does not parse, and it contains a shape the floor forbids."
+			}
+			v.Reasons = append(v.Reasons, r)
+		}
+		return v
+	}
+	return Verdict{Decision: Ask, Policy: e.c.hash, Reasons: []Reason{{
+		Rule: RuleParseError, Layer: LayerEngine, Decision: Ask, Segment: -1,
+		Title:         "The command does not parse",
+		Justification: fmt.Sprintf("%d:%d: %s; rivumi cannot see what it would run.", pe.Line, pe.Col, pe.Msg),
+		Text:          cmd.Text,
+	}}}
+}

@@ -1,0 +1,63 @@
+package engine
+
+import "io/fs"
+
+// Option configures New.
+type Option func(*config)
+
+type config struct {
+	userDirs []string
+	userFS   []namedFS
+	extra    []Source
+}
+
+type namedFS struct {
+	name string
+	fsys fs.FS
+}
+
+// Source is one policy file given directly (for tests and generated rules).
+type Source struct {
+	Name string // file name used in error positions
+	Text string // Rego source (package rivumi.user or below) or JSON data
+}
+
+// UserDir adds the *.rego files of a directory (recursively; _test.rego
+// files are skipped) as user packs. Their packages must be rivumi.user or
+// below it.
+func UserDir(dir string) Option { return func(c *config) { c.userDirs = append(c.userDirs, dir) } }
+
+// UserFS is like UserDir for a file system; name prefixes file names in
+// error positions.
+func UserFS(name string, fsys fs.FS) Option {
+	return func(c *config) { c.userFS = append(c.userFS, namedFS{name, fsys}) }
+}
+
+// UserModule adds one user Rego module.
+func UserModule(name, text string) Option {
+	return func(c *config) { c.extra = append(c.extra, Source{Name: name, Text: text}) }
+}
+
+// EvalOption configures one evaluation.
+type EvalOption func(*evalConfig)
+
+type evalConfig struct {
+	cwd, workspace, home, shell string
+	grants                      []Grant
+}
+
+// Cwd sets the directory the command starts in (absolute).
+func Cwd(dir string) EvalOption { return func(c *evalConfig) { c.cwd = dir } }
+
+// Workspace sets the project root (absolute); paths inside it are the
+// workspace.
+func Workspace(dir string) EvalOption { return func(c *evalConfig) { c.workspace = dir } }
+
+// Home sets the user's home directory (absolute).
+func Home(dir string) EvalOption { return func(c *evalConfig) { c.home = dir } }
+
+// Shell sets the dialect the command is parsed in: bash (default), sh, zsh.
+func Shell(name string) EvalOption { return func(c *evalConfig) { c.shell = name } }
+
+// Grants sets the session grants in force.
+func Grants(g []Grant) EvalOption { return func(c *evalConfig) { c.grants = g } }

@@ -1,0 +1,36 @@
+package harness_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/harness"
+)
+
+func Example() {
+	// The engine satisfies Grader through a small adapter; this one allows
+	// echo and asks for everything else.
+	grader := harness.GraderFunc(func(ctx context.Context, argv []string, opts harness.GradeOptions) (engine.Verdict, error) {
+		if argv[0] == "echo" {
+			return engine.Verdict{Decision: engine.Allow}, nil
+		}
+		return engine.Verdict{Decision: engine.Ask, Reasons: []engine.Reason{{Rule: "fallback", Decision: engine.Ask}}}, nil
+	})
+	ws, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(ws)
+	h, err := harness.New(harness.Config{Grader: grader, Workspace: ws}) // headless: ask is deny
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := h.Run(context.Background(), harness.Request{Argv: []string{"echo", "hello"}})
+	fmt.Printf("%q %d %v\n", res.Stdout.String(), res.ExitCode, err)
+
+	res, _ = h.Run(context.Background(), harness.Request{Argv: []string{"touch", "x"}})
+	fmt.Println(res.Ran, res.Decision, res.Refusal)
+	// Output:
+	// "hello\n" 0 <nil>
+	// false deny denied by headless approver: fallback
+}

@@ -1,0 +1,419 @@
+package harness
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/rivumi/rivumi/engine"
+)
+
+// GrantRefusedError reports a grant that must not be recorded: its prefix
+// would let the agent run anything (a shell, an interpreter, a wrapper that
+// runs its arguments), or it is malformed.
+type GrantRefusedError struct {
+	Prefix []string
+	Reason string
+}
+
+func (e *GrantRefusedError) Error() string {
+	return fmt.Sprintf("grant for %s refused: %s", quoteArgv(e.Prefix), e.Reason)
+}
+
+// Programs that run arbitrary code or arbitrary other programs: granting
+// them is granting everything.
+var anythingRunners = map[string]bool{
+	// shells
+	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "pdksh": true,
+	"csh": true, "tcsh": true, "fish": true, "ash": true, "yash": true, "rc": true, "elvish": true,
+	"nu": true, "xonsh": true, "pwsh": true, "powershell": true, "busybox": true, "toybox": true,
+	// interpreters
+	"node": true, "nodejs": true, "deno": true, "bun": true, "perl": true, "ruby": true, "irb": true,
+	"php": true, "tclsh": true, "wish": true, "expect": true, "osascript": true, "jshell": true,
+	"R": true, "Rscript": true, "julia": true, "ghci": true, "runghc": true, "scala": true,
+	"awk": true, "gawk": true, "mawk": true, "nawk": true, "gdb": true, "lldb": true,
+	// runners and wrappers
+	"env": true, "sudo": true, "doas": true, "su": true, "runuser": true, "pkexec": true,
+	"xargs": true, "parallel": true, "eval": true, "exec": true, "command": true, "builtin": true,
+	"source": true, ".": true, "find": true, "nohup": true, "timeout": true, "nice": true,
+	"ionice": true, "chrt": true, "taskset": true, "stdbuf": true, "setsid": true, "time": true,
+	"watch": true, "flock": true, "chroot": true, "unshare": true, "nsenter": true, "strace": true,
+	"ltrace": true, "script": true, "ssh": true, "tmux": true, "screen": true, "npx": true,
+	"bunx": true, "pnpx": true, "uvx": true, "fakeroot": true, "systemd-run": true,
+	"bwrap": true, "firejail": true, "rivumi": true,
+}
+
+// Interpreter families matched by prefix (python3.12, pypy3, lua5.4, …).
+var anythingRunnerPattern = regexp.MustCompile(`^(python|pypy|lua|luajit|perl|ruby|php|node|tclsh|wish)[0-9.]*$`)
+
+// Two-word prefixes that run an arbitrary package or command.
+var anythingRunnerSubcommands = map[string][]string{
+	"npm":     {"exec", "x"},
+	"pnpm":    {"dlx", "exec"},
+	"yarn":    {"dlx", "exec"},
+	"pipx":    {"run"},
+	"uv":      {"tool"},
+	"go":      {"tool"},
+	"docker":  {"run", "exec"},
+	"podman":  {"run", "exec"},
+	"kubectl": {"exec", "debug"},
+}
+
+// CheckGrant returns a [*GrantRefusedError] if g must not be recorded: an
+// empty prefix or rule list, a program path that is relative (the agent
+// can rewrite it) or not a plain file name, a program that can run
+// anything (shells, interpreters, env, sudo, xargs, find, nohup, timeout,
+// ssh, npx, … — see the package doc), `git` with no subcommand or with a
+// global option, or a two-word runner such as `npm exec`. It returns nil
+// otherwise.
+func CheckGrant(g engine.Grant) error {
+	refuse := func(reason string) error { return &GrantRefusedError{Prefix: g.Prefix, Reason: reason} }
+	if len(g.Prefix) == 0 || g.Prefix[0] == "" {
+		return refuse("empty prefix")
+	}
+	if len(g.Rules) == 0 {
+		return refuse("no rules: a grant cancels only the ask rules it names")
+	}
+	for _, r := range g.Rules {
+		if strings.TrimSpace(r) == "" {
+			return refuse("empty rule id")
+		}
+	}
+	for _, w := range g.Prefix {
+		if strings.ContainsAny(w, "\x00\n") {
+			return refuse("prefix word contains a NUL or newline")
+		}
+	}
+	prog := g.Prefix[0]
+	if strings.Contains(prog, "/") && !filepath.IsAbs(prog) {
+		return refuse("a relative program path can be rewritten by the agent")
+	}
+	base := filepath.Base(prog)
+	if anythingRunners[base] || anythingRunnerPattern.MatchString(base) {
+		return refuse(base + " can run anything")
+	}
+	if base == "git" {
+		if len(g.Prefix) < 2 {
+			return refuse("git without a subcommand can run anything (aliases, -c core.*)")
+		}
+		if strings.HasPrefix(g.Prefix[1], "-") {
+			return refuse("git global options can run anything")
+		}
+	}
+	if subs, ok := anythingRunnerSubcommands[base]; ok && len(g.Prefix) >= 2 && slices.Contains(subs, g.Prefix[1]) {
+		return refuse(base + " " + g.Prefix[1] + " can run anything")
+	}
+	if len(g.Prefix) == 1 {
+		if _, ok := anythingRunnerSubcommands[base]; ok {
+			return refuse(base + " without a subcommand includes " + base + " " + anythingRunnerSubcommands[base][0])
+		}
+	}
+	return nil
+}
+
+// System directories whose programs count as the bare name (/usr/bin/npm
+// is npm); a program anywhere else is matched only by its exact path.
+var systemBinDirs = []string{"/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin"}
+
+// GrantCovers reports whether g's prefix matches argv: argv has at least
+// as many words and each prefix word equals the argv word. The program
+// matches by exact text, or, for a bare-name prefix, when argv[0] is that
+// name in a system bin directory (/usr/bin/npm for npm). `./npm` never
+// matches `npm`. So a grant for `npm install` covers `npm install lodash`
+// but not `npm publish` nor `npm`.
+func GrantCovers(g engine.Grant, argv []string) bool {
+	if len(g.Prefix) == 0 || len(argv) < len(g.Prefix) {
+		return false
+	}
+	if !programMatches(g.Prefix[0], argv[0]) {
+		return false
+	}
+	return slices.Equal(g.Prefix[1:], argv[1:len(g.Prefix)])
+}
+
+func programMatches(want, got string) bool {
+	if want == got {
+		return true
+	}
+	if strings.Contains(want, "/") || !filepath.IsAbs(got) {
+		return false
+	}
+	return filepath.Base(got) == want && slices.Contains(systemBinDirs, filepath.Dir(got))
+}
+
+// GrantsFor returns the grants an "always" answer to v would record: for
+// each distinct argv prefix among v's grantable ask reasons, one grant
+// with those reasons' rule ids (sorted, unique). Reasons that are not
+// grantable, not asks, or carry no prefix contribute nothing.
+func GrantsFor(v engine.Verdict) []engine.Grant {
+	var out []engine.Grant
+	for _, r := range v.Reasons {
+		if !r.Grantable || r.Decision != engine.Ask || len(r.Prefix) == 0 || r.Rule == "" {
+			continue
+		}
+		i := slices.IndexFunc(out, func(g engine.Grant) bool { return slices.Equal(g.Prefix, r.Prefix) })
+		if i < 0 {
+			out = append(out, engine.Grant{Prefix: slices.Clone(r.Prefix)})
+			i = len(out) - 1
+		}
+		if !slices.Contains(out[i].Rules, r.Rule) {
+			out[i].Rules = append(out[i].Rules, r.Rule)
+		}
+	}
+	for i := range out {
+		slices.Sort(out[i].Rules)
+	}
+	return out
+}
+
+// GrantStore keeps a project's grants in a JSON file. Changes are written
+// to a temporary file in the same directory, fsync'd and renamed over the
+// file (mode 0600), under an exclusive flock of a sibling ".lock" file, so
+// concurrent processes never lose each other's grants. A GrantStore is
+// safe for concurrent use.
+type GrantStore struct {
+	path string
+	mu   sync.Mutex
+	list []engine.Grant
+}
+
+// grantFile is the on-disk format.
+type grantFile struct {
+	Version int           `json:"version"`
+	Grants  []storedGrant `json:"grants"`
+}
+
+type storedGrant struct {
+	Prefix []string  `json:"prefix"`
+	Rules  []string  `json:"rules"`
+	Added  time.Time `json:"added,omitzero"`
+}
+
+// LoadGrants opens the grant store at path and reads it. A missing file is
+// an empty store (created on the first Add); an unreadable or malformed
+// one is an error: grants fail closed.
+func LoadGrants(path string) (*GrantStore, error) {
+	if path == "" {
+		return nil, errors.New("grants: empty path")
+	}
+	s := &GrantStore{path: path}
+	f, err := s.read()
+	if err != nil {
+		return nil, err
+	}
+	s.list = f.grants()
+	return s, nil
+}
+
+// Path returns the store's file name.
+func (s *GrantStore) Path() string { return s.path }
+
+// List returns the grants as of the last Load, Add or Remove (a copy).
+func (s *GrantStore) List() []engine.Grant {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]engine.Grant, len(s.list))
+	for i, g := range s.list {
+		out[i] = engine.Grant{Prefix: slices.Clone(g.Prefix), Rules: slices.Clone(g.Rules)}
+	}
+	return out
+}
+
+// Add validates g with [CheckGrant] and records it; a grant with the same
+// prefix gains g's rules. It re-reads the file under the lock, so grants
+// added meanwhile by other processes are kept.
+func (s *GrantStore) Add(g engine.Grant) error {
+	if err := CheckGrant(g); err != nil {
+		return err
+	}
+	return s.update(func(f *grantFile) bool {
+		for i := range f.Grants {
+			if slices.Equal(f.Grants[i].Prefix, g.Prefix) {
+				before := len(f.Grants[i].Rules)
+				for _, r := range g.Rules {
+					if !slices.Contains(f.Grants[i].Rules, r) {
+						f.Grants[i].Rules = append(f.Grants[i].Rules, r)
+					}
+				}
+				slices.Sort(f.Grants[i].Rules)
+				return len(f.Grants[i].Rules) != before
+			}
+		}
+		rules := slices.Clone(g.Rules)
+		slices.Sort(rules)
+		f.Grants = append(f.Grants, storedGrant{Prefix: slices.Clone(g.Prefix), Rules: slices.Compact(rules), Added: time.Now().UTC()})
+		return true
+	})
+}
+
+// Remove deletes the grant whose prefix equals prefix. It reports whether
+// there was one.
+func (s *GrantStore) Remove(prefix []string) (bool, error) {
+	var found bool
+	err := s.update(func(f *grantFile) bool {
+		n := len(f.Grants)
+		f.Grants = slices.DeleteFunc(f.Grants, func(g storedGrant) bool { return slices.Equal(g.Prefix, prefix) })
+		found = len(f.Grants) != n
+		return found
+	})
+	return found, err
+}
+
+func (f *grantFile) grants() []engine.Grant {
+	out := make([]engine.Grant, 0, len(f.Grants))
+	for _, g := range f.Grants {
+		out = append(out, engine.Grant{Prefix: g.Prefix, Rules: g.Rules})
+	}
+	return out
+}
+
+func (s *GrantStore) read() (*grantFile, error) {
+	b, err := os.ReadFile(s.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return &grantFile{Version: 1}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("grants: %w", err)
+	}
+	var f grantFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		return nil, fmt.Errorf("grants: %s: %w", s.path, err)
+	}
+	if f.Version != 1 {
+		return nil, fmt.Errorf("grants: %s: unsupported version %d", s.path, f.Version)
+	}
+	for _, g := range f.Grants {
+		if len(g.Prefix) == 0 || len(g.Rules) == 0 {
+			return nil, fmt.Errorf("grants: %s: malformed grant %q", s.path, g.Prefix)
+		}
+	}
+	return &f, nil
+}
+
+// update applies change to the file's current contents under the lock and
+// writes the result if change reports a modification.
+func (s *GrantStore) update(change func(*grantFile) bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	dir := filepath.Dir(s.path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("grants: %w", err)
+	}
+	lock, err := os.OpenFile(s.path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("grants: %w", err)
+	}
+	defer lock.Close()
+	if err := flock(int(lock.Fd()), unix.LOCK_EX); err != nil {
+		return fmt.Errorf("grants: lock: %w", err)
+	}
+	f, err := s.read()
+	if err != nil {
+		return err
+	}
+	if change(f) {
+		if err := writeFileAtomic(s.path, f); err != nil {
+			return fmt.Errorf("grants: %w", err)
+		}
+	}
+	s.list = f.grants()
+	return nil
+}
+
+func writeFileAtomic(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // no-op after a successful rename
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync() //nolint:errcheck // best effort: the rename is done
+		d.Close()
+	}
+	return nil
+}
+
+func flock(fd, how int) error {
+	for {
+		err := unix.Flock(fd, how)
+		if err != unix.EINTR {
+			return err
+		}
+	}
+}
+
+// DefaultGrantsPath returns where the grants of the project rooted at
+// projectRoot live: $XDG_CONFIG_HOME/rivumi/grants/<hex sha256 of the
+// absolute, cleaned root>.json, with ~/.config when XDG_CONFIG_HOME is
+// unset or relative.
+func DefaultGrantsPath(projectRoot string) (string, error) {
+	root, err := filepath.Abs(projectRoot)
+	if err != nil {
+		return "", err
+	}
+	base := os.Getenv("XDG_CONFIG_HOME")
+	if base == "" || !filepath.IsAbs(base) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("grants: no config directory: %w", err)
+		}
+		base = filepath.Join(home, ".config")
+	}
+	sum := sha256.Sum256([]byte(filepath.Clean(root)))
+	return filepath.Join(base, "rivumi", "grants", hex.EncodeToString(sum[:])+".json"), nil
+}
+
+// ProjectRoot returns the project root for dir: the nearest ancestor
+// (dir included) holding a .git entry, or dir itself. The result is
+// absolute.
+func ProjectRoot(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for d := abs; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return abs, nil
+		}
+		d = parent
+	}
+}

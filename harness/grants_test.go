@@ -1,0 +1,232 @@
+package harness_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/harness"
+)
+
+func grant(prefix string, rules ...string) engine.Grant {
+	if len(rules) == 0 {
+		rules = []string{"r.ask"}
+	}
+	return engine.Grant{Prefix: strings.Fields(prefix), Rules: rules}
+}
+
+func TestCheckGrant(t *testing.T) {
+	tests := []struct {
+		g  engine.Grant
+		ok bool
+	}{
+		{grant("npm install"), true},
+		{grant("go test"), true},
+		{grant("make"), true},
+		{grant("git commit"), true},
+		{grant("/usr/bin/npm install"), true},
+		{grant("cargo build"), true},
+		// Programs that run anything.
+		{grant("bash"), false}, {grant("sh -c"), false}, {grant("zsh"), false}, {grant("dash"), false},
+		{grant("ksh"), false}, {grant("fish"), false}, {grant("python"), false}, {grant("python3"), false},
+		{grant("python3.12 -m"), false}, {grant("node"), false}, {grant("perl"), false}, {grant("ruby"), false},
+		{grant("php"), false}, {grant("env"), false}, {grant("/usr/bin/env FOO=1"), false}, {grant("sudo"), false},
+		{grant("doas"), false}, {grant("su"), false}, {grant("xargs"), false}, {grant("parallel"), false},
+		{grant("eval"), false}, {grant("exec"), false}, {grant("command"), false}, {grant("builtin"), false},
+		{grant("busybox"), false}, {grant("find"), false}, {grant("nohup"), false}, {grant("timeout"), false},
+		{grant("nice"), false}, {grant("watch"), false}, {grant("ssh"), false}, {grant("npx"), false},
+		{grant("awk"), false},
+		{grant("git"), false}, {grant("git -c"), false}, {grant("npm exec"), false}, {grant("npm x"), false},
+		{grant("npm"), false}, {grant("docker run"), false},
+		// Malformed.
+		{grant("./build.sh"), false}, {grant("bin/tool"), false}, {engine.Grant{}, false},
+		{engine.Grant{Prefix: []string{"npm", "install"}}, false},
+		{engine.Grant{Prefix: []string{"npm", "install"}, Rules: []string{" "}}, false},
+	}
+	for _, tt := range tests {
+		err := harness.CheckGrant(tt.g)
+		var refused *harness.GrantRefusedError
+		if (err == nil) != tt.ok || (err != nil && !errors.As(err, &refused)) {
+			t.Errorf("CheckGrant(%q, %q) = %v, want ok=%v", tt.g.Prefix, tt.g.Rules, err, tt.ok)
+		}
+	}
+}
+
+func TestGrantCovers(t *testing.T) {
+	tests := []struct {
+		g    string
+		argv string
+		want bool
+	}{
+		{"npm install", "npm install", true},
+		{"npm install", "npm install lodash", true},
+		{"npm install", "npm publish", false},
+		{"npm install", "npm", false},
+		{"npm install", "npm installx", false},
+		{"npm install", "/usr/bin/npm install", true},
+		{"npm install", "/usr/local/bin/npm install", true},
+		{"npm install", "./npm install", false},
+		{"npm install", "/home/me/bin/npm install", false},
+		{"/opt/npm install", "/opt/npm install", true},
+		{"/opt/npm install", "npm install", false},
+		{"go test", "go test ./...", true},
+		{"go test", "go tool", false},
+	}
+	for _, tt := range tests {
+		if got := harness.GrantCovers(grant(tt.g), strings.Fields(tt.argv)); got != tt.want {
+			t.Errorf("GrantCovers(%q, %q) = %v, want %v", tt.g, tt.argv, got, tt.want)
+		}
+	}
+}
+
+func TestGrantsFor(t *testing.T) {
+	v := engine.Verdict{Decision: engine.Ask, Reasons: []engine.Reason{
+		{Rule: "pkg.b", Decision: engine.Ask, Prefix: []string{"npm", "install"}, Grantable: true},
+		{Rule: "pkg.a", Decision: engine.Ask, Prefix: []string{"npm", "install"}, Grantable: true},
+		{Rule: "pkg.a", Decision: engine.Ask, Prefix: []string{"npm", "install"}, Grantable: true},
+		{Rule: "shape.redirect", Decision: engine.Ask, Prefix: []string{"npm", "install"}},  // not grantable
+		{Rule: "fs.write", Decision: engine.Deny, Prefix: []string{"tee"}, Grantable: true}, // not an ask
+		{Rule: "go.test", Decision: engine.Ask, Prefix: []string{"go", "test"}, Grantable: true},
+		{Rule: "x.noprefix", Decision: engine.Ask, Grantable: true},
+	}}
+	got := harness.GrantsFor(v)
+	want := []engine.Grant{{Prefix: []string{"npm", "install"}, Rules: []string{"pkg.a", "pkg.b"}}, {Prefix: []string{"go", "test"}, Rules: []string{"go.test"}}}
+	if !equalGrants(got, want) {
+		t.Errorf("GrantsFor = %v, want %v", got, want)
+	}
+}
+
+func TestGrantStore(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", "grants.json")
+	s, err := harness.LoadGrants(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.List()) != 0 {
+		t.Fatal("new store not empty")
+	}
+	if err := s.Add(grant("npm install", "pkg.b")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Add(grant("npm install", "pkg.a", "pkg.b")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Add(grant("go test", "go.test")); err != nil {
+		t.Fatal(err)
+	}
+	var refused *harness.GrantRefusedError
+	if err := s.Add(grant("bash")); !errors.As(err, &refused) {
+		t.Errorf("Add(bash) = %v, want refused", err)
+	}
+	want := []engine.Grant{grant("npm install", "pkg.a", "pkg.b"), grant("go test", "go.test")}
+	if !equalGrants(s.List(), want) {
+		t.Errorf("List = %v", s.List())
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want 0600", fi.Mode().Perm())
+	}
+	// Reloaded from disk.
+	s2, err := harness.LoadGrants(path)
+	if err != nil || !equalGrants(s2.List(), want) {
+		t.Fatalf("reload: %v %v", s2.List(), err)
+	}
+	// Remove.
+	if ok, err := s2.Remove([]string{"npm", "install"}); !ok || err != nil {
+		t.Errorf("Remove = %v, %v", ok, err)
+	}
+	if ok, err := s2.Remove([]string{"npm", "install"}); ok || err != nil {
+		t.Errorf("second Remove = %v, %v", ok, err)
+	}
+	// s still holds the stale list, but its next Add re-reads the file:
+	// the removal by s2 is kept.
+	if err := s.Add(grant("cargo build", "cargo.build")); err != nil {
+		t.Fatal(err)
+	}
+	if !equalGrants(s.List(), []engine.Grant{grant("go test", "go.test"), grant("cargo build", "cargo.build")}) {
+		t.Errorf("after concurrent change: %v", s.List())
+	}
+	// No temp files left behind.
+	ents, _ := os.ReadDir(filepath.Dir(path))
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".tmp") {
+			t.Errorf("leftover %s", e.Name())
+		}
+	}
+}
+
+func TestGrantStoreConcurrentAdds(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "grants.json")
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Go(func() {
+			s, err := harness.LoadGrants(path) // separate stores: like separate processes
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if err := s.Add(grant(fmt.Sprintf("tool%d run", i), "r")); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	s, err := harness.LoadGrants(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(s.List()); n != 20 {
+		t.Errorf("%d grants after 20 concurrent adds", n)
+	}
+}
+
+func TestGrantStoreCorrupt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "grants.json")
+	for _, content := range []string{"{", `{"version":2,"grants":[]}`, `{"version":1,"grants":[{"prefix":["npm"],"rules":[]}]}`} {
+		os.WriteFile(path, []byte(content), 0o600)
+		if _, err := harness.LoadGrants(path); err == nil {
+			t.Errorf("LoadGrants(%s) succeeded", content)
+		}
+	}
+}
+
+func TestDefaultGrantsPath(t *testing.T) {
+	cfg := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", cfg)
+	p1, err := harness.DefaultGrantsPath("/work/proj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, _ := harness.DefaultGrantsPath("/work/proj/")
+	p3, _ := harness.DefaultGrantsPath("/work/other")
+	if p1 != p2 || p1 == p3 || !strings.HasPrefix(p1, filepath.Join(cfg, "rivumi", "grants")+"/") || !strings.HasSuffix(p1, ".json") {
+		t.Errorf("paths %s %s %s", p1, p2, p3)
+	}
+	if want := "277ae841cc3b560965751e85133e18c505b4e4c1be6ad0c5821a4a0a2e6ab282.json"; filepath.Base(p1) != want { // sha256 of "/work/proj"
+		t.Errorf("file name %s, want %s", filepath.Base(p1), want)
+	}
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("HOME", "/home/someone")
+	p4, _ := harness.DefaultGrantsPath("/work/proj")
+	if !strings.HasPrefix(p4, "/home/someone/.config/rivumi/grants/") {
+		t.Errorf("fallback path %s", p4)
+	}
+}
+
+func TestProjectRoot(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "a", "b")
+	os.MkdirAll(sub, 0o755)
+	os.Mkdir(filepath.Join(root, ".git"), 0o755)
+	if got, err := harness.ProjectRoot(sub); err != nil || got != root {
+		t.Errorf("ProjectRoot(%s) = %s, %v; want %s", sub, got, err, root)
+	}
+}

@@ -1,0 +1,707 @@
+package harness
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/rivumi/rivumi/audit"
+	"github.com/rivumi/rivumi/engine"
+)
+
+// Defaults for the zero values of [Config].
+const (
+	DefaultTimeout         = 2 * time.Minute
+	DefaultMaxTimeout      = 10 * time.Minute
+	DefaultApprovalTimeout = 5 * time.Minute
+	DefaultKillGrace       = 2 * time.Second
+)
+
+// LayerHarness marks the reasons the harness itself adds to a refusal
+// (timeouts above the maximum, failed approvals, changed programs, grading
+// errors). Their rule ids start with "harness.".
+const LayerHarness engine.Layer = "harness"
+
+// Config configures a [Harness]. Only Grader is required.
+type Config struct {
+	// Grader grades every argv before it runs. Required.
+	Grader Grader
+	// Approver decides asks. Nil means [Headless]{} : every ask is denied.
+	Approver Approver
+	// Audit receives one entry per grading and one per run. Nil: no audit.
+	// If writing the grading entry fails, the command does not run.
+	Audit audit.Sink
+	// AuditSource labels the entries (default "harness").
+	AuditSource string
+	// Grants persists "always" answers and supplies the project's grants
+	// to every grading. Nil: grants live only as long as the Harness.
+	Grants *GrantStore
+
+	// Workspace is the project root: what the command may write under a
+	// sandbox, and GradeOptions.Workspace. Default: each request's Dir.
+	Workspace string
+
+	// DefaultTimeout applies to requests with a zero Timeout (default 2m,
+	// or MaxTimeout if lower).
+	DefaultTimeout time.Duration
+	// MaxTimeout is the longest timeout a request may ask for (default
+	// 10m). A request above it is denied, never clamped.
+	MaxTimeout time.Duration
+	// ApprovalTimeout bounds each ask (default 5m); no answer is a deny.
+	ApprovalTimeout time.Duration
+	// KillGrace is the time between SIGTERM and SIGKILL (default 2s). It
+	// also bounds how long output pipes held open by escaped processes
+	// are waited for.
+	KillGrace time.Duration
+
+	// OutputHead and OutputTail bound the bytes kept per stream (default
+	// 64 KiB each; negative keeps none).
+	OutputHead, OutputTail int
+
+	// BaseEnv is the environment the child's is filtered from (default
+	// os.Environ()).
+	BaseEnv []string
+	// EnvAllow replaces [DefaultEnvAllow]: names of variables passed to the
+	// child ("LC_*" matches a prefix). Names for which [SecretEnvName] is
+	// true never pass.
+	EnvAllow []string
+	// KeepHome passes the caller's HOME instead of a fresh one in the run
+	// directory.
+	KeepHome bool
+
+	// RunRoot is where per-run directories are created (default
+	// os.TempDir()). Each run gets a fresh 0700 directory holding its
+	// TMPDIR, HOME and caches, removed afterwards unless KeepRunDir.
+	RunRoot    string
+	KeepRunDir bool
+
+	// Sandbox selects the OS sandbox (zero: none). See [Sandbox].
+	Sandbox Sandbox
+	// AllowNetwork lets sandboxed commands use the network.
+	AllowNetwork bool
+}
+
+// Request is one command to run.
+type Request struct {
+	// Argv is the program and its arguments. It is never passed to a
+	// shell. argv[0] without a slash is looked up in the child's PATH;
+	// with a slash it is relative to Dir.
+	Argv []string
+	// Dir is where the command runs (default: Config.Workspace, else the
+	// current directory).
+	Dir string
+	// Timeout of the command once started; zero means Config.DefaultTimeout.
+	// A Timeout above Config.MaxTimeout is denied.
+	Timeout time.Duration
+	// Stdin is the child's standard input (default /dev/null).
+	Stdin io.Reader
+	// Stdout and Stderr, if set, receive the child's output as it comes,
+	// in full, besides the bounded copy in the Result. A slow writer slows
+	// the child.
+	Stdout, Stderr io.Writer
+}
+
+// Result describes one [Harness.Run]. When Run also returns an error,
+// Result still holds everything known up to that point.
+type Result struct {
+	RunID string
+	Argv  []string
+	Dir   string
+	// Path is the resolved program (absolute; symlinks not resolved).
+	Path string
+
+	// Verdict is the grader's verdict (zero when the harness refused
+	// before grading).
+	Verdict engine.Verdict
+	// Decision is the outcome: Allow when the command was let through (by
+	// the policy, a grant or an approval), Deny otherwise.
+	Decision engine.Decision
+	// Refusal explains, for humans, why the command did not run; Reasons
+	// carries the harness's own reasons (layer "harness") besides the
+	// verdict's.
+	Refusal string
+	Reasons []engine.Reason
+
+	// Asked reports whether the approver was consulted; Approver names it
+	// and Answer is its answer as recorded ("once", "always", "deny",
+	// "timeout", "cancelled", "error: …").
+	Asked    bool
+	Approver string
+	Answer   string
+	// GrantsUsed are the grants given to the grader that cover the argv;
+	// GrantsAdded the grants an "always" answer recorded; GrantError why
+	// an "always" answer recorded nothing (the command still ran once).
+	GrantsUsed  []engine.Grant
+	GrantsAdded []engine.Grant
+	GrantError  error
+
+	// Ran reports whether the process started.
+	Ran bool
+	// Sandbox is the backend the command ran under; SandboxNote explains
+	// an automatic choice.
+	Sandbox     Sandbox
+	SandboxNote string
+	// ExitCode is the process's exit status, or -1 when it did not exit
+	// normally (a signal) or did not run.
+	ExitCode int
+	// Signal is the signal that ended the process, if one did.
+	Signal syscall.Signal
+	// TimedOut and Cancelled report why the harness stopped the process;
+	// KilledAfterGrace that SIGTERM was not enough and SIGKILL followed.
+	TimedOut, Cancelled, KilledAfterGrace bool
+	// Stragglers reports that processes were left in the command's group
+	// after it exited (they were terminated the same way).
+	Stragglers bool
+	// OutputIncomplete reports that a process outside the group kept the
+	// output pipes open; they were closed after the grace period.
+	OutputIncomplete bool
+	Duration         time.Duration
+	Stdout, Stderr   Output
+	// RunDir is the per-run directory (already removed unless KeepRunDir).
+	RunDir string
+
+	graded bool
+}
+
+// Harness grades, approves, runs and audits commands. It is safe for
+// concurrent use.
+type Harness struct {
+	cfg     Config
+	sandbox sandboxPlan
+	pathEnv string // the child's PATH
+	// noSeccomp: tests only, see landlockSpec.NoSeccomp.
+	noSeccomp bool
+
+	mu      sync.Mutex
+	session []engine.Grant // "always" answers when no GrantStore is configured
+}
+
+// New returns a Harness for cfg. It fails if cfg.Grader is nil, and with a
+// [*SandboxUnavailableError] if cfg.Sandbox names a backend that is not
+// available here (never falling back to no sandbox).
+func New(cfg Config) (*Harness, error) {
+	if cfg.Grader == nil {
+		return nil, errors.New("harness: no grader")
+	}
+	if cfg.Approver == nil {
+		cfg.Approver = Headless{}
+	}
+	if cfg.AuditSource == "" {
+		cfg.AuditSource = "harness"
+	}
+	setDefault(&cfg.MaxTimeout, DefaultMaxTimeout)
+	setDefault(&cfg.DefaultTimeout, min(DefaultTimeout, cfg.MaxTimeout))
+	setDefault(&cfg.ApprovalTimeout, DefaultApprovalTimeout)
+	setDefault(&cfg.KillGrace, DefaultKillGrace)
+	if cfg.DefaultTimeout > cfg.MaxTimeout {
+		return nil, fmt.Errorf("harness: default timeout %v above the maximum %v", cfg.DefaultTimeout, cfg.MaxTimeout)
+	}
+	if cfg.OutputHead == 0 {
+		cfg.OutputHead = DefaultOutputHead
+	}
+	if cfg.OutputTail == 0 {
+		cfg.OutputTail = DefaultOutputTail
+	}
+	cfg.OutputHead, cfg.OutputTail = max(cfg.OutputHead, 0), max(cfg.OutputTail, 0)
+	if cfg.BaseEnv == nil {
+		cfg.BaseEnv = os.Environ()
+	}
+	if cfg.EnvAllow == nil {
+		cfg.EnvAllow = DefaultEnvAllow
+	}
+	if cfg.RunRoot == "" {
+		cfg.RunRoot = os.TempDir()
+	}
+	if cfg.Workspace != "" {
+		ws, err := filepath.Abs(cfg.Workspace)
+		if err != nil {
+			return nil, fmt.Errorf("harness: workspace: %w", err)
+		}
+		cfg.Workspace = ws
+	}
+	// The child's PATH: the caller's, cleaned, if allowed; else the default.
+	pathEnv := defaultPATH
+	if matchAny(cfg.EnvAllow, "PATH") {
+		pathEnv = cleanPATH(envValue(cfg.BaseEnv, "PATH"))
+	}
+	sb, err := resolveSandbox(cfg.Sandbox, cfg.AllowNetwork, pathEnv)
+	if err != nil {
+		return nil, err
+	}
+	return &Harness{cfg: cfg, sandbox: sb, pathEnv: pathEnv}, nil
+}
+
+func setDefault(d *time.Duration, v time.Duration) {
+	if *d <= 0 {
+		*d = v
+	}
+}
+
+// Sandbox returns the backend commands run under and, for auto, a note on
+// the choice.
+func (h *Harness) Sandbox() (Sandbox, string) { return h.sandbox.backend, h.sandbox.note }
+
+// Grants returns the grants the next grading receives: the store's (if
+// any) and the session's.
+func (h *Harness) Grants() []engine.Grant {
+	h.mu.Lock()
+	out := slices.Clone(h.session)
+	h.mu.Unlock()
+	if h.cfg.Grants != nil {
+		out = append(h.cfg.Grants.List(), out...)
+	}
+	return out
+}
+
+// Run grades req.Argv, asks the approver when the verdict is ask, runs the
+// command if it is let through, and audits the grading and the run.
+//
+// A command that is not let through is not an error: Run returns a Result
+// with Decision Deny, Ran false and a Refusal. Errors are reserved for
+// requests that cannot be handled (empty argv, a program that is not
+// found, an unusable directory), audit failures (a failed grading entry
+// prevents the run), a sandbox that fails ([*SandboxUnavailableError]) and
+// start failures. The command never runs through a shell, with an
+// environment built from an allowlist, in a new process group; see the
+// package documentation for the exact guarantees.
+func (h *Harness) Run(ctx context.Context, req Request) (Result, error) {
+	res := Result{RunID: newRunID(), Argv: slices.Clone(req.Argv), ExitCode: -1, Decision: engine.Deny,
+		Sandbox: h.sandbox.backend, SandboxNote: h.sandbox.note}
+	if len(req.Argv) == 0 || req.Argv[0] == "" {
+		return res, errors.New("harness: empty argv")
+	}
+	for _, a := range req.Argv {
+		if strings.IndexByte(a, 0) >= 0 {
+			return res, errors.New("harness: argv contains a NUL byte")
+		}
+	}
+	dir, err := h.dir(req.Dir)
+	if err != nil {
+		return res, err
+	}
+	res.Dir = dir
+	workspace := h.cfg.Workspace
+	if workspace == "" {
+		workspace = dir
+	}
+
+	timeout := req.Timeout
+	switch {
+	case timeout < 0:
+		return res, fmt.Errorf("harness: negative timeout %v", timeout)
+	case timeout == 0:
+		timeout = h.cfg.DefaultTimeout
+	case timeout > h.cfg.MaxTimeout:
+		h.refuse(&res, "harness.timeout-above-max",
+			fmt.Sprintf("timeout %v is above the maximum %v", timeout, h.cfg.MaxTimeout),
+			"the harness owns the timeout: ask for at most the maximum")
+		return res, h.auditGrade(ctx, &res, workspace)
+	}
+
+	// Resolve argv[0] against the child's PATH and remember the file
+	// before anyone looks at the command.
+	pathEnv := h.pathEnv
+	prog, err := resolveProgram(req.Argv[0], dir, pathEnv)
+	if err != nil {
+		res.Refusal = err.Error()
+		return res, errors.Join(err, h.auditGrade(ctx, &res, workspace))
+	}
+	res.Path = prog.path
+
+	grants := h.Grants()
+	for _, g := range grants {
+		if GrantCovers(g, req.Argv) {
+			res.GrantsUsed = append(res.GrantsUsed, g)
+		}
+	}
+	v, gerr := h.cfg.Grader.GradeArgv(ctx, slices.Clone(req.Argv), GradeOptions{Cwd: dir, Workspace: workspace, Grants: grants})
+	res.Verdict, res.graded = v, true
+	switch {
+	case gerr != nil:
+		h.refuse(&res, "harness.grade-error", "grading failed: "+gerr.Error(), "errors fail closed")
+	case ctx.Err() != nil:
+		h.refuse(&res, "harness.cancelled", "cancelled while grading", "cancellation denies")
+	case v.Decision == engine.Allow:
+		res.Decision = engine.Allow
+	case v.Decision == engine.Ask:
+		h.approve(ctx, &res, req, dir)
+	case v.Decision == engine.Deny:
+		res.Refusal = "denied by policy: " + describeReasons(v.Reasons)
+	default:
+		h.refuse(&res, "harness.unknown-decision", fmt.Sprintf("unknown decision %v", v.Decision), "errors fail closed")
+	}
+	if err := h.auditGrade(ctx, &res, workspace); err != nil {
+		if res.Decision == engine.Allow {
+			res.Decision = engine.Deny
+			res.Refusal = "audit failed: " + err.Error()
+		}
+		return res, err
+	}
+	if res.Decision != engine.Allow {
+		return res, nil
+	}
+
+	err = h.execute(ctx, &res, req, prog, pathEnv, workspace, timeout)
+	if aerr := h.auditRun(ctx, &res, workspace, err); aerr != nil {
+		err = errors.Join(err, aerr)
+	}
+	return res, err
+}
+
+func (h *Harness) dir(d string) (string, error) {
+	if d == "" {
+		d = h.cfg.Workspace
+	}
+	if d == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("harness: %w", err)
+		}
+		d = wd
+	}
+	d, err := filepath.Abs(d)
+	if err != nil {
+		return "", fmt.Errorf("harness: dir: %w", err)
+	}
+	fi, err := os.Stat(d)
+	if err != nil {
+		return "", fmt.Errorf("harness: dir: %w", err)
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("harness: dir %s is not a directory", d)
+	}
+	return d, nil
+}
+
+// refuse marks res as denied by the harness itself.
+func (h *Harness) refuse(res *Result, rule, text, why string) {
+	res.Decision = engine.Deny
+	res.Refusal = text
+	res.Reasons = append(res.Reasons, engine.Reason{Rule: rule, Layer: LayerHarness, Decision: engine.Deny,
+		Segment: -1, Title: text, Justification: why})
+}
+
+// approve consults the approver for an ask and records the answer.
+func (h *Harness) approve(ctx context.Context, res *Result, req Request, dir string) {
+	res.Asked = true
+	res.Approver = approverName(h.cfg.Approver)
+	actx, cancel := context.WithTimeout(ctx, h.cfg.ApprovalTimeout)
+	defer cancel()
+	deadline, _ := actx.Deadline()
+	offered := GrantsFor(res.Verdict)
+	ans, err := h.cfg.Approver.Approve(actx, ApprovalRequest{
+		Argv: slices.Clone(req.Argv), Dir: dir, Verdict: res.Verdict, Grants: offered, Deadline: deadline,
+	})
+	switch {
+	case ctx.Err() != nil:
+		res.Answer = "cancelled"
+		h.refuse(res, "harness.approval-cancelled", "cancelled while waiting for approval", "cancellation denies")
+	case actx.Err() != nil:
+		res.Answer = "timeout"
+		h.refuse(res, "harness.approval-timeout", fmt.Sprintf("no approval within %v", h.cfg.ApprovalTimeout), "an unanswered ask is a deny")
+	case err != nil:
+		res.Answer = "error: " + err.Error()
+		h.refuse(res, "harness.approval-error", "approval failed: "+err.Error(), "errors fail closed")
+	case ans == AnswerOnce:
+		res.Answer = "once"
+		res.Decision = engine.Allow
+	case ans == AnswerAlways:
+		res.Answer = "always"
+		res.Decision = engine.Allow
+		h.addGrants(res, offered)
+	default:
+		res.Answer = "deny"
+		res.Refusal = "denied by " + res.Approver + " approver: " + describeReasons(res.Verdict.Reasons)
+	}
+}
+
+// addGrants records an "always" answer. A refused grant does not undo the
+// approval of this run.
+func (h *Harness) addGrants(res *Result, offered []engine.Grant) {
+	if len(offered) == 0 {
+		res.GrantError = errors.New("nothing in the verdict is grantable: approved once")
+		return
+	}
+	var errs []error
+	for _, g := range offered {
+		if err := CheckGrant(g); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if h.cfg.Grants != nil {
+			if err := h.cfg.Grants.Add(g); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+		} else {
+			h.mu.Lock()
+			h.session = append(h.session, g)
+			h.mu.Unlock()
+		}
+		res.GrantsAdded = append(res.GrantsAdded, g)
+	}
+	res.GrantError = errors.Join(errs...)
+}
+
+func describeReasons(rs []engine.Reason) string {
+	if len(rs) == 0 {
+		return "no reason given"
+	}
+	parts := make([]string, 0, len(rs))
+	for _, r := range rs {
+		s := r.Rule
+		if r.Justification != "" {
+			s += " (" + r.Justification + ")"
+		} else if r.Title != "" {
+			s += " (" + r.Title + ")"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// execute runs an allowed command: run directory, environment, sandbox
+// wrapping, the identity check right before start, supervision.
+func (h *Harness) execute(ctx context.Context, res *Result, req Request, prog program, pathEnv, workspace string, timeout time.Duration) error {
+	root, err := os.MkdirTemp(h.cfg.RunRoot, "rivumi-run-")
+	if err != nil {
+		return fmt.Errorf("harness: run directory: %w", err)
+	}
+	res.RunDir = root
+	if !h.cfg.KeepRunDir {
+		defer removeAll(root)
+	}
+	rd := newRunDirs(root)
+	for _, d := range rd.all() {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return fmt.Errorf("harness: run directory: %w", err)
+		}
+	}
+	env := buildEnv(h.cfg.BaseEnv, h.cfg.EnvAllow, h.cfg.KeepHome, rd)
+	env = setEnv(env, "PATH", pathEnv)
+
+	cmd := &exec.Cmd{Path: prog.path, Args: slices.Clone(req.Argv), Dir: res.Dir, Env: env, Stdin: req.Stdin}
+	var status *os.File
+	sup := supervision{
+		timeout: timeout,
+		grace:   h.cfg.KillGrace,
+		stdout:  newCapture(h.cfg.OutputHead, h.cfg.OutputTail, req.Stdout),
+		stderr:  newCapture(h.cfg.OutputHead, h.cfg.OutputTail, req.Stderr),
+		done:    ctx.Done(),
+	}
+	switch h.sandbox.backend {
+	case SandboxBwrap:
+		cmd.Path = h.sandbox.bwrap
+		cmd.Args = append([]string{"bwrap"}, bwrapArgs(prog.path, req.Argv, res.Dir, workspace, root, h.cfg.AllowNetwork)...)
+	case SandboxLandlock:
+		ls := specFor(prog, req.Argv, uniq(workspace, root), h.cfg.AllowNetwork)
+		ls.NoSeccomp = h.noSeccomp
+		spec, err := json.Marshal(ls)
+		if err != nil {
+			return err
+		}
+		r, w, err := os.Pipe()
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		status = r
+		cmd.Path = h.sandbox.self
+		cmd.Args = []string{h.sandbox.self, landlockArg, string(spec)}
+		cmd.Env = append(cmd.Env, landlockEnv+"="+landlockEnvValue)
+		cmd.ExtraFiles = []*os.File{w} // fd 3
+		sup.parentClose = []*os.File{w}
+	}
+	sup.beforeStart = func() error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return recheck(req.Argv[0], res.Dir, pathEnv, prog)
+	}
+
+	var statusMsg chan string
+	if status != nil {
+		statusMsg = make(chan string, 1)
+		go func() {
+			b, _ := io.ReadAll(io.LimitReader(status, 4096))
+			statusMsg <- string(b)
+		}()
+	}
+	out, err := sup.run(cmd)
+	res.Stdout, res.Stderr = sup.stdout.output(), sup.stderr.output()
+	if err != nil {
+		var ns *notStartedError
+		if errors.As(err, &ns) {
+			var changed *ProgramChangedError
+			switch {
+			case errors.As(err, &changed):
+				res.Decision = engine.Deny
+				h.refuse(res, "harness.program-changed", changed.Error(), "the program that runs must be the one graded")
+				return nil
+			case ctx.Err() != nil:
+				h.refuse(res, "harness.cancelled", "cancelled before start", "cancellation denies")
+				return nil
+			}
+			return fmt.Errorf("harness: start %s: %w", prog.path, ns.err)
+		}
+		return fmt.Errorf("harness: %w", err)
+	}
+	res.Ran = true
+	res.TimedOut, res.Cancelled, res.KilledAfterGrace = out.timedOut, out.cancelled, out.killedAfterGrace
+	res.Stragglers, res.OutputIncomplete, res.Duration = out.stragglers, out.outputIncomplete, out.duration
+	if ws, ok := out.state.Sys().(syscall.WaitStatus); ok {
+		if ws.Signaled() {
+			res.Signal = ws.Signal()
+		} else if ws.Exited() {
+			res.ExitCode = ws.ExitStatus()
+		}
+	}
+	if statusMsg != nil {
+		if msg := <-statusMsg; msg != statusReady {
+			res.Ran = false
+			reason := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(msg, statusReady), "error: "))
+			if msg == "" {
+				reason = "the helper did not start: main must call harness.MaybeRunSandboxChild first"
+			}
+			res.Decision = engine.Deny
+			res.Refusal = "landlock sandbox failed: " + reason
+			return &SandboxUnavailableError{Backend: SandboxLandlock, Reason: reason}
+		}
+	}
+	return nil
+}
+
+func uniq(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if s != "" && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func setEnv(env []string, name, val string) []string {
+	for i, kv := range env {
+		if strings.HasPrefix(kv, name+"=") {
+			env[i] = name + "=" + val
+			return env
+		}
+	}
+	return append(env, name+"="+val)
+}
+
+// removeAll removes a run directory, making read-only directories (Go's
+// module cache, for one) writable first if needed.
+func removeAll(dir string) {
+	if os.RemoveAll(dir) == nil {
+		return
+	}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error { //nolint:errcheck
+		if err == nil && d.IsDir() {
+			os.Chmod(p, 0o700) //nolint:errcheck
+		}
+		return nil
+	})
+	os.RemoveAll(dir) //nolint:errcheck
+}
+
+func newRunID() string {
+	var b [8]byte
+	rand.Read(b[:]) //nolint:errcheck // never fails
+	return hex.EncodeToString(b[:])
+}
+
+// auditGrade writes the grading entry.
+func (h *Harness) auditGrade(ctx context.Context, res *Result, workspace string) error {
+	if h.cfg.Audit == nil {
+		return nil
+	}
+	e := h.entry(res, workspace)
+	e.Kind = audit.KindGrade
+	if res.Refusal != "" && res.Decision != engine.Allow {
+		e.Note = res.Refusal
+	}
+	if res.GrantError != nil {
+		e.Error = res.GrantError.Error()
+	}
+	if err := h.cfg.Audit.Log(ctx, e); err != nil {
+		return fmt.Errorf("harness: audit: %w", err)
+	}
+	return nil
+}
+
+// auditRun writes the run entry.
+func (h *Harness) auditRun(ctx context.Context, res *Result, workspace string, runErr error) error {
+	if h.cfg.Audit == nil {
+		return nil
+	}
+	e := h.entry(res, workspace)
+	e.Kind = audit.KindRun
+	e.Sandbox = string(res.Sandbox)
+	if res.Ran {
+		if res.ExitCode >= 0 {
+			code := res.ExitCode
+			e.Exit = &code
+		}
+		if res.Signal != 0 {
+			e.Signal = res.Signal.String()
+		}
+		e.TimedOut, e.Cancelled, e.KilledAfterGrace = res.TimedOut, res.Cancelled, res.KilledAfterGrace
+		e.DurationMS = float64(res.Duration.Microseconds()) / 1000
+		e.Stdout = &audit.Bytes{Total: res.Stdout.Total, Kept: res.Stdout.Kept(), Dropped: res.Stdout.Dropped}
+		e.Stderr = &audit.Bytes{Total: res.Stderr.Total, Kept: res.Stderr.Kept(), Dropped: res.Stderr.Dropped}
+	}
+	if !res.Ran && res.Refusal != "" {
+		e.Note = res.Refusal
+	}
+	if runErr != nil {
+		e.Error = runErr.Error()
+	}
+	if err := h.cfg.Audit.Log(context.WithoutCancel(ctx), e); err != nil {
+		return fmt.Errorf("harness: audit: %w", err)
+	}
+	return nil
+}
+
+func (h *Harness) entry(res *Result, workspace string) audit.Entry {
+	e := audit.Entry{
+		Source: h.cfg.AuditSource, RunID: res.RunID, Cwd: res.Dir, Workspace: workspace,
+		Argv: res.Argv, Decision: res.Decision.String(), Policy: res.Verdict.Policy,
+		Approver: res.Approver, Answer: res.Answer,
+		Grants: toAuditGrants(res.GrantsUsed), Added: toAuditGrants(res.GrantsAdded),
+	}
+	if res.graded {
+		e.Verdict = res.Verdict.Decision.String()
+	}
+	for _, r := range append(slices.Clone(res.Verdict.Reasons), res.Reasons...) {
+		if r.Rule != "" && !slices.Contains(e.Rules, r.Rule) {
+			e.Rules = append(e.Rules, r.Rule)
+		}
+	}
+	return e
+}
+
+func toAuditGrants(gs []engine.Grant) []audit.Grant {
+	if len(gs) == 0 {
+		return nil
+	}
+	out := make([]audit.Grant, len(gs))
+	for i, g := range gs {
+		out[i] = audit.Grant{Prefix: g.Prefix, Rules: g.Rules}
+	}
+	return out
+}

@@ -1,0 +1,156 @@
+// Package cli implements the rivumi command line. It is a function of its
+// inputs: [Main] takes the arguments and the standard streams and returns the
+// process exit code, so the whole CLI runs in-process under tests.
+//
+// # Exit codes
+//
+//	0   success; for `policy eval` and `run`: the command was allowed (run: the child's own code)
+//	1   usage error or internal error
+//	2   `policy eval`: the verdict is ask
+//	3   `policy eval`: the verdict is deny; `policy test`: a test failed
+//	4   a policy failed to load or compile
+//	124 `run`: the child was killed after its timeout
+//	125 `run`: the command was denied (by the policy, an approver, or the harness)
+//	126 `run`: the requested sandbox is not available
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// Exit codes; see the package documentation.
+const (
+	ExitOK          = 0
+	ExitError       = 1
+	ExitAsk         = 2
+	ExitDeny        = 3
+	ExitTestFailed  = 3
+	ExitPolicyError = 4
+	ExitTimeout     = 124
+	ExitDenied      = 125
+	ExitNoSandbox   = 126
+)
+
+// Stdio holds the streams a command reads and writes.
+type Stdio struct {
+	In  io.Reader
+	Out io.Writer
+	Err io.Writer
+}
+
+// exitError carries an exit code up to [Main]; its message (if any) is
+// printed on stderr.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+func (e *exitError) ExitCode() int { return e.code }
+
+// exitf returns an error that makes Main exit with code after printing the message.
+func exitf(code int, format string, args ...any) error {
+	return &exitError{code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+// exitCode returns an error that makes Main exit with code silently.
+func exitCode(code int) error { return &exitError{code: code} }
+
+// command is one subcommand: name path (e.g. "policy eval"), a one-line
+// summary, and its function.
+type command struct {
+	summary string
+	run     func(ctx context.Context, io Stdio, args []string) error
+}
+
+// commands maps a space-separated path ("policy eval") to its command. Each
+// subcommand registers itself from its own file's init.
+var commands = map[string]command{}
+
+func register(path, summary string, run func(ctx context.Context, io Stdio, args []string) error) {
+	if _, dup := commands[path]; dup {
+		panic("cli: duplicate command " + path)
+	}
+	commands[path] = command{summary: summary, run: run}
+}
+
+// Main runs the CLI with args (without the program name) and returns the
+// process exit code.
+func Main(ctx context.Context, args []string, stdio Stdio) int {
+	if stdio.In == nil {
+		stdio.In = os.Stdin
+	}
+	cmd, rest := lookup(args)
+	if cmd == nil {
+		if len(args) > 0 && args[0] != "help" && args[0] != "-h" && args[0] != "--help" {
+			fmt.Fprintf(stdio.Err, "rivumi: unknown command %q\n\n", strings.Join(args, " "))
+			usage(stdio.Err)
+			return ExitError
+		}
+		usage(stdio.Out)
+		return ExitOK
+	}
+	err := cmd.run(ctx, stdio, rest)
+	if err == nil {
+		return ExitOK
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitOK
+	}
+	var ee interface{ ExitCode() int }
+	if errors.As(err, &ee) {
+		if msg := err.Error(); msg != "" {
+			fmt.Fprintf(stdio.Err, "rivumi: %s\n", msg)
+		}
+		return ee.ExitCode()
+	}
+	fmt.Fprintf(stdio.Err, "rivumi: %v\n", err)
+	return ExitError
+}
+
+// lookup finds the longest registered command path that prefixes args.
+func lookup(args []string) (*command, []string) {
+	for n := min(len(args), 3); n > 0; n-- {
+		if c, ok := commands[strings.Join(args[:n], " ")]; ok {
+			return &c, args[n:]
+		}
+	}
+	return nil, args
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "rivumi grades shell commands before anything runs them.\n\nUsage:")
+	paths := make([]string, 0, len(commands))
+	for p := range commands {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		fmt.Fprintf(w, "  rivumi %-22s %s\n", p, commands[p].summary)
+	}
+}
+
+// newFlags returns a flag set that reports errors (as usage errors) instead of exiting.
+func newFlags(name string, stdio Stdio) *flag.FlagSet {
+	fs := flag.NewFlagSet("rivumi "+name, flag.ContinueOnError)
+	fs.SetOutput(stdio.Err)
+	return fs
+}
+
+// parseFlags parses args and turns flag errors into usage exits.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return exitCode(ExitError)
+	}
+	return nil
+}

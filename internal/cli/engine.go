@@ -1,0 +1,86 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/rivumi/rivumi/engine"
+)
+
+// policyFlags are the flags every command that grades takes.
+type policyFlags struct {
+	policyDirs stringList
+	cwd        string
+	workspace  string
+	shell      string
+}
+
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+func (p *policyFlags) register(fs *flag.FlagSet) {
+	fs.Var(&p.policyDirs, "policy", "directory of user Rego packs (package rivumi.user…); repeatable")
+	fs.StringVar(&p.cwd, "cwd", "", "directory the command runs in (default: the current directory)")
+	fs.StringVar(&p.workspace, "workspace", "", "project root (default: the cwd)")
+	fs.StringVar(&p.shell, "shell", "bash", "shell dialect: bash, sh or zsh")
+}
+
+// newEngine compiles the embedded packs plus the user packs; a policy
+// problem exits with ExitPolicyError.
+func (p *policyFlags) newEngine(ctx context.Context) (*engine.Engine, error) {
+	var opts []engine.Option
+	for _, d := range p.policyDirs {
+		opts = append(opts, engine.UserDir(d))
+	}
+	e, err := engine.New(ctx, opts...)
+	if err != nil {
+		var pe *engine.PolicyError
+		if errors.As(err, &pe) {
+			return nil, exitf(ExitPolicyError, "%s", strings.Join(pe.Problems, "\n"))
+		}
+		return nil, exitf(ExitPolicyError, "%v", err)
+	}
+	return e, nil
+}
+
+// evalOptions returns the evaluation options for a command run in cwd
+// within workspace (each defaulting as documented on the flags).
+func (p *policyFlags) evalOptions(cwd, workspace, shell string) []engine.EvalOption {
+	if cwd == "" {
+		cwd = p.cwd
+	}
+	if workspace == "" {
+		workspace = p.workspace
+	}
+	if shell == "" {
+		shell = p.shell
+	}
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	if workspace == "" {
+		workspace = cwd
+	}
+	opts := []engine.EvalOption{engine.Cwd(abs(cwd)), engine.Workspace(abs(workspace)), engine.Shell(shell)}
+	if home, err := os.UserHomeDir(); err == nil && home != "" && home != "/" {
+		opts = append(opts, engine.Home(home))
+	}
+	return opts
+}
+
+func abs(p string) string {
+	if p == "" {
+		return ""
+	}
+	a, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	return a
+}

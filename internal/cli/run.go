@@ -1,0 +1,206 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/rivumi/rivumi/audit"
+	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/harness"
+)
+
+// newGrader builds the engine-backed [harness.Grader] for `run` and
+// `grant add`. It is set where the engine is wired in; while it is nil,
+// those commands fail with "engine not available".
+var newGrader func(ctx context.Context) (harness.Grader, error)
+
+// isTerminal reports whether r is a terminal; a variable so tests can
+// pretend.
+var isTerminal = func(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
+}
+
+func init() {
+	register("run", "grade, approve, run and audit one command given as argv (no shell)", runRun)
+}
+
+const runUsage = `Usage: rivumi run [flags] -- PROGRAM [ARG...]
+
+Grades the argv with the policy, asks for approval when the verdict is ask
+(on the terminal; with --headless or without a terminal, ask is deny), runs
+it without a shell in a clean environment, and appends the grading and the
+run to the audit log. The exit code is the command's own (128+N when signal
+N ended it), or 124 (timed out), 125 (denied), 126 (sandbox unavailable).
+
+Flags:
+`
+
+func runRun(ctx context.Context, stdio Stdio, args []string) error {
+	fs := newFlags("run", stdio)
+	timeout := fs.Duration("timeout", 0, "stop the command after `D` (0: the harness default; above the harness maximum is denied)")
+	sandbox := fs.String("sandbox", string(harness.SandboxAuto), "OS sandbox: auto, bwrap, landlock or none")
+	auditFile := fs.String("audit", "", "append audit entries to `FILE` (default $XDG_STATE_HOME/rivumi/audit.jsonl)")
+	headless := fs.Bool("headless", false, "never prompt: an ask is denied")
+	grantsFile := fs.String("grants", "", "project grants `FILE` (default $XDG_CONFIG_HOME/rivumi/grants/<sha256 of the project root>.json)")
+	allowNet := fs.Bool("allow-network", false, "let a sandboxed command use the network")
+	dir := fs.String("C", "", "run in `DIR` instead of the current directory")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), runUsage)
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	argv := fs.Args()
+	if len(argv) == 0 {
+		fs.Usage()
+		return exitf(ExitError, "run: no command given")
+	}
+	mode, err := harness.ParseSandbox(*sandbox)
+	if err != nil {
+		return exitf(ExitError, "run: %v", err)
+	}
+	cwd, err := workDir(*dir)
+	if err != nil {
+		return exitf(ExitError, "run: %v", err)
+	}
+	root, err := harness.ProjectRoot(cwd)
+	if err != nil {
+		return exitf(ExitError, "run: %v", err)
+	}
+	store, err := openGrants(*grantsFile, root)
+	if err != nil {
+		return exitf(ExitError, "run: %v", err)
+	}
+	logPath := *auditFile
+	if logPath == "" {
+		if logPath, err = defaultAuditPath(); err != nil {
+			return exitf(ExitError, "run: %v", err)
+		}
+	}
+	log, err := audit.Open(logPath)
+	if err != nil {
+		return exitf(ExitError, "run: %v", err)
+	}
+	defer log.Close()
+	if newGrader == nil {
+		return exitf(ExitError, "run: engine not available")
+	}
+	grader, err := newGrader(ctx)
+	if err != nil {
+		return exitf(ExitPolicyError, "run: %v", err)
+	}
+	var approver harness.Approver = harness.Headless{}
+	if !*headless && isTerminal(stdio.In) {
+		approver = harness.NewInteractive(stdio.In, stdio.Err)
+	}
+	h, err := harness.New(harness.Config{
+		Grader: grader, Approver: approver, Audit: log, AuditSource: "cli", Grants: store,
+		Workspace: root, Sandbox: mode, AllowNetwork: *allowNet,
+	})
+	var unavailable *harness.SandboxUnavailableError
+	if errors.As(err, &unavailable) {
+		return exitf(ExitNoSandbox, "run: %v; not running without it (pass --sandbox none to run unsandboxed)", err)
+	}
+	if err != nil {
+		return exitf(ExitError, "run: %v", err)
+	}
+	res, err := h.Run(ctx, harness.Request{Argv: argv, Dir: cwd, Timeout: *timeout, Stdout: stdio.Out, Stderr: stdio.Err})
+	for _, g := range res.GrantsAdded {
+		fmt.Fprintf(stdio.Err, "rivumi: granted %s for %s in %s\n", quoteWords(g.Prefix), strings.Join(g.Rules, ", "), store.Path())
+	}
+	if res.GrantError != nil {
+		fmt.Fprintf(stdio.Err, "rivumi: no grant recorded: %v\n", res.GrantError)
+	}
+	if res.SandboxNote != "" && res.Ran {
+		fmt.Fprintf(stdio.Err, "rivumi: %s\n", res.SandboxNote)
+	}
+	switch {
+	case errors.As(err, &unavailable):
+		return exitf(ExitNoSandbox, "run: %v", err)
+	case err != nil && !res.Ran:
+		return exitf(ExitError, "run: %v", err)
+	case err != nil:
+		fmt.Fprintf(stdio.Err, "rivumi: run: %v\n", err)
+	}
+	if !res.Ran {
+		return exitf(ExitDenied, "denied: %s", res.Refusal)
+	}
+	return runExit(res)
+}
+
+// runExit maps a finished run to the CLI's exit.
+func runExit(res harness.Result) error {
+	switch {
+	case res.TimedOut:
+		how := "SIGTERM"
+		if res.KilledAfterGrace {
+			how = "SIGKILL after the grace period"
+		}
+		return exitf(ExitTimeout, "timed out after %v (stopped with %s)", res.Duration.Round(time.Millisecond), how)
+	case res.Signal != 0:
+		return exitCode(128 + int(res.Signal))
+	case res.ExitCode == 0:
+		return nil
+	case res.ExitCode > 0:
+		return exitCode(res.ExitCode)
+	}
+	return exitCode(128 + int(syscall.SIGKILL))
+}
+
+func workDir(dir string) (string, error) {
+	if dir == "" {
+		return os.Getwd()
+	}
+	return filepath.Abs(dir)
+}
+
+// openGrants loads the grant store at file, or the project's default one.
+func openGrants(file, root string) (*harness.GrantStore, error) {
+	if file == "" {
+		var err error
+		if file, err = harness.DefaultGrantsPath(root); err != nil {
+			return nil, err
+		}
+	}
+	return harness.LoadGrants(file)
+}
+
+// defaultAuditPath is $XDG_STATE_HOME/rivumi/audit.jsonl, with
+// ~/.local/state when XDG_STATE_HOME is unset or relative.
+func defaultAuditPath() (string, error) {
+	base := os.Getenv("XDG_STATE_HOME")
+	if base == "" || !filepath.IsAbs(base) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("no state directory for the audit log (pass --audit): %w", err)
+		}
+		base = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(base, "rivumi", "audit.jsonl"), nil
+}
+
+func quoteWords(ws []string) string { return "`" + strings.Join(ws, " ") + "`" }
+
+// grantableRules returns the rule ids of v's grantable asks.
+func grantableRules(v engine.Verdict) []string {
+	var rules []string
+	for _, g := range harness.GrantsFor(v) {
+		rules = append(rules, g.Rules...)
+	}
+	return rules
+}

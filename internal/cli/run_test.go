@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/rivumi/rivumi/audit"
+	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/harness"
+)
+
+// fakeRunGrader stands in for the engine in the run and grant tests:
+// `rm -rf /…` is a floor deny; npm, make and touch ask (grantable, prefix
+// of two words); everything else is allowed. Grants cancel the asks they
+// name, as the engine does.
+func fakeRunGrader(ctx context.Context, argv []string, opts harness.GradeOptions) (engine.Verdict, error) {
+	const policy = "sha256:fake"
+	prog := filepath.Base(argv[0])
+	switch {
+	case prog == "rm" && slices.Contains(argv, "/"):
+		return engine.Verdict{Decision: engine.Deny, Policy: policy, Reasons: []engine.Reason{{
+			Rule: "floor.rm-root", Layer: engine.LayerFloor, Decision: engine.Deny, Title: "Recursive delete of /",
+			Justification: "never legitimate in automation"}}}, nil
+	case prog == "npm" || prog == "make" || prog == "touch":
+		rule := "ask." + prog
+		for _, g := range opts.Grants {
+			if harness.GrantCovers(g, argv) && slices.Contains(g.Rules, rule) {
+				return engine.Verdict{Decision: engine.Allow, Policy: policy}, nil
+			}
+		}
+		return engine.Verdict{Decision: engine.Ask, Policy: policy, Reasons: []engine.Reason{{
+			Rule: rule, Layer: engine.LayerAsk, Decision: engine.Ask, Title: prog + " runs workspace code",
+			Justification: "the repository decides what runs", Prefix: argv[:min(2, len(argv))], Grantable: true}}}, nil
+	}
+	return engine.Verdict{Decision: engine.Allow, Policy: policy}, nil
+}
+
+// useFakeGrader installs fakeRunGrader for the test and its subtests.
+func useFakeGrader(t *testing.T) {
+	saved := newGrader
+	newGrader = func(context.Context) (harness.Grader, error) { return harness.GraderFunc(fakeRunGrader), nil }
+	t.Cleanup(func() { newGrader = saved })
+}
+
+// TestRunScripts runs testdata/script/run_*.txtar and grant_*.txtar with
+// `rivumi` running the CLI in-process (the fake grader in place of the
+// engine). `exitcode N` checks the last rivumi exit code.
+func TestRunScripts(t *testing.T) {
+	useFakeGrader(t)
+	files, _ := filepath.Glob("testdata/script/run_*.txtar")
+	more, _ := filepath.Glob("testdata/script/grant_*.txtar")
+	files = append(files, more...)
+	if len(files) == 0 {
+		t.Fatal("no scripts")
+	}
+	testscript.Run(t, testscript.Params{
+		Files: files,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"rivumi": func(ts *testscript.TestScript, neg bool, args []string) {
+				code := Main(context.Background(), args, Stdio{In: strings.NewReader(""), Out: ts.Stdout(), Err: ts.Stderr()})
+				ts.Setenv("RIVUMI_EXIT", strconv.Itoa(code))
+				if neg != (code != 0) {
+					ts.Fatalf("rivumi exited %d", code)
+				}
+			},
+			"exitcode": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 || neg {
+					ts.Fatalf("usage: exitcode N")
+				}
+				if got := ts.Getenv("RIVUMI_EXIT"); got != args[0] {
+					ts.Fatalf("exit code %s, want %s", got, args[0])
+				}
+			},
+			// auditlog FILE KIND DECISION: the last entry of the log.
+			"auditlog": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 3 {
+					ts.Fatalf("usage: auditlog FILE KIND DECISION")
+				}
+				es, err := audit.ReadFile(ts.MkAbs(args[0]))
+				ts.Check(err)
+				if len(es) == 0 {
+					ts.Fatalf("empty audit log")
+				}
+				last := es[len(es)-1]
+				if (last.Kind == args[1] && last.Decision == args[2]) == neg {
+					ts.Fatalf("last audit entry is %s/%s", last.Kind, last.Decision)
+				}
+			},
+		},
+	})
+}
+
+func TestRunEngineNotAvailable(t *testing.T) {
+	saved := newGrader
+	newGrader = nil
+	t.Cleanup(func() { newGrader = saved })
+	var stderr bytes.Buffer
+	dir := t.TempDir()
+	code := Main(context.Background(), []string{"run", "--audit", filepath.Join(dir, "a"), "--grants", filepath.Join(dir, "g"), "--", "true"},
+		Stdio{In: strings.NewReader(""), Out: io.Discard, Err: &stderr})
+	if code != ExitError || !strings.Contains(stderr.String(), "engine not available") {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+// A named sandbox that is missing is exit 126, and the command does not run.
+func TestRunSandboxUnavailable(t *testing.T) {
+	useFakeGrader(t)
+	dir := t.TempDir()
+	t.Setenv("PATH", dir) // no bwrap, and no touch either: nothing can run
+	marker := filepath.Join(dir, "marker")
+	var stderr bytes.Buffer
+	code := Main(context.Background(), []string{"run", "--sandbox", "bwrap", "--audit", filepath.Join(dir, "a"), "--grants", filepath.Join(dir, "g"),
+		"-C", dir, "--", "/usr/bin/touch", marker}, Stdio{In: strings.NewReader(""), Out: io.Discard, Err: &stderr})
+	if code != ExitNoSandbox || !strings.Contains(stderr.String(), "sandbox bwrap is not available") {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+	if _, err := os.Stat(marker); !os.IsNotExist(err) {
+		t.Error("the command ran")
+	}
+}
+
+// On a terminal, "always" records a grant that the next run uses.
+func TestRunInteractiveAlways(t *testing.T) {
+	useFakeGrader(t)
+	saved := isTerminal
+	isTerminal = func(io.Reader) bool { return true }
+	t.Cleanup(func() { isTerminal = saved })
+	dir := t.TempDir()
+	grants := filepath.Join(dir, "grants.json")
+	args := []string{"run", "--sandbox", "none", "--audit", filepath.Join(dir, "audit"), "--grants", grants, "-C", dir, "--", "touch", "made"}
+	var stderr bytes.Buffer
+	code := Main(context.Background(), args, Stdio{In: strings.NewReader("a\n"), Out: io.Discard, Err: &stderr})
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	for _, want := range []string{"`touch made` needs approval", "ask.touch", "[a]lways for `touch made`", "granted `touch made`"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "made")); err != nil {
+		t.Error("approved command did not run")
+	}
+	// Second run: no prompt (empty input would deny).
+	stderr.Reset()
+	code = Main(context.Background(), args, Stdio{In: strings.NewReader(""), Out: io.Discard, Err: &stderr})
+	if code != 0 || strings.Contains(stderr.String(), "needs approval") {
+		t.Errorf("second run: exit %d, stderr %q", code, stderr.String())
+	}
+}

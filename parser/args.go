@@ -1,0 +1,221 @@
+package parser
+
+import (
+	"strings"
+
+	"github.com/rivumi/rivumi/rules"
+)
+
+// parseArgs fills Subcommand, Flags, Options and Operands from the
+// unwrapped words ws (ws[0] is the program). It returns the operand words.
+func (p *walker) parseArgs(seg *Segment, ws []word) []word {
+	prog := seg.Program
+	spec := rules.ProgramSpec(prog)
+	i := 1
+	if prog == "git" {
+		i = p.gitGlobals(seg, ws)
+	}
+	if rules.HasSubcommands(prog) {
+		// Leading options of the program itself, then the subcommand.
+		for i < len(ws) && strings.HasPrefix(ws[i].text, "-") && !ws[i].dynamic && prog != "git" {
+			seg.Flags = append(seg.Flags, strings.TrimLeft(strings.SplitN(ws[i].text, "=", 2)[0], "-"))
+			i++
+		}
+		if i < len(ws) {
+			if ws[i].dynamic {
+				seg.tag(TagDynamicArgs)
+			} else {
+				seg.Subcommand = ws[i].text
+				if s := rules.ProgramSpec(prog + " " + ws[i].text); s != nil {
+					spec = s
+				} else {
+					spec = nil
+				}
+			}
+			i++
+		}
+	}
+	var operands []word
+	inOrder := spec != nil && spec.InOrder
+	opts := false
+	for ; i < len(ws); i++ {
+		w := ws[i]
+		t := w.text
+		if w.dynamic {
+			seg.tag(TagDynamicArgs)
+			operands = append(operands, w)
+			if inOrder {
+				opts = true
+			}
+			continue
+		}
+		if opts || t == "-" || len(t) < 2 || t[0] != '-' {
+			operands = append(operands, w)
+			if inOrder {
+				opts = true
+			}
+			continue
+		}
+		if t == "--" {
+			opts = true
+			continue
+		}
+		if prog == "kill" || prog == "pkill" || prog == "killall" {
+			if sig, ok := killSignal(t); ok && len(seg.Options["signal"]) == 0 && len(operands) == 0 {
+				seg.addOption("signal", sig)
+				continue
+			}
+			if isNumber(t[1:]) {
+				operands = append(operands, w) // kill -9 -1: a process group
+				continue
+			}
+		}
+		if strings.HasPrefix(t, "--") || (spec != nil && spec.SingleDashLong) {
+			name, val, hasVal := strings.Cut(strings.TrimLeft(t, "-"), "=")
+			o, ok := spec.LookupLong(name)
+			if !ok {
+				seg.addOption(name, val)
+				continue
+			}
+			if o.Arg == rules.ArgRequired && !hasVal && i+1 < len(ws) {
+				i++
+				val = ws[i].text
+				if ws[i].dynamic {
+					seg.tag(TagDynamicArgs)
+				}
+			}
+			seg.addOption(o.Canon, val)
+			continue
+		}
+		for j := 1; j < len(t); j++ {
+			c := t[j]
+			if c >= '0' && c <= '9' && (spec == nil || spec.Short[c].Canon == "") {
+				seg.addOption("NUM", t[j:])
+				break
+			}
+			var o rules.Option
+			ok := false
+			if spec != nil {
+				o, ok = spec.Short[c]
+			}
+			if !ok {
+				seg.addOption(string(c), "")
+				continue
+			}
+			if o.Arg == rules.ArgRequired {
+				val := t[j+1:]
+				if val == "" && i+1 < len(ws) {
+					i++
+					val = ws[i].text
+					if ws[i].dynamic {
+						seg.tag(TagDynamicArgs)
+					}
+				}
+				seg.addOption(o.Canon, val)
+				break
+			}
+			if o.Arg == rules.ArgOptional {
+				seg.addOption(o.Canon, t[j+1:])
+				break
+			}
+			seg.addOption(o.Canon, "")
+		}
+	}
+	saved := p.env.cwd
+	switch seg.segCwdAbs {
+	case "":
+	case "?":
+		p.env.cwd = ""
+	default:
+		p.env.cwd = seg.segCwdAbs
+	}
+	for _, w := range operands {
+		seg.Operands = append(seg.Operands, p.operand(w))
+	}
+	p.env.cwd = saved
+	if prog == "git" && seg.Subcommand == "push" {
+		for _, o := range seg.Operands {
+			if strings.HasPrefix(o.Text, "+") {
+				seg.Flags = append(seg.Flags, "force")
+			}
+			if strings.HasPrefix(o.Text, ":") {
+				seg.Flags = append(seg.Flags, "delete")
+			}
+		}
+	}
+	return operands
+}
+
+// addOption records an option (and its value, when it has one).
+func (s *Segment) addOption(name, val string) {
+	s.Flags = append(s.Flags, name)
+	if val != "" {
+		s.Options[name] = append(s.Options[name], val)
+	}
+}
+
+var signalNames = map[string]string{
+	"9": "KILL", "KILL": "KILL", "SIGKILL": "KILL", "15": "TERM", "TERM": "TERM", "SIGTERM": "TERM",
+	"1": "HUP", "HUP": "HUP", "SIGHUP": "HUP", "2": "INT", "INT": "INT", "SIGINT": "INT",
+	"3": "QUIT", "QUIT": "QUIT", "SIGQUIT": "QUIT", "6": "ABRT", "ABRT": "ABRT", "SIGABRT": "ABRT",
+	"19": "STOP", "STOP": "STOP", "SIGSTOP": "STOP",
+}
+
+// killSignal recognises -9, -KILL, -SIGKILL, -s KILL is handled by the spec.
+func killSignal(t string) (string, bool) {
+	if len(t) < 2 || t[0] != '-' || strings.HasPrefix(t, "--") {
+		return "", false
+	}
+	name := strings.ToUpper(t[1:])
+	if s, ok := signalNames[name]; ok {
+		return s, true
+	}
+	if isNumber(name) || (len(name) > 1 && name == strings.ToUpper(name) && !strings.ContainsAny(name, "0123456789") && t[1:] == strings.ToUpper(t[1:]) && len(name) > 2) {
+		return name, true
+	}
+	return "", false
+}
+
+// gitGlobals records git's global options (before the subcommand) and
+// returns the index of the subcommand word.
+func (p *walker) gitGlobals(seg *Segment, ws []word) int {
+	spec := rules.ProgramSpec("git")
+	i, opts, good := optScan(spec, ws, 1, false)
+	if !good {
+		seg.tag(TagDynamicArgs)
+	}
+	for name, vals := range opts {
+		key := "global:" + name
+		seg.Options[key] = append(seg.Options[key], vals...)
+		if len(vals) == 0 || vals[0] == "" {
+			seg.Options[key] = append(seg.Options[key], "")
+		}
+	}
+	for _, d := range opts["C"] {
+		p.segCwd(seg, d)
+		seg.Options["git-dir-class"] = append(seg.Options["git-dir-class"], p.classOf(d))
+	}
+	for _, key := range []string{"git-dir", "work-tree"} {
+		for _, d := range opts[key] {
+			seg.Options["git-dir-class"] = append(seg.Options["git-dir-class"], p.classOf(d))
+		}
+	}
+	return i
+}
+
+func (p *walker) classOf(path string) string {
+	_, c := p.env.classify(path, false)
+	return c
+}
+
+// segCwd moves the cwd for this segment only (env -C, git -C): it is
+// recorded on the segment, the shell's cwd is unchanged.
+func (p *walker) segCwd(seg *Segment, dir string) {
+	abs := p.env.absolute(dir)
+	if abs == "" || strings.Contains(dir, "$") {
+		seg.Cwd, seg.CwdKnown, seg.segCwdAbs = "", false, "?"
+		return
+	}
+	seg.Cwd, seg.CwdKnown = p.env.display(abs), true
+	seg.segCwdAbs = abs
+}

@@ -1,0 +1,799 @@
+package parser
+
+import (
+	"strings"
+
+	"github.com/rivumi/rivumi/codescan"
+)
+
+var shells = map[string]bool{
+	"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "mksh": true, "ash": true,
+	"yash": true, "rbash": true, "fish": true, "csh": true, "tcsh": true, "pdksh": true, "oksh": true,
+	"loksh": true, "posh": true, "busybox-sh": true, "elvish": true, "nu": true, "xonsh": true,
+}
+
+// interpreters maps a program to its language and the options whose value
+// is code.
+var interpreters = map[string]struct {
+	lang  string
+	flags []string
+}{
+	"python": {"python", []string{"c"}}, "python2": {"python", []string{"c"}}, "python3": {"python", []string{"c"}},
+	"pypy": {"python", []string{"c"}}, "pypy3": {"python", []string{"c"}},
+	"node": {"node", []string{"eval", "print"}}, "nodejs": {"node", []string{"eval", "print"}},
+	"bun": {"node", []string{"eval", "print", "e", "p"}}, "deno": {"node", []string{"eval", "e"}},
+	"perl": {"perl", []string{"e", "E"}}, "ruby": {"ruby", []string{"e"}}, "php": {"php", []string{"r"}},
+	"lua": {"lua", []string{"e"}}, "luajit": {"lua", []string{"e"}}, "rscript": {"r", []string{"e"}},
+	"osascript": {"applescript", []string{"e"}}, "pwsh": {"powershell", []string{"c", "command", "Command", "encodedcommand", "e", "ec"}},
+	"powershell": {"powershell", []string{"c", "command", "Command", "encodedcommand", "e", "ec"}},
+	"tclsh":      {"tcl", nil}, "wish": {"tcl", nil}, "julia": {"julia", []string{"e", "eval"}},
+	"groovy": {"groovy", []string{"e"}}, "scala": {"scala", []string{"e"}}, "elixir": {"elixir", []string{"e", "eval"}},
+	"erl": {"erlang", []string{"eval"}}, "jshell": {"java", nil}, "swift": {"swift", nil}, "awk-f": {"awk", nil},
+	"gdb": {"gdb", []string{"ex", "eval-command", "x"}}, "irb": {"ruby", nil}, "ipython": {"python", []string{"c"}},
+	"guile": {"scheme", []string{"c"}}, "racket": {"racket", []string{"e"}}, "sbcl": {"lisp", []string{"eval"}},
+	"expect": {"tcl", []string{"c"}}, "php-cgi": {"php", []string{"r"}}, "zx": {"node", nil}, "tsx": {"node", []string{"eval", "e"}},
+	"ts-node": {"node", []string{"eval", "e", "print", "p"}},
+}
+
+// fetchers download from the network.
+var fetchers = map[string]bool{
+	"curl": true, "wget": true, "fetch": true, "aria2c": true, "http": true, "https": true,
+	"xh": true, "httpie": true, "lynx": true, "links": true, "w3m": true, "nc": true, "ncat": true,
+	"netcat": true, "socat": true, "openssl": false, "tftp": true, "ftp": true, "scp": true,
+	"rsync": false, "curlie": true, "gsutil": true, "s3cmd": true,
+}
+
+// decoders turn data into something else; piping their output to a shell
+// runs hidden code.
+func isDecoder(s *Segment) bool {
+	switch s.Program {
+	case "base64", "base32", "basenc":
+		return hasFlag(s.Flags, "d") || hasFlag(s.Flags, "decode") || hasFlag(s.Flags, "D")
+	case "xxd":
+		return hasFlag(s.Flags, "r") || hasFlag(s.Flags, "revert")
+	case "openssl":
+		return hasFlag(s.Flags, "d") || s.Subcommand == "base64"
+	case "uudecode", "gunzip", "zcat", "bunzip2", "xz", "unxz", "rev", "tr":
+		return true
+	}
+	return false
+}
+
+// command finishes a simple command from its resolved words.
+func (p *walker) command(f *frame, seg *Segment, words []word) {
+	ws := p.unwrap(f, seg, words)
+	w0 := ws[0]
+	seg.PathKind, seg.Path = pathKind(w0)
+	if seg.PathKind == "dynamic" {
+		seg.tag(TagDynamicProgram)
+		p.cmd.Shape.DynamicCommand = true
+	} else {
+		name, changed := progName(w0.text)
+		seg.Program = name
+		if changed {
+			seg.tag(TagNameNormalized)
+		}
+	}
+	for _, w := range ws {
+		seg.Argv = append(seg.Argv, w.text)
+		seg.Dynamic = append(seg.Dynamic, w.dynamic || w.glob)
+	}
+	for _, w := range ws[1:] {
+		if w.dynamic {
+			seg.tag(TagDynamicArgs)
+		}
+	}
+	operands := p.parseArgs(seg, ws)
+	p.codePositions(f, seg, ws, operands)
+	p.facts(f, seg, operands)
+}
+
+// subtreeFetches reports whether the segments created while resolving w
+// (its substitutions) include a network fetch or a decoder.
+func (p *walker) subtreeFetches(w word) bool {
+	for _, s := range p.cmd.Segments[w.childFrom:w.childTo] {
+		if fetchers[s.Program] || isDecoder(s) || s.HasTag(TagFetchedCode) {
+			return true
+		}
+	}
+	return false
+}
+
+// dynamicCode marks seg as running code that cannot be known, fetched when
+// any of the words' substitutions fetch.
+func (p *walker) dynamicCode(seg *Segment, lang string, ws ...word) {
+	seg.tag(TagDynamicCode)
+	var parts []string
+	for _, w := range ws {
+		parts = append(parts, w.text)
+		if p.subtreeFetches(w) {
+			seg.tag(TagFetchedCode)
+		}
+	}
+	seg.Code = append(seg.Code, Code{Lang: lang, Text: strings.Join(parts, " "), Dynamic: true})
+}
+
+func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []word) {
+	prog := seg.Program
+	switch {
+	case shells[prog]:
+		p.shellCode(f, seg, operands)
+	case prog == "eval":
+		args := ws[1:]
+		if len(args) > 0 && args[0].text == "--" {
+			args = args[1:]
+		}
+		if anyDynamic(args) {
+			p.dynamicCode(seg, "shell", args...)
+			p.changeShell()
+			return
+		}
+		p.joinedScript(f, seg, args, KindScript)
+	case prog == "source" || prog == ".":
+		if len(operands) > 0 {
+			p.scriptFile(f, seg, operands[0])
+		} else {
+			seg.tag(TagDynamicCode)
+		}
+		p.changeShell()
+	case prog == "trap":
+		p.trapCode(f, seg, ws)
+	case prog == "alias":
+		for _, w := range ws[1:] {
+			if name, val, ok := strings.Cut(w.text, "="); ok && name != "" {
+				if w.dynamic {
+					p.dynamicCode(seg, "shell", w)
+				} else {
+					p.script(f, val, seg.Index, KindScript, false)
+				}
+				seg.tag(TagResolution)
+				p.changeShell()
+			}
+		}
+	case prog == "su" || prog == "runuser" || prog == "sg":
+		for _, c := range seg.Options["command"] {
+			p.script(f, c, seg.Index, KindScript, false)
+		}
+		if prog == "sg" && len(operands) > 1 {
+			p.joinedScript(f, seg, operands[1:], KindScript)
+		}
+	case prog == "ssh" || prog == "scp" || prog == "sftp" || prog == "autossh" || prog == "mosh":
+		p.sshCode(f, seg, operands)
+	case prog == "rsync":
+		for _, c := range seg.Options["rsh"] {
+			p.script(f, c, seg.Index, KindScript, false)
+		}
+		for _, c := range seg.Options["rsync-path"] {
+			p.script(f, c, seg.Index, KindRemote, false)
+		}
+	case prog == "git":
+		p.gitCode(f, seg, operands)
+	case prog == "tar" || prog == "bsdtar" || prog == "gtar":
+		for _, k := range []string{"to-command", "use-compress-program", "info-script", "F", "new-volume-script"} {
+			for _, c := range seg.Options[k] {
+				p.script(f, c, seg.Index, KindScript, false)
+			}
+		}
+		for _, c := range seg.Options["checkpoint-action"] {
+			if v, ok := strings.CutPrefix(c, "exec="); ok {
+				p.script(f, v, seg.Index, KindScript, false)
+			}
+		}
+	case prog == "sort":
+		for _, c := range seg.Options["compress-program"] {
+			p.script(f, c, seg.Index, KindExec, false)
+		}
+	case prog == "find":
+		p.findCode(f, seg, ws)
+	case prog == "awk" || prog == "gawk" || prog == "mawk" || prog == "nawk" || prog == "busybox-awk":
+		p.awkCode(f, seg, operands)
+	case prog == "sed" || prog == "gsed":
+		p.sedCode(f, seg, operands)
+	case prog == "vim" || prog == "vi" || prog == "nvim" || prog == "ex" || prog == "view" || prog == "gvim" || prog == "vimdiff":
+		p.vimCode(seg, ws)
+	case prog == "less" || prog == "more" || prog == "most":
+		for _, w := range ws[1:] {
+			if strings.HasPrefix(w.text, "+") && strings.Contains(w.text, "!") {
+				seg.Code = append(seg.Code, Code{Lang: "less", Text: w.text})
+				seg.tag(TagCodeSpawns)
+			}
+		}
+	case prog == "man":
+		for _, c := range seg.Options["P"] {
+			p.script(f, c, seg.Index, KindScript, false)
+		}
+		for _, c := range seg.Options["pager"] {
+			p.script(f, c, seg.Index, KindScript, false)
+		}
+	case prog == "script":
+		for i, w := range ws {
+			if (w.text == "-c" || w.text == "--command") && i+1 < len(ws) {
+				p.script(f, ws[i+1].text, seg.Index, KindScript, ws[i+1].dynamic)
+			}
+		}
+	case prog == "exec":
+		// exec without a command: redirections for the rest of the shell.
+		if len(ws) == 1 {
+			seg.tag(TagResolution)
+			p.changeShell()
+		}
+	case prog == "shopt" || prog == "enable" || prog == "unalias" || prog == "unset" && hasFlag(seg.Flags, "f"):
+		if prog != "shopt" || len(ws) > 1 && !hasFlag(seg.Flags, "p") && !hasFlag(seg.Flags, "q") || hasFlag(seg.Flags, "s") || hasFlag(seg.Flags, "u") {
+			seg.tag(TagResolution)
+			p.changeShell()
+		}
+	case prog == "hash":
+		if _, ok := seg.Options["p"]; ok || hasFlag(seg.Flags, "p") || hasFlag(seg.Flags, "d") || hasFlag(seg.Flags, "r") {
+			seg.tag(TagResolution)
+			p.changeShell()
+		}
+	case prog == "set":
+		if !safeSet(ws[1:]) {
+			seg.tag(TagResolution)
+			p.changeShell()
+		}
+	case prog == "read" || prog == "mapfile" || prog == "readarray" || prog == "printf" || prog == "getopts":
+		p.readTargets(seg, ws)
+	default:
+		if in, ok := interpreters[prog]; ok {
+			p.interpCode(f, seg, in.lang, in.flags, operands)
+		}
+	}
+}
+
+func anyDynamic(ws []word) bool {
+	for _, w := range ws {
+		if w.dynamic {
+			return true
+		}
+	}
+	return false
+}
+
+// safeSet reports whether a set command only toggles options that do not
+// change how words resolve (errexit, nounset, xtrace, pipefail …).
+func safeSet(args []word) bool {
+	if len(args) == 0 {
+		return true // lists variables
+	}
+	safeNames := map[string]bool{"errexit": true, "nounset": true, "xtrace": true, "pipefail": true,
+		"verbose": true, "noclobber": true, "errtrace": true, "functrace": true}
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		if args[i].dynamic || len(t) < 2 || (t[0] != '-' && t[0] != '+') {
+			return false
+		}
+		for _, c := range t[1:] {
+			switch {
+			case c == 'o':
+				if i+1 >= len(args) {
+					return true // set -o: lists options
+				}
+				i++
+				if !safeNames[args[i].text] {
+					return false
+				}
+			case !strings.ContainsRune("euxvCET", c):
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// readTargets marks read/printf -v/mapfile into variables that change
+// resolution.
+func (p *walker) readTargets(seg *Segment, ws []word) {
+	for i, w := range ws[1:] {
+		t := w.text
+		if w.dynamic {
+			if seg.Program != "printf" {
+				seg.tag(TagResolution)
+				p.changeShell()
+			}
+			continue
+		}
+		if seg.Program == "printf" {
+			if t == "-v" && i+2 < len(ws) && (isResolutionName(ws[i+2].text) || ws[i+2].dynamic) {
+				seg.tag(TagResolution)
+				p.changeShell()
+			}
+			continue
+		}
+		if isResolutionName(t) {
+			seg.tag(TagResolution)
+			p.changeShell()
+		}
+	}
+}
+
+// queryOnly reports a program asked only for its version or help.
+func queryOnly(seg *Segment, operands []word) bool {
+	if len(operands) > 0 {
+		return false
+	}
+	for _, f := range seg.Flags {
+		if f == "version" || f == "help" || f == "V" {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *walker) shellCode(f *frame, seg *Segment, operands []word) {
+	if queryOnly(seg, operands) {
+		return
+	}
+	if hasFlag(seg.Flags, "c") {
+		if len(operands) == 0 {
+			return
+		}
+		if operands[0].dynamic {
+			p.dynamicCode(seg, "shell", operands[0])
+			return
+		}
+		p.script(f, operands[0].text, seg.Index, KindScript, false)
+		return
+	}
+	if len(operands) > 0 && !hasFlag(seg.Flags, "s") && operands[0].text != "-" {
+		p.scriptFile(f, seg, operands[0])
+		return
+	}
+	p.stdinCode(f, seg, "shell")
+}
+
+// stdinCode handles a shell or interpreter that reads its code from
+// standard input.
+func (p *walker) stdinCode(f *frame, seg *Segment, lang string) {
+	switch {
+	case f.hdoc != nil:
+		if lang == "shell" {
+			p.script(f, f.hdoc.text, seg.Index, KindStdin, f.hdoc.dynamic)
+		} else {
+			p.opaque(f, seg, lang, f.hdoc.text, f.hdoc.dynamic)
+		}
+	case f.stdin == "pipe":
+		seg.tag(TagStdinCode) // fetched-ness is settled when the pipeline is complete
+	case f.stdin == "file":
+		seg.tag(TagScriptFile)
+		for _, r := range seg.Redirects {
+			if r.Op == "<" && r.Target.abs != "" && p.download[r.Target.abs] {
+				seg.tag(TagRunsDownloaded)
+			}
+		}
+	default:
+		seg.tag(TagInteractive)
+	}
+}
+
+// scriptFile handles a shell or interpreter running the file w.
+func (p *walker) scriptFile(f *frame, seg *Segment, w word) {
+	switch {
+	case w.procSubst || w.cmdSubst:
+		p.dynamicCode(seg, "shell", w)
+	case w.text == "/dev/stdin" || w.text == "-":
+		p.stdinCode(f, seg, "shell")
+	case w.dynamic:
+		seg.tag(TagDynamicCode)
+	default:
+		seg.tag(TagScriptFile)
+		if p.download[p.env.absolute(w.path)] {
+			seg.tag(TagRunsDownloaded)
+		}
+	}
+}
+
+func (p *walker) trapCode(f *frame, seg *Segment, ws []word) {
+	args := ws[1:]
+	for len(args) > 0 && strings.HasPrefix(args[0].text, "-") && args[0].text != "-" {
+		if args[0].text == "--" {
+			args = args[1:]
+			break
+		}
+		return // -p, -l: listing
+	}
+	if len(args) < 2 {
+		return
+	}
+	action := args[0]
+	if action.text == "-" || action.text == "" {
+		return
+	}
+	if action.dynamic {
+		p.dynamicCode(seg, "shell", action)
+	} else {
+		p.script(f, action.text, seg.Index, KindScript, false)
+	}
+	for _, s := range args[1:] {
+		switch strings.TrimPrefix(strings.ToUpper(s.text), "SIG") {
+		case "DEBUG", "RETURN", "ERR":
+			seg.tag(TagResolution)
+			p.changeShell()
+		}
+	}
+}
+
+var sshCodeOptions = []string{"proxycommand", "localcommand", "knownhostscommand", "remotecommand", "match"}
+
+func (p *walker) sshCode(f *frame, seg *Segment, operands []word) {
+	for _, o := range seg.Options["o"] {
+		key, val, ok := strings.Cut(o, "=")
+		if !ok {
+			key, val, _ = strings.Cut(o, " ")
+		}
+		k := strings.ToLower(strings.TrimSpace(key))
+		for _, c := range sshCodeOptions {
+			if k == c {
+				if k == "remotecommand" {
+					p.script(f, strings.TrimSpace(val), seg.Index, KindRemote, false)
+				} else {
+					p.script(f, strings.TrimSpace(val), seg.Index, KindScript, false)
+				}
+			}
+		}
+	}
+	for _, c := range seg.Options["S"] {
+		if seg.Program == "scp" {
+			p.script(f, c, seg.Index, KindExec, false)
+		}
+	}
+	if seg.Program != "ssh" && seg.Program != "autossh" || len(operands) < 2 {
+		return
+	}
+	seg.tag(TagRemote)
+	p.joinedScript(f, seg, operands[1:], KindRemote)
+}
+
+// gitCodeKeys are configuration keys whose value git runs as a command.
+var gitCodeKeys = []string{
+	"core.pager", "core.editor", "core.sshcommand", "core.fsmonitor", "core.hookspath", "core.askpass",
+	"core.gitproxy", "sequence.editor", "diff.external", "gpg.program", "gpg.ssh.program",
+	"credential.helper", "uploadpack.packobjectshook", "pager.", "alias.", "filter.", "diff.",
+	"merge.", "mergetool.", "difftool.", "remote.", "protocol.", "url.", "include.", "includeif.",
+	"core.worktree", "core.attributesfile", "core.excludesfile", "http.", "instaweb.", "web.browser",
+	"receive.", "transfer.", "ssh.", "submodule.", "init.templatedir", "safe.directory", "color.pager",
+}
+
+func isGitCodeKey(k string) bool {
+	k = strings.ToLower(k)
+	for _, c := range gitCodeKeys {
+		if k == c || strings.HasSuffix(c, ".") && strings.HasPrefix(k, c) {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *walker) gitCode(f *frame, seg *Segment, operands []word) {
+	for _, kv := range seg.Options["global:c"] {
+		p.gitConfigValue(f, seg, kv)
+	}
+	for _, kv := range seg.Options["global:config-env"] {
+		seg.Code = append(seg.Code, Code{Lang: "git-config", Text: kv, Dynamic: true})
+		seg.tag(TagDynamicCode)
+	}
+	switch seg.Subcommand {
+	case "rebase":
+		for _, c := range seg.Options["exec"] {
+			p.script(f, c, seg.Index, KindScript, false)
+		}
+	case "config":
+		// git config [--global] key value: writing a code-carrying key.
+		if len(operands) >= 2 && isGitCodeKey(operands[0].text) {
+			p.gitConfigValue(f, seg, operands[0].text+"="+operands[1].text)
+		}
+	case "submodule":
+		if len(operands) > 1 && operands[0].text == "foreach" {
+			p.joinedScript(f, seg, operands[1:], KindScript)
+		}
+	case "bisect":
+		if len(operands) > 1 && operands[0].text == "run" {
+			p.joinedScript(f, seg, operands[1:], KindExec)
+		}
+	case "filter-branch":
+		for k, vals := range seg.Options {
+			if strings.HasSuffix(k, "-filter") {
+				for _, c := range vals {
+					p.script(f, c, seg.Index, KindScript, false)
+				}
+			}
+		}
+	}
+}
+
+func (p *walker) gitConfigValue(f *frame, seg *Segment, kv string) {
+	k, v, _ := strings.Cut(kv, "=")
+	if !isGitCodeKey(k) {
+		return
+	}
+	seg.Code = append(seg.Code, Code{Lang: "git-config", Text: kv})
+	lk := strings.ToLower(k)
+	switch {
+	case strings.HasPrefix(lk, "alias."):
+		if strings.HasPrefix(v, "!") {
+			p.script(f, v[1:], seg.Index, KindScript, false)
+		}
+	case lk == "core.pager" || lk == "core.editor" || lk == "core.sshcommand" || lk == "core.fsmonitor" ||
+		lk == "sequence.editor" || lk == "diff.external" || strings.HasPrefix(lk, "pager.") ||
+		strings.HasPrefix(lk, "filter.") || strings.HasSuffix(lk, ".textconv") || strings.HasSuffix(lk, ".command") ||
+		strings.HasSuffix(lk, ".cmd") || lk == "credential.helper" && strings.HasPrefix(v, "!"):
+		if v != "" && v != "true" && v != "false" {
+			p.script(f, strings.TrimPrefix(v, "!"), seg.Index, KindScript, false)
+		}
+	}
+}
+
+// findArity lists find predicates that take one argument.
+var findArity = map[string]int{
+	"name": 1, "iname": 1, "path": 1, "ipath": 1, "wholename": 1, "iwholename": 1, "regex": 1,
+	"iregex": 1, "type": 1, "xtype": 1, "size": 1, "mtime": 1, "mmin": 1, "atime": 1, "amin": 1,
+	"ctime": 1, "cmin": 1, "newer": 1, "anewer": 1, "cnewer": 1, "user": 1, "group": 1, "uid": 1,
+	"gid": 1, "perm": 1, "maxdepth": 1, "mindepth": 1, "links": 1, "inum": 1, "samefile": 1,
+	"lname": 1, "ilname": 1, "fstype": 1, "printf": 1, "fprint": 1, "fprint0": 1, "fls": 1,
+	"fprintf": 2, "regextype": 1, "used": 1, "context": 1, "files0-from": 1, "newerXY": 1,
+}
+
+func (p *walker) findCode(f *frame, seg *Segment, ws []word) {
+	seg.Flags = seg.Flags[:0]
+	seg.Operands = seg.Operands[:0]
+	i := 1
+	for i < len(ws) && !strings.HasPrefix(ws[i].text, "-") && ws[i].text != "(" && ws[i].text != "!" && ws[i].text != "\\(" {
+		seg.Operands = append(seg.Operands, p.operand(ws[i]))
+		i++
+	}
+	for i < len(ws) {
+		t := ws[i].text
+		if !strings.HasPrefix(t, "-") || ws[i].dynamic {
+			if ws[i].dynamic {
+				seg.tag(TagDynamicArgs)
+			}
+			i++
+			continue
+		}
+		name := strings.TrimLeft(t, "-")
+		seg.Flags = append(seg.Flags, name)
+		switch name {
+		case "exec", "execdir", "ok", "okdir":
+			j := i + 1
+			for j < len(ws) && ws[j].text != ";" && ws[j].text != "+" {
+				j++
+			}
+			if j < len(ws) && ws[j].text == "+" {
+				seg.Options[name] = append(seg.Options[name], "+")
+			}
+			p.execChild(f, seg, ws[i+1:j], "{}")
+			i = j + 1
+			continue
+		case "fprint", "fprint0", "fls", "fprintf":
+			if i+1 < len(ws) {
+				seg.Writes = append(seg.Writes, p.operand(ws[i+1]))
+			}
+		case "newerXY":
+		}
+		n := findArity[name]
+		if strings.HasPrefix(name, "newer") && len(name) == 7 {
+			n = 1
+		}
+		for k := 1; k <= n && i+k < len(ws); k++ {
+			seg.Options[name] = append(seg.Options[name], ws[i+k].text)
+		}
+		i += 1 + n
+	}
+}
+
+// execChild adds a segment for a program run by another (find -exec);
+// words equal to or containing placeholder are filled at run time.
+func (p *walker) execChild(f *frame, parent *Segment, ws []word, placeholder string) {
+	if len(ws) == 0 || p.full() {
+		return
+	}
+	nf := &frame{src: f.src, shell: f.shell, kind: KindExec, parent: parent.Index, depth: parent.Depth + 1,
+		recursion: f.recursion + 1, inFunc: f.inFunc}
+	if nf.recursion > p.cfg.maxRecursion {
+		p.cmd.Shape.Limit = "recursion"
+		return
+	}
+	parts := make([]string, len(ws))
+	filled := make([]word, len(ws))
+	for i, w := range ws {
+		parts[i] = w.text
+		filled[i] = w
+		if placeholder != "" && strings.Contains(w.text, placeholder) {
+			filled[i].dynamic = true
+			filled[i].path = ""
+		}
+	}
+	seg := p.newSegment(nf, strings.Join(parts, " "))
+	seg.Wrappers = append(seg.Wrappers, Wrapper{Name: parent.Program, Args: []string{}})
+	p.command(nf, seg, filled)
+}
+
+func (p *walker) awkCode(f *frame, seg *Segment, operands []word) {
+	if files := seg.Options["file"]; len(files) > 0 {
+		seg.Code = append(seg.Code, Code{Lang: "awk", Text: "-f " + strings.Join(files, " ")})
+		seg.tag(TagScriptFile)
+		seg.tag(TagCodeUnsafe)
+		return
+	}
+	if len(operands) == 0 {
+		return
+	}
+	prog := operands[0]
+	seg.Operands = seg.Operands[1:]
+	if prog.dynamic {
+		p.dynamicCode(seg, "awk", prog)
+		return
+	}
+	r := codescan.Awk(prog.text)
+	seg.Code = append(seg.Code, Code{Lang: "awk", Text: prog.text, Safe: r.Safe})
+	if !r.Safe {
+		seg.tag(TagCodeUnsafe)
+		p.opaque(f, seg, "awk", prog.text, false)
+	}
+}
+
+func (p *walker) sedCode(f *frame, seg *Segment, operands []word) {
+	scripts := append([]string(nil), seg.Options["expression"]...)
+	files := operands
+	if len(seg.Options["file"]) > 0 {
+		seg.Code = append(seg.Code, Code{Lang: "sed", Text: "-f " + strings.Join(seg.Options["file"], " ")})
+		seg.tag(TagCodeUnsafe)
+		seg.tag(TagScriptFile)
+	} else if len(scripts) == 0 && len(operands) > 0 {
+		if operands[0].dynamic {
+			p.dynamicCode(seg, "sed", operands[0])
+			return
+		}
+		scripts = append(scripts, operands[0].text)
+		files = operands[1:]
+		seg.Operands = seg.Operands[1:]
+	}
+	for _, s := range scripts {
+		r := codescan.Sed(s)
+		seg.Code = append(seg.Code, Code{Lang: "sed", Text: s, Safe: r.Safe})
+		if !r.Safe {
+			seg.tag(TagCodeUnsafe)
+		}
+		if r.Executes {
+			seg.tag(TagCodeSpawns)
+		}
+		for _, w := range r.Writes {
+			seg.Writes = append(seg.Writes, p.operand(word{text: w, path: w}))
+		}
+	}
+	if _, inPlace := seg.Options["in-place"]; inPlace || hasFlag(seg.Flags, "in-place") {
+		for _, w := range files {
+			seg.Writes = append(seg.Writes, p.operand(w))
+		}
+	}
+}
+
+func (p *walker) vimCode(seg *Segment, ws []word) {
+	for i := 1; i < len(ws); i++ {
+		t := ws[i].text
+		code := ""
+		switch {
+		case (t == "-c" || t == "--cmd" || t == "-S") && i+1 < len(ws):
+			code = ws[i+1].text
+			i++
+		case strings.HasPrefix(t, "+") && len(t) > 1:
+			code = t[1:]
+		}
+		if code == "" {
+			continue
+		}
+		seg.Code = append(seg.Code, Code{Lang: "vim", Text: code})
+		if strings.Contains(code, "!") || strings.Contains(code, "system(") || strings.Contains(code, "sh") ||
+			strings.Contains(code, "py") || strings.Contains(code, "lua") || strings.Contains(code, "perl") || strings.Contains(code, "ruby") {
+			seg.tag(TagCodeSpawns)
+		}
+	}
+}
+
+func (p *walker) interpCode(f *frame, seg *Segment, lang string, codeFlags []string, operands []word) {
+	if queryOnly(seg, operands) {
+		return
+	}
+	found := false
+	for _, fl := range codeFlags {
+		for _, c := range seg.Options[fl] {
+			found = true
+			p.opaque(f, seg, lang, c, false)
+		}
+	}
+	if found {
+		return
+	}
+	if _, mod := seg.Options["m"]; mod {
+		seg.tag(TagScriptFile)
+		return
+	}
+	if len(operands) > 0 && operands[0].text != "-" {
+		p.scriptFile(f, seg, operands[0])
+		return
+	}
+	p.stdinCode(f, seg, lang)
+}
+
+// opaque records code in another language and looks into it: shell
+// commands in its strings (when it can run programs), destruction of
+// critical paths, and network plus process spawning.
+func (p *walker) opaque(f *frame, seg *Segment, lang, text string, dynamic bool) {
+	seg.Code = append(seg.Code, Code{Lang: lang, Text: text, Dynamic: dynamic})
+	if dynamic {
+		seg.tag(TagDynamicCode)
+	}
+	fnd := codescan.Scan(lang, text)
+	if fnd.Spawns {
+		seg.tag(TagCodeSpawns)
+	}
+	if fnd.Network && fnd.Spawns {
+		seg.tag(TagCodeRevShell)
+	}
+	if fnd.Dynamic {
+		seg.tag(TagDynamicCode)
+	}
+	critical := false
+	for _, lit := range fnd.Literals {
+		if fnd.Destructive && isCriticalLiteral(p, lit) {
+			critical = true
+		}
+	}
+	if critical {
+		seg.tag(TagCodeCritical)
+	}
+	if fnd.Spawns || lang == "awk" {
+		for _, lit := range fnd.Literals {
+			if looksLikeCommand(lit) {
+				p.script(f, lit, seg.Index, KindEmbedded, false)
+			}
+		}
+	}
+}
+
+// isCriticalLiteral reports whether a string literal in opaque code names a
+// path whose destruction the floor forbids.
+func isCriticalLiteral(p *walker, lit string) bool {
+	lit = strings.TrimSpace(lit)
+	if lit == "" || strings.ContainsAny(lit, "\n") || !(strings.HasPrefix(lit, "/") || strings.HasPrefix(lit, "~")) {
+		return false
+	}
+	_, c := p.env.classify(lit, strings.ContainsAny(lit, "*?["))
+	switch c {
+	case ClassRoot, ClassHome, ClassSystemTop, ClassCredentials, ClassDevice:
+		return true
+	}
+	return false
+}
+
+// looksLikeCommand is a cheap filter for string literals worth parsing as
+// shell: a word of letters, then anything.
+func looksLikeCommand(s string) bool {
+	s = strings.TrimSpace(s)
+	if len(s) < 2 || len(s) > 4096 {
+		return false
+	}
+	c := s[0]
+	return c >= 'a' && c <= 'z' || c == '/' || c == '.' || c == '$'
+}
+
+// pipelineCode settles, once a pipeline is complete, whether a shell or
+// interpreter reading code from the pipe gets it from a fetch or decoder.
+func (p *walker) pipelineCode(info *pipeInfo) {
+	for i, idxs := range info.stages {
+		for _, j := range idxs {
+			seg := p.cmd.Segments[j]
+			if !seg.HasTag(TagStdinCode) {
+				continue
+			}
+			for k := 0; k < i; k++ {
+				for _, u := range info.stages[k] {
+					up := p.cmd.Segments[u]
+					if fetchers[up.Program] || isDecoder(up) || up.HasTag(TagFetchedCode) {
+						seg.tag(TagFetchedCode)
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,18 @@
+// Package parser turns shell command text into a [Command]: every simple
+// command, wherever it sits, as a [Segment] with facts computed in Go, and a
+// [Shape] describing the whole.
+//
+// It is the only package of rivumi that imports mvdan.cc/sh. It never runs,
+// reads or expands anything from the system: parameter expansions,
+// substitutions, globs and ~user are kept as source text and flagged
+// dynamic; quotes and escapes are removed from everything static.
+//
+// Code is decided by program and position, never by quoting: the arguments
+// that carry code (bash -c, eval, ssh host …, find -exec, xargs, awk and sed
+// scripts, interpreter one-liners …) are parsed again as child segments when
+// they are shell, or kept whole as opaque [Code] when they are not.
+//
+// Parse and FromArgv are safe for concurrent use. Limits (input size, depth,
+// recursion, segments) are options with safe defaults; hitting one is
+// recorded in [Shape.Limit], never a panic or a hang.
+package parser

@@ -1,0 +1,167 @@
+package parser
+
+import "strings"
+
+// deleters remove or overwrite all their operands.
+var deleters = map[string]bool{
+	"rm": true, "rmdir": true, "unlink": true, "shred": true, "srm": true, "wipe": true,
+	"truncate": true, "touch": true, "mkdir": true, "tee": true, "trash": true, "trash-put": true,
+	"gio": false, "mkfifo": true, "mknod": true, "rsync": false,
+}
+
+// writeOptions are options whose value is a file the program writes.
+var writeOptions = map[string][]string{
+	"curl":       {"output", "dump-header", "cookie-jar", "output-dir", "trace", "trace-ascii", "stderr"},
+	"wget":       {"output-document", "output-file", "append-output", "directory-prefix"},
+	"sort":       {"output"},
+	"git":        {"output"},
+	"tar":        {}, // handled below: -f with a create mode
+	"dd":         {},
+	"gcc":        {"o"},
+	"cc":         {"o"},
+	"go":         {"o"},
+	"zip":        {},
+	"uniq":       {},
+	"split":      {},
+	"cp":         {"target-directory"},
+	"mv":         {"target-directory"},
+	"ln":         {"target-directory"},
+	"install":    {"target-directory"},
+	"strace":     {"o"},
+	"script":     {},
+	"ssh-keygen": {"f"},
+	"openssl":    {"out"},
+}
+
+func (p *walker) facts(f *frame, seg *Segment, operands []word) {
+	prog := seg.Program
+	ops := seg.Operands
+	switch {
+	case deleters[prog]:
+		seg.Writes = append(seg.Writes, ops...)
+	case prog == "cp" || prog == "install" || prog == "ln" || prog == "rsync" || prog == "scp":
+		if len(seg.Options["target-directory"]) == 0 && len(ops) > 0 {
+			seg.Writes = append(seg.Writes, ops[len(ops)-1])
+		}
+		if prog == "rsync" && (hasFlag(seg.Flags, "remove-source-files") || hasFlag(seg.Flags, "delete")) && len(ops) > 1 {
+			seg.Writes = append(seg.Writes, ops[:len(ops)-1]...)
+		}
+	case prog == "mv":
+		seg.Writes = append(seg.Writes, ops...)
+	case prog == "chmod" || prog == "chown" || prog == "chgrp" || prog == "chattr" || prog == "setfacl":
+		if len(ops) > 1 && len(seg.Options["reference"]) == 0 {
+			seg.Writes = append(seg.Writes, ops[1:]...)
+		} else if len(seg.Options["reference"]) > 0 {
+			seg.Writes = append(seg.Writes, ops...)
+		}
+	case prog == "dd":
+		for _, o := range ops {
+			if v, ok := strings.CutPrefix(o.Text, "of="); ok {
+				seg.Options["of"] = append(seg.Options["of"], v)
+				seg.Writes = append(seg.Writes, p.operand(word{text: v, path: v, dynamic: o.Dynamic}))
+			}
+			if v, ok := strings.CutPrefix(o.Text, "if="); ok {
+				seg.Options["if"] = append(seg.Options["if"], v)
+			}
+		}
+	case prog == "uniq" && len(ops) > 1:
+		seg.Writes = append(seg.Writes, ops[1])
+	case prog == "tar" || prog == "bsdtar" || prog == "gtar":
+		p.tarWrites(seg)
+	case prog == "unzip" || prog == "7z" || prog == "unrar" || prog == "cpio":
+		dir := "."
+		if d := seg.Options["d"]; len(d) > 0 {
+			dir = d[0]
+		}
+		seg.Writes = append(seg.Writes, p.operand(word{text: dir, path: dir}))
+	case prog == "cd" || prog == "pushd" || prog == "popd" || prog == "chdir":
+		p.changeDir(seg, operands)
+	}
+	for _, k := range writeOptions[prog] {
+		for _, v := range seg.Options[k] {
+			seg.Writes = append(seg.Writes, p.operand(word{text: v, path: v}))
+		}
+	}
+	if prog == "curl" && (hasFlag(seg.Flags, "remote-name") || hasFlag(seg.Flags, "remote-name-all")) {
+		seg.Writes = append(seg.Writes, p.operand(word{text: ".", path: "."}))
+	}
+	p.redirectFacts(seg)
+	if fetchers[prog] {
+		for _, w := range seg.Writes {
+			if w.abs != "" {
+				p.download[w.abs] = true
+			}
+		}
+	}
+	if seg.PathKind == "relative" || seg.PathKind == "absolute" || seg.PathKind == "system" {
+		if a := p.env.absolute(seg.Path); a != "" && p.download[a] {
+			seg.tag(TagRunsDownloaded)
+		}
+	}
+	if prog == "chmod" {
+		for _, o := range ops {
+			if o.abs != "" && p.download[o.abs] {
+				seg.tag(TagRunsDownloaded)
+			}
+		}
+	}
+}
+
+// redirectFacts adds redirect targets that are written to Writes.
+func (p *walker) redirectFacts(seg *Segment) {
+	for _, r := range seg.Redirects {
+		switch r.Op {
+		case ">", ">>", ">|", "&>", "&>>", "<>", ">&":
+			if r.Target.Class == ClassNull {
+				continue
+			}
+			seg.Writes = append(seg.Writes, r.Target)
+			if fetchers[seg.Program] && r.Target.abs != "" && (r.Fd == "" || r.Fd == "1") {
+				p.download[r.Target.abs] = true
+			}
+		}
+	}
+}
+
+func (p *walker) tarWrites(seg *Segment) {
+	_, create := seg.Options["create"]
+	create = create || hasFlag(seg.Flags, "create") || hasFlag(seg.Flags, "append") || hasFlag(seg.Flags, "update")
+	extract := hasFlag(seg.Flags, "extract")
+	if create {
+		for _, v := range seg.Options["file"] {
+			if v != "-" {
+				seg.Writes = append(seg.Writes, p.operand(word{text: v, path: v}))
+			}
+		}
+	}
+	if extract {
+		dir := "."
+		if d := seg.Options["directory"]; len(d) > 0 {
+			dir = d[len(d)-1]
+		}
+		seg.Writes = append(seg.Writes, p.operand(word{text: dir, path: dir}))
+		if hasFlag(seg.Flags, "absolute-names") {
+			seg.Writes = append(seg.Writes, Operand{Text: "/", Path: "/", Class: ClassRoot})
+		}
+	}
+}
+
+// changeDir follows cd/pushd/popd for the segments after this one.
+func (p *walker) changeDir(seg *Segment, operands []word) {
+	switch {
+	case seg.Program == "popd":
+		p.env.cwd = ""
+	case len(operands) == 0:
+		p.env.cwd = p.env.home
+	case operands[0].dynamic && operands[0].path != "~" && !strings.HasPrefix(operands[0].path, "~/"):
+		p.env.cwd = ""
+	case operands[0].text == "-":
+		p.env.cwd = ""
+	default:
+		path := operands[0].path
+		if path == "" {
+			path = operands[0].text
+		}
+		p.env.cwd = p.env.absolute(path)
+	}
+}

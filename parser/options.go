@@ -1,0 +1,86 @@
+package parser
+
+// Option configures Parse and FromArgv.
+type Option func(*config)
+
+type config struct {
+	shell        string
+	workspace    string // absolute, or "" (unknown: relative paths are taken as inside it)
+	cwd          string // absolute, or "" (the workspace)
+	home         string // absolute home directory, or "" (only ~ and $HOME denote it)
+	maxBytes     int
+	maxDepth     int
+	maxRecursion int
+	maxSegments  int
+}
+
+// Default limits. A limit hit is recorded in [Shape.Limit]; the engine
+// denies such commands.
+const (
+	DefaultMaxBytes     = 256 << 10
+	DefaultMaxDepth     = 100
+	DefaultMaxRecursion = 8
+	DefaultMaxSegments  = 1000
+)
+
+func newConfig(opts []Option) config {
+	c := config{
+		shell:        "bash",
+		maxBytes:     DefaultMaxBytes,
+		maxDepth:     DefaultMaxDepth,
+		maxRecursion: DefaultMaxRecursion,
+		maxSegments:  DefaultMaxSegments,
+	}
+	for _, o := range opts {
+		o(&c)
+	}
+	return c
+}
+
+// Shell sets the dialect: "bash" (the default), "sh" (POSIX) or "zsh".
+// Unknown names parse as bash. In zsh, expansions the parser cannot know
+// (glob qualifiers, parameter flags) make the command dynamic.
+func Shell(name string) Option { return func(c *config) { c.shell = dialectName(name) } }
+
+// Workspace sets the absolute path of the workspace (the project root).
+// Paths inside it are classed "workspace".
+func Workspace(dir string) Option { return func(c *config) { c.workspace = cleanAbs(dir) } }
+
+// Cwd sets the absolute directory the command starts in (default: the
+// workspace).
+func Cwd(dir string) Option { return func(c *config) { c.cwd = cleanAbs(dir) } }
+
+// Home sets the absolute home directory, so that /home/me/x is classed like
+// ~/x. Without it only ~ and $HOME denote home.
+func Home(dir string) Option { return func(c *config) { c.home = cleanAbs(dir) } }
+
+// MaxBytes limits the input size (default [DefaultMaxBytes]).
+func MaxBytes(n int) Option { return func(c *config) { c.maxBytes = n } }
+
+// MaxDepth limits the nesting depth of the syntax tree (default
+// [DefaultMaxDepth]).
+func MaxDepth(n int) Option { return func(c *config) { c.maxDepth = n } }
+
+// MaxRecursion limits how deep inline scripts (bash -c 'bash -c …') are
+// parsed again (default [DefaultMaxRecursion]).
+func MaxRecursion(n int) Option { return func(c *config) { c.maxRecursion = n } }
+
+// MaxSegments limits the number of segments (default [DefaultMaxSegments]).
+func MaxSegments(n int) Option { return func(c *config) { c.maxSegments = n } }
+
+func dialectName(s string) string {
+	switch baseName(s) {
+	case "sh", "dash", "ash", "posix", "ksh", "mksh":
+		return "sh"
+	case "zsh":
+		return "zsh"
+	}
+	return "bash"
+}
+
+func cleanAbs(p string) string {
+	if p == "" || p[0] != '/' {
+		return ""
+	}
+	return cleanPath(p)
+}

@@ -1,0 +1,229 @@
+package parser
+
+import (
+	"errors"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+func variant(shell string) syntax.LangVariant {
+	switch shell {
+	case "sh":
+		return syntax.LangPOSIX
+	case "zsh":
+		return syntax.LangZsh
+	}
+	return syntax.LangBash
+}
+
+// parseText parses s in the given dialect with a fresh parser.
+func parseText(s, shell string) (*syntax.File, error) {
+	return syntax.NewParser(syntax.Variant(variant(shell)), syntax.KeepComments(false)).Parse(strings.NewReader(s), "")
+}
+
+// Parse parses one command line. It always returns a non-nil Command; the
+// error is a *ParseError when the text is not valid shell (the Command then
+// has Shape.Error set and no segments). Limits hit are not errors: they are
+// recorded in Shape.Limit and the segments found so far are kept.
+func Parse(text string, opts ...Option) (*Command, error) {
+	cfg := newConfig(opts)
+	p := newWalker(cfg, text)
+	if len(text) > cfg.maxBytes {
+		p.cmd.Shape.Limit = "size"
+		return p.cmd, nil
+	}
+	if d := nestingDepth(text); d > cfg.maxDepth {
+		p.cmd.Shape.Limit = "depth"
+		return p.cmd, nil
+	}
+	file, err := parseText(text, cfg.shell)
+	if err != nil {
+		pe := toParseError(err)
+		p.cmd.Shape.Error = pe
+		return p.cmd, pe
+	}
+	f := &frame{src: text, shell: cfg.shell, kind: KindTop, parent: -1}
+	p.walkStmts(f, file.Stmts)
+	p.sweep(f, file)
+	p.finish()
+	return p.cmd, nil
+}
+
+// FromArgv builds a Command from an argv that will be executed directly
+// (no shell): the words are taken literally, wrappers are unwrapped, and
+// code-carrying arguments (sh -c '…') are parsed as usual.
+func FromArgv(argv []string, opts ...Option) (*Command, error) {
+	cfg := newConfig(opts)
+	text := joinArgv(argv)
+	p := newWalker(cfg, text)
+	if len(text) > cfg.maxBytes {
+		p.cmd.Shape.Limit = "size"
+		return p.cmd, nil
+	}
+	if len(argv) == 0 {
+		return p.cmd, errors.New("parser: empty argv")
+	}
+	f := &frame{src: text, shell: cfg.shell, kind: KindTop, parent: -1}
+	seg := p.newSegment(f, text)
+	words := make([]word, len(argv))
+	for i, a := range argv {
+		words[i] = word{text: a, path: a, childFrom: len(p.cmd.Segments), childTo: len(p.cmd.Segments)}
+	}
+	p.command(f, seg, words)
+	p.finish()
+	return p.cmd, nil
+}
+
+func joinArgv(argv []string) string {
+	parts := make([]string, len(argv))
+	for i, a := range argv {
+		parts[i] = shellQuote(a)
+	}
+	return strings.Join(parts, " ")
+}
+
+func newWalker(cfg config, text string) *walker {
+	ws := cfg.workspace
+	if ws == "" {
+		ws = virtualWS
+	}
+	home := cfg.home
+	if home == "" {
+		home = virtualHome
+	}
+	cwd := cfg.cwd
+	if cwd == "" {
+		cwd = ws
+	}
+	return &walker{
+		cfg:      cfg,
+		cmd:      &Command{Text: text, Shell: cfg.shell, Segments: []*Segment{}, Shape: Shape{Operators: []string{}, Functions: []string{}}},
+		env:      pathEnv{workspace: ws, home: home, cwd: cwd},
+		visited:  map[any]bool{},
+		numeric:  map[string]bool{},
+		download: map[string]bool{},
+		funcs:    map[string]bool{},
+	}
+}
+
+// finish computes whole-command facts once every segment is known.
+func (p *walker) finish() {
+	for _, s := range p.cmd.Segments {
+		if s.HasTag(TagDynamicProgram) {
+			p.cmd.Shape.DynamicCommand = true
+		}
+		s.Flags = uniqSorted(s.Flags)
+		if s.Tags == nil {
+			s.Tags = []string{}
+		}
+	}
+}
+
+func toParseError(err error) *ParseError {
+	var se syntax.ParseError
+	if errors.As(err, &se) {
+		return &ParseError{Line: int(se.Pos.Line()), Col: int(se.Pos.Col()), Msg: se.Text, Incomplete: se.Incomplete}
+	}
+	var le syntax.LangError
+	if errors.As(err, &le) {
+		return &ParseError{Line: int(le.Pos.Line()), Col: int(le.Pos.Col()), Msg: le.Error()}
+	}
+	return &ParseError{Line: 1, Col: 1, Msg: err.Error()}
+}
+
+// nestingDepth estimates the deepest nesting of ( { [ in s, ignoring
+// quotes roughly; it only needs to catch pathological input before the
+// parser recurses on it.
+func nestingDepth(s string) int {
+	depth, max := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '{', '`':
+			depth++
+			if depth > max {
+				max = depth
+			}
+		case ')', '}':
+			if depth > 0 {
+				depth--
+			}
+		case '\\':
+			i++
+		}
+	}
+	return max
+}
+
+// script parses text as shell code run by segment parent: bash -c, eval,
+// trap, heredocs into shells, ssh remote commands … dynamic marks code
+// that is only partly known (its segments can never be allowed).
+func (p *walker) script(f *frame, text string, parent int, kind string, dynamic bool) {
+	if f.recursion >= p.cfg.maxRecursion {
+		if p.cmd.Shape.Limit == "" {
+			p.cmd.Shape.Limit = "recursion"
+		}
+		return
+	}
+	if p.full() {
+		return
+	}
+	if nestingDepth(text) > p.cfg.maxDepth {
+		p.cmd.Shape.Limit = "depth"
+		return
+	}
+	par := p.cmd.Segments[parent]
+	file, err := parseText(text, f.shell)
+	if err != nil {
+		// Unparsable inline code cannot be known.
+		par.tag(TagDynamicCode)
+		par.Code = append(par.Code, Code{Lang: "shell", Text: text, Dynamic: true})
+		return
+	}
+	nf := &frame{src: text, shell: f.shell, kind: kind, parent: parent, depth: par.Depth + 1,
+		recursion: f.recursion + 1, inFunc: f.inFunc}
+	savedCwd := p.env.cwd
+	if kind == KindRemote {
+		p.env.cwd = "" // another host: nothing is known of its paths
+	}
+	from := len(p.cmd.Segments)
+	p.walkStmts(nf, file.Stmts)
+	p.sweep(nf, file)
+	// A cd inside inline code: a child shell's cd does not last, eval's
+	// does; either way the cwd after it is not known for sure.
+	if kind != KindRemote && p.env.cwd != savedCwd {
+		p.env.cwd = ""
+	} else {
+		p.env.cwd = savedCwd
+	}
+	if dynamic {
+		for _, s := range p.cmd.Segments[from:] {
+			s.tag(TagDynamicCode)
+		}
+		par.tag(TagDynamicCode)
+	}
+}
+
+func uniqSorted(in []string) []string {
+	if len(in) == 0 {
+		return []string{}
+	}
+	m := make(map[string]bool, len(in))
+	out := make([]string, 0, len(in))
+	for _, s := range in {
+		if !m[s] {
+			m[s] = true
+			out = append(out, s)
+		}
+	}
+	sortStrings(out)
+	return out
+}
+
+func sortStrings(a []string) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}

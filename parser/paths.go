@@ -1,0 +1,332 @@
+package parser
+
+import (
+	"path"
+	"strings"
+)
+
+// Path classes (Operand.Class). A path gets the first class that applies, in
+// this order.
+const (
+	ClassDynamic     = "dynamic"      // cannot be known statically
+	ClassUnknown     = "unknown"      // relative, and the cwd is not known
+	ClassNet         = "net"          // /dev/tcp/…, /dev/udp/…
+	ClassNull        = "null"         // /dev/null, /dev/stdout, /dev/fd/N …: harmless
+	ClassDevice      = "device"       // block devices and memory: /dev/sda, /dev/nvme0n1, /dev/mem …
+	ClassCredentials = "credentials"  // /etc/passwd, /etc/shadow, /etc/sudoers …
+	ClassRoot        = "root"         // / itself (or a glob of its entries)
+	ClassHome        = "home"         // the home directory itself (or a glob of its entries)
+	ClassSystemTop   = "system-top"   // a top-level system directory itself: /etc, /usr, /var …
+	ClassGit         = "git"          // inside a .git directory
+	ClassAgentConfig = "agent-config" // .claude/, .gemini/, .codex/, rivumi's own config …
+	ClassRC          = "rc"           // shell and tool start-up files: .bashrc, .profile, .gitconfig …
+	ClassSSH         = "ssh"          // inside a .ssh directory
+	ClassCI          = "ci"           // CI workflows: .github/workflows/ …
+	ClassEnvrc       = "envrc"        // .envrc (direnv runs it)
+	ClassSecret      = "secret"       // .env, keys, cloud credentials
+	ClassWorkspace   = "workspace"    // inside the workspace
+	ClassTmp         = "tmp"          // /tmp, /var/tmp
+	ClassSystem      = "system"       // below a system directory
+	ClassHomeSub     = "home-sub"     // below home, outside the workspace
+	ClassOutside     = "outside"      // anywhere else
+)
+
+// virtualWS stands for an unknown workspace: it cannot appear in a real
+// argv (NUL), and .. from it does not reach /.
+const virtualWS = "/\x00/\x00/\x00/\x00/\x00/\x00/\x00/\x00/ws"
+
+const virtualHome = "/\x00home"
+
+var systemTop = map[string]bool{
+	"/bin": true, "/boot": true, "/dev": true, "/etc": true, "/home": true, "/lib": true,
+	"/lib32": true, "/lib64": true, "/libx32": true, "/opt": true, "/proc": true, "/root": true,
+	"/run": true, "/sbin": true, "/srv": true, "/sys": true, "/usr": true, "/var": true,
+	"/snap": true, "/nix": true, "/mnt": true, "/media": true, "/System": true, "/Library": true,
+	"/Applications": true, "/Users": true, "/private": true, "/Volumes": true, "/cores": true,
+	"/usr/bin": true, "/usr/sbin": true, "/usr/lib": true, "/usr/lib64": true, "/usr/local": true,
+	"/usr/share": true, "/usr/include": true, "/usr/local/bin": true, "/usr/local/lib": true,
+	"/var/lib": true, "/var/log": false, "/etc/ssh": true, "/etc/ssl": true, "/private/etc": true,
+	"/private/var": true,
+}
+
+var credentialFiles = map[string]bool{
+	"/etc/passwd": true, "/etc/shadow": true, "/etc/gshadow": true, "/etc/group": true,
+	"/etc/sudoers": true, "/etc/master.passwd": true, "/private/etc/passwd": true,
+	"/private/etc/sudoers": true, "/etc/security/opasswd": true, "/etc/pam.d": true,
+}
+
+var nullPaths = map[string]bool{
+	"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true, "/dev/stdin": true,
+	"/dev/tty": true, "/dev/zero": true, "/dev/random": true, "/dev/urandom": true,
+	"/dev/full": true,
+}
+
+var devicePrefixes = []string{
+	"/dev/sd", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/nvme", "/dev/mmcblk", "/dev/disk",
+	"/dev/rdisk", "/dev/mapper/", "/dev/dm-", "/dev/md", "/dev/loop", "/dev/sr", "/dev/mem",
+	"/dev/kmem", "/dev/port", "/dev/nbd", "/dev/zd", "/dev/bcache", "/dev/root", "/dev/ram",
+	"/dev/mtd", "/dev/fd0", "/dev/block/",
+}
+
+var agentDirs = map[string]bool{
+	".claude": true, ".gemini": true, ".codex": true, ".cursor": true, ".aider": true,
+	".continue": true, ".windsurf": true, ".rivumi": true, ".vscode": true, ".idea": true,
+	".husky": true,
+}
+
+var agentFiles = map[string]bool{
+	".rivumi.yaml": true, ".rivumi.yml": true, ".mcp.json": true, ".aider.conf.yml": true,
+	".cursorrules": true, ".pre-commit-config.yaml": true, ".gitattributes": true,
+	".gitmodules": true, ".lefthook.yml": true, "lefthook.yml": true,
+}
+
+var rcFiles = map[string]bool{
+	".bashrc": true, ".bash_profile": true, ".bash_login": true, ".bash_logout": true,
+	".profile": true, ".zshrc": true, ".zprofile": true, ".zshenv": true, ".zlogin": true,
+	".zlogout": true, ".inputrc": true, ".kshrc": true, ".mkshrc": true, ".cshrc": true,
+	".tcshrc": true, ".login": true, ".gitconfig": true, ".npmrc": true, ".yarnrc": true,
+	".yarnrc.yml": true, ".curlrc": true, ".wgetrc": true, ".vimrc": true, ".exrc": true,
+	".nanorc": true, ".tmux.conf": true, ".screenrc": true, ".xinitrc": true, ".xprofile": true,
+	"config.fish": true, ".pythonrc": true, ".pdbrc": true, ".irbrc": true, ".lesskey": true,
+	"bash.bashrc": true, "environment": true, "crontab": true,
+}
+
+var ciDirs = []string{".github/workflows", ".github/actions", ".circleci", ".buildkite", ".gitlab"}
+
+var ciFiles = map[string]bool{
+	".gitlab-ci.yml": true, ".travis.yml": true, "Jenkinsfile": true, "azure-pipelines.yml": true,
+	".drone.yml": true, "bitbucket-pipelines.yml": true, "cloudbuild.yaml": true,
+}
+
+var secretNames = map[string]bool{
+	".env": true, ".netrc": true, "_netrc": true, ".pgpass": true, ".pypirc": true,
+	"credentials": true, "credentials.json": true, "credentials.db": true, ".git-credentials": true,
+	"id_rsa": true, "id_dsa": true, "id_ecdsa": true, "id_ed25519": true, "id_ecdsa_sk": true,
+	"id_ed25519_sk": true, ".htpasswd": true, "secrets.yml": true, "secrets.yaml": true,
+	"secrets.json": true, "service-account.json": true, "terraform.tfstate": true,
+	".vault-token": true, "kubeconfig": true, "master.key": true, "access_tokens.db": true,
+}
+
+var secretExts = []string{".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".kdbx", ".asc", ".gpg", ".tfvars"}
+
+var secretDirs = []string{".aws", ".gnupg", ".kube", ".docker", ".azure", ".config/gcloud", ".password-store", ".config/gh"}
+
+// cleanPath is path.Clean that keeps a trailing "/." meaning and never
+// returns "".
+func cleanPath(p string) string {
+	if p == "" {
+		return "."
+	}
+	return path.Clean(p)
+}
+
+// baseName is the last element of a path, without trailing slashes.
+func baseName(p string) string {
+	p = strings.TrimRight(p, "/")
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// pathEnv is what classification needs to know.
+type pathEnv struct {
+	workspace string // absolute (possibly virtualWS)
+	home      string // absolute (possibly virtualHome)
+	cwd       string // absolute, or "" when unknown
+}
+
+// absolute resolves p against the environment: "~" and "~/…" against home,
+// relative paths against cwd. It returns "" when p is relative and the cwd
+// is unknown.
+func (e *pathEnv) absolute(p string) string {
+	switch {
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		return cleanPath(e.home + p[1:])
+	case strings.HasPrefix(p, "/"):
+		return cleanPath(p)
+	case e.cwd == "":
+		return ""
+	default:
+		return cleanPath(e.cwd + "/" + p)
+	}
+}
+
+// display renders an absolute path for humans: the virtual workspace and
+// home become $WORKSPACE and ~.
+func (e *pathEnv) display(abs string) string {
+	switch {
+	case abs == "":
+		return ""
+	case strings.HasPrefix(abs, virtualHome):
+		return "~" + abs[len(virtualHome):]
+	case e.home != virtualHome && (abs == e.home || strings.HasPrefix(abs, e.home+"/")):
+		return "~" + abs[len(e.home):]
+	case strings.HasPrefix(abs, virtualWS):
+		return "$WORKSPACE" + abs[len(virtualWS):]
+	case strings.Contains(abs, "\x00"):
+		// Above or beside the virtual workspace: count the levels up.
+		parts := strings.Split(abs[1:], "/")
+		k := 0
+		for k < len(parts) && parts[k] == "\x00" {
+			k++
+		}
+		return "$WORKSPACE/" + strings.Repeat("../", 9-k) + strings.Join(parts[k:], "/")
+	}
+	return abs
+}
+
+func under(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, dir+"/") || dir == "/"
+}
+
+// classify returns the class of a static path (already resolved; may be a
+// glob when glob is true, in which case only its directory part counts).
+func (e *pathEnv) classify(text string, glob bool) (abs, class string) {
+	p := text
+	if glob {
+		// Only the directory part is known; a glob of a directory's entries
+		// counts as the directory itself for critical classes.
+		i := strings.IndexAny(p, "*?[")
+		j := strings.LastIndexByte(p[:i], '/')
+		if strings.ContainsAny(p[:j+1], "*?[") || strings.Contains(p[i:], "/") {
+			return "", ClassDynamic
+		}
+		if j < 0 {
+			p = "."
+		} else {
+			p = p[:j+1]
+		}
+		if p == "" {
+			p = "/"
+		}
+	}
+	abs = e.absolute(p)
+	if abs == "" {
+		return "", unknownRelative(p)
+	}
+	return abs, e.classAbs(abs)
+}
+
+// unknownRelative classes a relative path when the cwd is unknown: names
+// that are protected anywhere keep their class.
+func unknownRelative(p string) string {
+	if c := nameClass(p); c != "" {
+		return c
+	}
+	return ClassUnknown
+}
+
+func (e *pathEnv) classAbs(abs string) string {
+	switch {
+	case strings.HasPrefix(abs, "/dev/tcp/") || strings.HasPrefix(abs, "/dev/udp/"):
+		return ClassNet
+	case nullPaths[abs] || strings.HasPrefix(abs, "/dev/fd/") || strings.HasPrefix(abs, "/proc/self/fd/"):
+		return ClassNull
+	case isDevice(abs):
+		return ClassDevice
+	case credentialFiles[abs] || strings.HasPrefix(abs, "/etc/sudoers") || strings.HasPrefix(abs, "/private/etc/sudoers"):
+		return ClassCredentials
+	case abs == "/":
+		return ClassRoot
+	case abs == e.home:
+		return ClassHome
+	case systemTop[abs]:
+		return ClassSystemTop
+	}
+	if c := nameClass(abs); c != "" {
+		return c
+	}
+	switch {
+	case under(abs, e.workspace):
+		return ClassWorkspace
+	case under(abs, "/tmp") || under(abs, "/var/tmp") || under(abs, "/private/tmp") || under(abs, "/dev/shm"):
+		return ClassTmp
+	case under(abs, e.home):
+		return ClassHomeSub
+	case strings.HasPrefix(abs, "/\x00"):
+		return ClassOutside
+	}
+	first := abs
+	if i := strings.IndexByte(abs[1:], '/'); i >= 0 {
+		first = abs[:i+1]
+	}
+	if systemTop[first] && first != "/home" && first != "/Users" && first != "/mnt" && first != "/media" && first != "/Volumes" {
+		return ClassSystem
+	}
+	return ClassOutside
+}
+
+func isDevice(abs string) bool {
+	if !strings.HasPrefix(abs, "/dev/") {
+		return false
+	}
+	for _, p := range devicePrefixes {
+		if strings.HasPrefix(abs, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// nameClass returns the class a path has by its own names wherever it is
+// (.git, .ssh, rc files, agent config, CI workflows, secrets), or "".
+func nameClass(p string) string {
+	parts := strings.Split(strings.Trim(p, "/"), "/")
+	for i, part := range parts {
+		switch {
+		case part == ".git":
+			return ClassGit
+		case part == ".ssh":
+			return ClassSSH
+		case agentDirs[part]:
+			return ClassAgentConfig
+		case part == "rivumi" && i > 0 && parts[i-1] == ".config":
+			return ClassAgentConfig
+		}
+	}
+	joined := strings.Join(parts, "/")
+	for _, d := range ciDirs {
+		if strings.HasPrefix(joined, d+"/") || joined == d || strings.Contains(joined, "/"+d+"/") || strings.HasSuffix(joined, "/"+d) {
+			return ClassCI
+		}
+	}
+	for _, d := range secretDirs {
+		if strings.HasPrefix(joined, d+"/") || joined == d || strings.Contains(joined, "/"+d+"/") || strings.HasSuffix(joined, "/"+d) {
+			return ClassSecret
+		}
+	}
+	base := parts[len(parts)-1]
+	switch {
+	case base == ".envrc":
+		return ClassEnvrc
+	case agentFiles[base]:
+		return ClassAgentConfig
+	case rcFiles[base] && (len(parts) == 1 || strings.HasPrefix(base, ".") || parts[0] == "etc" || strings.Contains(p, "\x00home")):
+		return ClassRC
+	case ciFiles[base]:
+		return ClassCI
+	case isSecretName(base):
+		return ClassSecret
+	}
+	return ""
+}
+
+func isSecretName(base string) bool {
+	if secretNames[base] {
+		return true
+	}
+	if strings.HasPrefix(base, ".env.") {
+		rest := base[len(".env."):]
+		return rest != "example" && rest != "sample" && rest != "template" && rest != "dist"
+	}
+	if strings.HasPrefix(base, "id_") && (strings.HasPrefix(base, "id_rsa") || strings.HasPrefix(base, "id_ed25519") || strings.HasPrefix(base, "id_ecdsa") || strings.HasPrefix(base, "id_dsa")) && !strings.HasSuffix(base, ".pub") {
+		return true
+	}
+	for _, ext := range secretExts {
+		if strings.HasSuffix(base, ext) {
+			return true
+		}
+	}
+	return false
+}

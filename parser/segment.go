@@ -1,0 +1,325 @@
+package parser
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// resolutionNames are variables whose assignment changes how later words
+// resolve or what the shell runs on its own.
+var resolutionNames = map[string]bool{
+	"PATH": true, "IFS": true, "BASH_ENV": true, "ENV": true, "CDPATH": true, "GLOBIGNORE": true,
+	"SHELLOPTS": true, "BASHOPTS": true, "PROMPT_COMMAND": true, "PS0": true, "PS1": true, "PS2": true,
+	"PS4": true, "BASH_XTRACEFD": true, "HOME": true, "FPATH": true, "fpath": true, "path": true,
+	"BASH_COMPAT": true, "POSIXLY_CORRECT": true, "EXECIGNORE": true, "FIGNORE": true, "HISTFILE": true,
+	"TMOUT": true, "precmd_functions": true, "preexec_functions": true, "chpwd_functions": true,
+	"ZDOTDIR": true, "BASH_LOADABLES_PATH": true, "PWD": true, "OLDPWD": true, "LD_PRELOAD": true,
+	"LD_LIBRARY_PATH": true, "BASH_ALIASES": true, "BASH_CMDS": true,
+}
+
+func isResolutionName(n string) bool {
+	return resolutionNames[n] || strings.HasPrefix(n, "BASH_FUNC_")
+}
+
+// newSegment reserves a segment for a simple command in frame f.
+func (p *walker) newSegment(f *frame, src string) *Segment {
+	seg := &Segment{
+		Index:      len(p.cmd.Segments),
+		Parent:     f.parent,
+		Depth:      f.depth,
+		Kind:       f.kind,
+		Text:       abridge(src),
+		Argv:       []string{},
+		Dynamic:    []bool{},
+		Wrappers:   []Wrapper{},
+		Flags:      []string{},
+		Options:    map[string][]string{},
+		Operands:   []Operand{},
+		Redirects:  []Redirect{},
+		Assigns:    []Assign{},
+		Upstream:   []string{},
+		Downstream: []string{},
+		Code:       []Code{},
+		Writes:     []Operand{},
+		Tags:       []string{},
+		Stdin:      f.stdin,
+	}
+	if p.env.cwd != "" {
+		seg.Cwd, seg.CwdKnown = p.env.display(p.env.cwd), true
+	}
+	if p.changed {
+		seg.tag(TagChangedShell)
+	}
+	if f.background {
+		seg.tag(TagBackground)
+	}
+	if f.kind == KindRemote {
+		seg.tag(TagRemote)
+	}
+	p.cmd.Segments = append(p.cmd.Segments, seg)
+	return seg
+}
+
+func (p *walker) callExpr(f *frame, c *syntax.CallExpr, s *syntax.Stmt) {
+	p.visited[c] = true
+	seg := p.newSegment(f, f.source(s))
+	// Words first: their substitutions become children of this segment.
+	var words []word
+	for _, w := range c.Args {
+		if exp := braceWords(w); exp != nil {
+			for _, e := range exp {
+				words = append(words, p.resolveWord(f, e, seg.Index))
+			}
+			continue
+		}
+		words = append(words, p.resolveWord(f, w, seg.Index))
+	}
+	for _, a := range c.Assigns {
+		seg.Assigns = append(seg.Assigns, p.assign(f, a, seg.Index))
+	}
+	for _, r := range f.redirs {
+		seg.Redirects = append(seg.Redirects, r)
+	}
+	for _, w := range words {
+		if w.arith {
+			seg.tag(TagArithDynamic)
+		}
+	}
+	if len(words) == 0 {
+		p.assignOnly(seg, c)
+		return
+	}
+	p.command(f, seg, words)
+}
+
+// assignOnly handles a statement of assignments (and redirects) alone.
+func (p *walker) assignOnly(seg *Segment, c *syntax.CallExpr) {
+	for _, a := range seg.Assigns {
+		if isResolutionName(a.Name) {
+			seg.tag(TagResolution)
+			p.changeShell()
+		}
+		if !a.Dynamic && isNumber(a.Value) {
+			p.numeric[a.Name] = true
+		} else {
+			delete(p.numeric, a.Name)
+		}
+	}
+	p.redirectFacts(seg)
+}
+
+// assign resolves one assignment; literal values that hold code are parsed
+// as scripts.
+func (p *walker) assign(f *frame, a *syntax.Assign, parent int) Assign {
+	out := Assign{}
+	if a.Name != nil {
+		out.Name = a.Name.Value
+	}
+	if a.Index != nil && p.walkArithm(f, a.Index, parent) {
+		out.Dynamic = true
+	}
+	if a.Array != nil {
+		var vals []string
+		for _, el := range a.Array.Elems {
+			if el.Index != nil {
+				p.walkArithm(f, el.Index, parent)
+			}
+			w := p.resolveWord(f, el.Value, parent)
+			vals = append(vals, w.text)
+			out.Dynamic = out.Dynamic || w.dynamic
+		}
+		out.Value = "(" + strings.Join(vals, " ") + ")"
+		return out
+	}
+	if a.Value != nil {
+		w := p.resolveWord(f, a.Value, parent)
+		out.Value, out.Dynamic = w.text, w.dynamic
+		if !w.dynamic && looksLikeCode(w.text) {
+			p.script(f, w.text, parent, KindScript, false)
+		}
+	}
+	if a.Naked && a.Value != nil && a.Name == nil {
+		out.Name = out.Value
+	}
+	return out
+}
+
+func looksLikeCode(s string) bool {
+	return strings.Contains(s, "$(") || strings.Contains(s, "`") || strings.Contains(s, "${")
+}
+
+// resolveRedirect resolves a redirect of frame f; it returns heredoc info
+// when the redirect feeds standard input.
+func (p *walker) resolveRedirect(f *frame, r *syntax.Redirect) (Redirect, *hdocInfo) {
+	p.visited[r] = true
+	out := Redirect{Op: r.Op.String()}
+	if r.N != nil {
+		out.Fd = r.N.Value
+	}
+	switch r.Op {
+	case syntax.Hdoc, syntax.DashHdoc:
+		p.cmd.Shape.Heredocs++
+		body := p.resolveWord(f, r.Hdoc, f.parent)
+		text := body.text
+		if r.Hdoc != nil && body.dynamic {
+			text = f.source(r.Hdoc)
+		}
+		if r.Op == syntax.DashHdoc {
+			text = stripTabs(text)
+		}
+		out.Target = Operand{Text: "", Class: ClassNull}
+		return out, &hdocInfo{text: text, dynamic: body.dynamic, op: out.Op}
+	case syntax.WordHdoc:
+		body := p.resolveWord(f, r.Word, f.parent)
+		out.Target = Operand{Text: "", Class: ClassNull}
+		return out, &hdocInfo{text: body.text + "\n", dynamic: body.dynamic, op: out.Op}
+	}
+	w := p.resolveWord(f, r.Word, f.parent)
+	out.Target = p.operand(w)
+	if (r.Op == syntax.DplOut || r.Op == syntax.DplIn) && isFdWord(w.text) {
+		out.Target.Class = ClassNull
+	}
+	return out, nil
+}
+
+func isFdWord(s string) bool {
+	if s == "-" {
+		return true
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func stripTabs(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimLeft(l, "\t")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// operand classes a resolved word as a path.
+func (p *walker) operand(w word) Operand {
+	op := Operand{Text: w.text, Dynamic: w.dynamic || w.glob}
+	if w.path == "" {
+		op.Class = ClassDynamic
+		return op
+	}
+	if w.dynamic && w.path != "~" && !strings.HasPrefix(w.path, "~/") {
+		op.Class = ClassDynamic
+		return op
+	}
+	abs, class := p.env.classify(w.path, w.pathGlob)
+	op.Path, op.Class, op.abs = p.env.display(abs), class, abs
+	return op
+}
+
+// builtinClause makes a segment of [[ ]], (( )), let and declare-like
+// clauses, so that every statement is graded.
+func (p *walker) builtinClause(f *frame, cmd syntax.Command, s *syntax.Stmt) {
+	seg := p.newSegment(f, f.source(s))
+	seg.Redirects = append(seg.Redirects, f.redirs...)
+	switch c := cmd.(type) {
+	case *syntax.ArithmCmd:
+		seg.Argv, seg.Program, seg.Path = []string{"(("}, "((", "(("
+		if p.walkArithm(f, c.X, seg.Index) {
+			seg.tag(TagArithDynamic)
+		}
+	case *syntax.LetClause:
+		seg.Argv, seg.Program, seg.Path = []string{"let"}, "let", "let"
+		for _, e := range c.Exprs {
+			if p.walkArithm(f, e, seg.Index) {
+				seg.tag(TagArithDynamic)
+			}
+		}
+	case *syntax.TestClause:
+		seg.Argv, seg.Program, seg.Path = []string{"[["}, "[[", "[["
+		p.walkTest(f, seg, c.X)
+	case *syntax.DeclClause:
+		name := c.Variant.Value
+		seg.Argv, seg.Program, seg.Path = []string{name}, name, name
+		for _, a := range c.Args {
+			as := p.assign(f, a, seg.Index)
+			if a.Naked && a.Name == nil {
+				// A flag (-x, -f) or a computed name.
+				seg.Argv = append(seg.Argv, as.Value)
+				seg.Dynamic = append(seg.Dynamic, as.Dynamic)
+				if strings.HasPrefix(as.Value, "-") {
+					seg.Flags = append(seg.Flags, strings.Split(as.Value[1:], "")...)
+				} else if as.Dynamic {
+					seg.tag(TagDynamicArgs)
+				}
+				continue
+			}
+			seg.Assigns = append(seg.Assigns, as)
+			seg.Argv = append(seg.Argv, as.Name+"="+as.Value)
+			if as.Dynamic {
+				seg.tag(TagDynamicArgs)
+			}
+		}
+		for len(seg.Dynamic) < len(seg.Argv) {
+			seg.Dynamic = append([]bool{false}, seg.Dynamic...)
+		}
+		for _, a := range seg.Assigns {
+			if isResolutionName(a.Name) || hasFlag(seg.Flags, "n") || hasFlag(seg.Flags, "f") {
+				seg.tag(TagResolution)
+			}
+		}
+		seg.Flags = uniqSorted(seg.Flags)
+		if seg.HasTag(TagResolution) {
+			p.changeShell()
+		}
+	}
+	for len(seg.Dynamic) < len(seg.Argv) {
+		seg.Dynamic = append(seg.Dynamic, false)
+	}
+	seg.PathKind = "bare"
+	p.redirectFacts(seg)
+}
+
+func (p *walker) walkTest(f *frame, seg *Segment, e syntax.TestExpr) {
+	switch x := e.(type) {
+	case *syntax.BinaryTest:
+		arith := false
+		switch x.Op {
+		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+			arith = true
+		}
+		for _, side := range []syntax.TestExpr{x.X, x.Y} {
+			if w, ok := side.(*syntax.Word); ok && arith {
+				lit := w.Lit()
+				if lit == "" || (!isNumber(lit) && !p.numeric[lit]) {
+					r := p.resolveWord(f, w, seg.Index)
+					if r.dynamic || !isNumber(r.text) {
+						seg.tag(TagArithDynamic)
+					}
+				}
+				continue
+			}
+			p.walkTest(f, seg, side)
+		}
+	case *syntax.UnaryTest:
+		p.walkTest(f, seg, x.X)
+	case *syntax.ParenTest:
+		p.walkTest(f, seg, x.X)
+	case *syntax.Word:
+		w := p.resolveWord(f, x, seg.Index)
+		if w.dynamic {
+			seg.tag(TagDynamicArgs)
+		}
+	}
+}
+
+func hasFlag(flags []string, f string) bool {
+	for _, x := range flags {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}

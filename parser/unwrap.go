@@ -1,0 +1,573 @@
+package parser
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/rivumi/rivumi/rules"
+)
+
+// progName normalises a command word to a program name: the basename,
+// lower-cased, without ".exe". changed reports whether that altered it.
+func progName(text string) (name string, changed bool) {
+	base := baseName(text)
+	name = strings.ToLower(base)
+	name = strings.TrimSuffix(name, ".exe")
+	return name, name != base
+}
+
+var systemBinDirs = map[string]bool{
+	"/bin": true, "/usr/bin": true, "/usr/local/bin": true, "/sbin": true, "/usr/sbin": true,
+	"/usr/local/sbin": true, "/opt/homebrew/bin": true, "/usr/libexec/git-core": true,
+}
+
+func pathKind(w word) (string, string) {
+	if w.dynamic || w.glob {
+		return "dynamic", w.text
+	}
+	t := w.text
+	if !strings.Contains(t, "/") {
+		return "bare", t
+	}
+	if strings.HasPrefix(t, "/") {
+		c := cleanPath(t)
+		if systemBinDirs[c[:strings.LastIndexByte(c, '/')+boolInt(c == "/")]] {
+			return "system", c
+		}
+		return "absolute", c
+	}
+	return "relative", t
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// optScan walks leading options of a wrapper with spec s, starting at
+// ws[i]. It returns the index of the first operand (after "--"), the
+// options seen (canonical name → values) and false when a dynamic word or
+// an unknown option makes the rest unknowable.
+func optScan(s *rules.Spec, ws []word, i int, stopAtAssign bool) (int, map[string][]string, bool) {
+	opts := map[string][]string{}
+	for i < len(ws) {
+		w := ws[i]
+		t := w.text
+		if w.dynamic {
+			return i, opts, false
+		}
+		if t == "--" {
+			return i + 1, opts, true
+		}
+		if len(t) < 2 || t[0] != '-' {
+			return i, opts, true
+		}
+		if stopAtAssign && strings.Contains(t, "=") && !strings.HasPrefix(t, "-") {
+			return i, opts, true
+		}
+		if strings.HasPrefix(t, "--") {
+			name, val, hasVal := strings.Cut(t[2:], "=")
+			o, ok := s.LookupLong(name)
+			if !ok {
+				opts[name] = append(opts[name], val)
+				i++
+				continue
+			}
+			if o.Arg == rules.ArgRequired && !hasVal {
+				if i+1 >= len(ws) {
+					return len(ws), opts, true
+				}
+				i++
+				val = ws[i].text
+				if ws[i].dynamic {
+					return i, opts, false
+				}
+			}
+			opts[o.Canon] = append(opts[o.Canon], val)
+			i++
+			continue
+		}
+		// Short bundle.
+		j := 1
+		for j < len(t) {
+			c := t[j]
+			if c >= '0' && c <= '9' {
+				// -10 (nice, head): a number.
+				opts["NUM"] = append(opts["NUM"], t[j:])
+				break
+			}
+			o, ok := s.Short[c]
+			if !ok {
+				opts[string(c)] = append(opts[string(c)], "")
+				j++
+				continue
+			}
+			if o.Arg == rules.ArgRequired {
+				val := t[j+1:]
+				if val == "" {
+					if i+1 >= len(ws) {
+						return len(ws), opts, true
+					}
+					i++
+					if ws[i].dynamic {
+						return i, opts, false
+					}
+					val = ws[i].text
+				}
+				opts[o.Canon] = append(opts[o.Canon], val)
+				break
+			}
+			opts[o.Canon] = append(opts[o.Canon], "")
+			j++
+		}
+		i++
+	}
+	return i, opts, true
+}
+
+func wrapperArgs(ws []word, from, to int) []string {
+	out := []string{}
+	for _, w := range ws[from:to] {
+		out = append(out, w.text)
+	}
+	return out
+}
+
+// genericWrappers run their operand as a command; the value lists the
+// short options that take an argument.
+var genericWrappers = map[string]string{
+	"strace": "oepsuEPIbaXOS", "ltrace": "oepsuEnaS", "valgrind": "", "fakeroot": "isb",
+	"proxychains": "f", "proxychains4": "f", "torsocks": "aPuip", "unbuffer": "", "caffeinate": "tw",
+	"catchsegv": "", "firejail": "", "nsenter": "tSGTmunipUCrwN", "unshare": "SRGw", "chrt": "",
+	"taskset": "", "cpulimit": "lpe", "prlimit": "p", "numactl": "CNmpi", "faketime": "f",
+	"pkexec": "", "sg": "", "runuser": "ugGs", "systemd-run": "uMpEHs", "bwrap": "", "firejail-run": "",
+	"dbus-launch": "", "xvfb-run": "nsfe", "with-contenv": "", "direnv": "", "chpst": "ugUenlmdofcrp",
+	"eatmydata": "", "tsocks": "", "doas": "uC", "sudo.ws": "", "run0": "uDg", "gosu": "", "su-exec": "",
+	"setpriv": "", "s6-setuidgid": "", "daemonize": "acepElouv", "start-stop-daemon": "",
+}
+
+// unwrap peels wrappers off ws, recording them on seg, and returns the
+// words of the command that finally runs. It may add child segments for
+// wrappers that run shell code (watch, parallel, flock -c).
+func (p *walker) unwrap(f *frame, seg *Segment, ws []word) []word {
+	for iter := 0; iter < 64 && len(ws) > 1; iter++ {
+		if ws[0].dynamic {
+			return ws
+		}
+		name, _ := progName(ws[0].text)
+		var next []word
+		var ok bool
+		switch name {
+		case "sudo", "doas", "run0", "please":
+			next, ok = p.unwrapSudo(seg, name, ws)
+		case "env":
+			next, ok = p.unwrapEnv(f, seg, ws)
+		case "command":
+			i, opts, good := optScan(rules.ProgramSpec("type"), ws, 1, false)
+			if _, v := opts["v"]; v || opts["V"] != nil || !good || i >= len(ws) {
+				return ws
+			}
+			next, ok = ws[i:], true
+			seg.Wrappers = append(seg.Wrappers, Wrapper{Name: name, Args: wrapperArgs(ws, 1, i)})
+		case "builtin", "nohup", "exec", "time", "stdbuf", "setsid", "nice", "ionice", "timeout", "chroot", "xargs", "busybox", "flock":
+			next, ok = p.unwrapSimple(f, seg, name, ws)
+		case "watch", "parallel":
+			p.codeWrapper(f, seg, name, ws)
+			return ws
+		default:
+			if shorts, isWrap := genericWrappers[name]; isWrap {
+				i := 1
+				for i < len(ws) && strings.HasPrefix(ws[i].text, "-") && !ws[i].dynamic {
+					t := ws[i].text
+					i++
+					if t == "--" {
+						break
+					}
+					if len(t) == 2 && strings.IndexByte(shorts, t[1]) >= 0 {
+						i++
+					}
+				}
+				if i >= len(ws) {
+					return ws
+				}
+				seg.Wrappers = append(seg.Wrappers, Wrapper{Name: name, Args: wrapperArgs(ws, 1, i)})
+				next, ok = ws[i:], true
+			}
+		}
+		if !ok || len(next) == 0 {
+			return ws
+		}
+		ws = next
+	}
+	return ws
+}
+
+func (p *walker) unwrapSudo(seg *Segment, name string, ws []word) ([]word, bool) {
+	spec := rules.ProgramSpec(name)
+	if spec == nil {
+		spec = rules.ProgramSpec("doas")
+	}
+	i, opts, good := optScan(spec, ws, 1, true)
+	if !good {
+		seg.tag(TagDynamicArgs)
+		return ws, false
+	}
+	for _, stop := range []string{"edit", "list", "validate", "remove-timestamp", "help", "version"} {
+		if _, ok := opts[stop]; ok {
+			return ws, false
+		}
+	}
+	j := i
+	for j < len(ws) && !ws[j].dynamic && isAssignWord(ws[j].text) {
+		n, v, _ := strings.Cut(ws[j].text, "=")
+		seg.Assigns = append(seg.Assigns, Assign{Name: n, Value: v})
+		j++
+	}
+	if j >= len(ws) {
+		return ws, false
+	}
+	seg.Wrappers = append(seg.Wrappers, Wrapper{Name: name, Args: wrapperArgs(ws, 1, j)})
+	return ws[j:], true
+}
+
+// isAssignWord reports whether t is NAME=VALUE as env and sudo read it:
+// anything before the first '=' that is a plausible variable name (env
+// accepts BASH_FUNC_x%%=…, which bash itself would not parse).
+func isAssignWord(t string) bool {
+	n, _, ok := strings.Cut(t, "=")
+	if !ok || n == "" || n[0] == '-' || (n[0] >= '0' && n[0] <= '9') {
+		return false
+	}
+	return !strings.ContainsAny(n, "/ \t\n")
+}
+
+func (p *walker) unwrapEnv(f *frame, seg *Segment, ws []word) ([]word, bool) {
+	spec := rules.ProgramSpec("env")
+	i, opts, good := optScan(spec, ws, 1, true)
+	if !good {
+		seg.tag(TagDynamicArgs)
+		return ws, false
+	}
+	args := wrapperArgs(ws, 1, i)
+	for _, d := range opts["chdir"] {
+		seg.Options["env-chdir"] = append(seg.Options["env-chdir"], d)
+		p.segCwd(seg, d)
+	}
+	rest := ws[i:]
+	if ss, ok := opts["split-string"]; ok {
+		// env -S 'a b c' args…: the string is split into words first.
+		var split []word
+		for _, s := range ss {
+			sw, ok := p.splitWords(f, s)
+			if !ok {
+				seg.tag(TagDynamicCode)
+				seg.Code = append(seg.Code, Code{Lang: "env-S", Text: s, Dynamic: true})
+				return ws, false
+			}
+			split = append(split, sw...)
+		}
+		rest = append(split, rest...)
+	}
+	j := 0
+	for j < len(rest) && !rest[j].dynamic && isAssignWord(rest[j].text) {
+		n, v, _ := strings.Cut(rest[j].text, "=")
+		seg.Assigns = append(seg.Assigns, Assign{Name: n, Value: v})
+		args = append(args, rest[j].text)
+		j++
+	}
+	if j < len(rest) && rest[j].dynamic && strings.Contains(rest[j].text, "=") {
+		seg.tag(TagDynamicArgs)
+	}
+	if j >= len(rest) {
+		return ws, false
+	}
+	seg.Wrappers = append(seg.Wrappers, Wrapper{Name: "env", Args: args})
+	return rest[j:], true
+}
+
+// splitWords splits s into shell words, statically; false if it holds
+// anything dynamic or more than a simple command.
+func (p *walker) splitWords(f *frame, s string) ([]word, bool) {
+	file, err := parseText(s, f.shell)
+	if err != nil || len(file.Stmts) != 1 {
+		return nil, false
+	}
+	call, ok := file.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 || len(file.Stmts[0].Redirs) > 0 {
+		return nil, false
+	}
+	sub := &frame{src: s, shell: f.shell, kind: f.kind, parent: f.parent, depth: f.depth}
+	var out []word
+	for _, w := range call.Args {
+		r := p.resolveWord(sub, w, f.parent)
+		if r.dynamic {
+			return nil, false
+		}
+		out = append(out, r)
+	}
+	return out, true
+}
+
+func (p *walker) unwrapSimple(f *frame, seg *Segment, name string, ws []word) ([]word, bool) {
+	specName := name
+	if name == "builtin" || name == "busybox" {
+		seg.Wrappers = append(seg.Wrappers, Wrapper{Name: name, Args: []string{}})
+		return ws[1:], true
+	}
+	if name == "exec" {
+		specName = "exec"
+	}
+	spec := rules.ProgramSpec(specName)
+	if spec == nil {
+		spec = execSpec
+	}
+	i, opts, good := optScan(spec, ws, 1, false)
+	if !good {
+		seg.tag(TagDynamicArgs)
+		return ws, false
+	}
+	switch name {
+	case "timeout":
+		i++ // the duration
+	case "chroot":
+		i++ // the new root
+	case "ionice":
+		if _, ok := opts["pid"]; ok {
+			return ws, false
+		}
+	case "flock":
+		if c, ok := opts["command"]; ok {
+			for _, code := range c {
+				p.script(f, code, seg.Index, KindScript, false)
+			}
+			return ws, false
+		}
+		i++ // the lock file
+		k, opts2, good2 := optScan(spec, ws, min(i, len(ws)), false)
+		if !good2 {
+			return ws, false
+		}
+		if c, ok := opts2["command"]; ok {
+			for _, code := range c {
+				p.script(f, code, seg.Index, KindScript, false)
+			}
+			return ws, false
+		}
+		i = k
+	case "xargs":
+		seg.tag(TagAppendedArgs)
+		if i >= len(ws) {
+			return ws, false
+		}
+		repl := ""
+		if v, ok := opts["I"]; ok && len(v) > 0 {
+			repl = v[len(v)-1]
+		}
+		if _, ok := opts["replace"]; ok {
+			repl = "{}"
+			if v := opts["replace"]; len(v) > 0 && v[len(v)-1] != "" {
+				repl = v[len(v)-1]
+			}
+		}
+		rest := append([]word(nil), ws[i:]...)
+		if repl != "" {
+			for k := range rest {
+				if strings.Contains(rest[k].text, repl) {
+					rest[k].dynamic = true
+					rest[k].path = ""
+				}
+			}
+		}
+		seg.Wrappers = append(seg.Wrappers, Wrapper{Name: name, Args: wrapperArgs(ws, 1, i)})
+		return rest, true
+	}
+	if i >= len(ws) {
+		return ws, false
+	}
+	seg.Wrappers = append(seg.Wrappers, Wrapper{Name: name, Args: wrapperArgs(ws, 1, i)})
+	return ws[i:], true
+}
+
+var execSpec = func() *rules.Spec {
+	s := &rules.Spec{Short: map[byte]rules.Option{
+		'a': {Canon: "a", Arg: rules.ArgRequired}, 'c': {Canon: "c"}, 'l': {Canon: "l"},
+	}, Long: map[string]rules.Option{}}
+	return s
+}()
+
+// codeWrapper handles wrappers whose command runs through a shell: watch
+// (joins its arguments) and parallel (substitutes its argument lists).
+func (p *walker) codeWrapper(f *frame, seg *Segment, name string, ws []word) {
+	spec := rules.ProgramSpec(name)
+	i, opts, good := optScan(spec, ws, 1, false)
+	if !good {
+		seg.tag(TagDynamicCode)
+		return
+	}
+	if name == "watch" {
+		p.joinedScript(f, seg, ws[i:], KindExec)
+		return
+	}
+	// parallel CMD… ::: a b ::: c d
+	var cmdWords []word
+	var lists [][]word
+	k := i
+	for k < len(ws) && !isParallelSep(ws[k].text) {
+		cmdWords = append(cmdWords, ws[k])
+		k++
+	}
+	for k < len(ws) {
+		if isParallelSep(ws[k].text) {
+			lists = append(lists, nil)
+			k++
+			continue
+		}
+		lists[len(lists)-1] = append(lists[len(lists)-1], ws[k])
+		k++
+	}
+	if len(cmdWords) == 0 {
+		seg.tag(TagDynamicCode)
+		return
+	}
+	if len(lists) == 0 {
+		// Arguments come from stdin.
+		seg.tag(TagAppendedArgs)
+		p.joinedScript(f, seg, cmdWords, KindExec)
+		for _, c := range p.cmd.Segments[seg.Index+1:] {
+			if c.Parent == seg.Index {
+				c.tag(TagAppendedArgs)
+			}
+		}
+		return
+	}
+	_, quote := opts["quote"]
+	combos := [][]word{{}}
+	for _, l := range lists {
+		var next [][]word
+		for _, c := range combos {
+			for _, a := range l {
+				if len(next) >= 16 {
+					break
+				}
+				next = append(next, append(append([]word(nil), c...), a))
+			}
+		}
+		combos = next
+	}
+	for _, combo := range combos {
+		var parts []string
+		dyn := false
+		used := false
+		for _, w := range cmdWords {
+			t, u := parallelSubst(w.text, combo)
+			used = used || u
+			dyn = dyn || w.dynamic
+			if quote {
+				t = shellQuote(t)
+			}
+			parts = append(parts, t)
+		}
+		if !used {
+			for _, a := range combo {
+				t := a.text
+				if quote {
+					t = shellQuote(t)
+				}
+				parts = append(parts, t)
+				dyn = dyn || a.dynamic
+			}
+		}
+		p.script(f, strings.Join(parts, " "), seg.Index, KindExec, dyn)
+		if !quote {
+			// Without -q parallel joins words unquoted, so 'rm -rf {}' splits
+			// again; grade the quoted reading too, in case a version or
+			// configuration quotes (it can only add segments).
+			var q []string
+			for _, w := range cmdWords {
+				t, _ := parallelSubst(w.text, combo)
+				q = append(q, shellQuote(t))
+			}
+			if !used {
+				for _, a := range combo {
+					q = append(q, shellQuote(a.text))
+				}
+			}
+			if alt := strings.Join(q, " "); alt != strings.Join(parts, " ") {
+				p.script(f, alt, seg.Index, KindExec, dyn)
+			}
+		}
+	}
+}
+
+func isParallelSep(t string) bool {
+	return t == ":::" || t == "::::" || t == ":::+" || t == "::::+"
+}
+
+// parallelSubst replaces GNU parallel's replacement strings in t.
+func parallelSubst(t string, args []word) (string, bool) {
+	used := false
+	all := make([]string, len(args))
+	for i, a := range args {
+		all[i] = a.text
+	}
+	repl := func(old, new string) {
+		if strings.Contains(t, old) {
+			used = true
+			t = strings.ReplaceAll(t, old, new)
+		}
+	}
+	for i := len(args); i >= 1; i-- {
+		repl("{"+itoa(i)+"}", args[i-1].text)
+		repl("{"+itoa(i)+".}", strings.TrimSuffix(args[i-1].text, extOf(args[i-1].text)))
+		repl("{"+itoa(i)+"/}", baseName(args[i-1].text))
+	}
+	joined := strings.Join(all, " ")
+	repl("{}", joined)
+	repl("{.}", strings.TrimSuffix(joined, extOf(joined)))
+	repl("{/}", baseName(joined))
+	repl("{//}", dirOf(joined))
+	repl("{/.}", strings.TrimSuffix(baseName(joined), extOf(joined)))
+	repl("{#}", "1")
+	repl("{%}", "1")
+	return t, used
+}
+
+func extOf(s string) string {
+	b := baseName(s)
+	if i := strings.LastIndexByte(b, '.'); i > 0 {
+		return b[i:]
+	}
+	return ""
+}
+
+func dirOf(s string) string {
+	if i := strings.LastIndexByte(s, '/'); i >= 0 {
+		return s[:i]
+	}
+	return "."
+}
+
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[]{}();&|<>~#") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// joinedScript parses words joined with spaces as a shell script (watch,
+// ssh remote commands).
+func (p *walker) joinedScript(f *frame, seg *Segment, ws []word, kind string) {
+	if len(ws) == 0 {
+		return
+	}
+	parts := make([]string, len(ws))
+	dyn := false
+	for i, w := range ws {
+		parts[i] = w.text
+		dyn = dyn || w.dynamic
+	}
+	p.script(f, strings.Join(parts, " "), seg.Index, kind, dyn)
+}

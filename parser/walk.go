@@ -1,0 +1,369 @@
+package parser
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// walker builds a Command from syntax trees. One walker serves one Parse
+// call, including the inline scripts it parses again.
+type walker struct {
+	cfg      config
+	cmd      *Command
+	env      pathEnv
+	changed  bool            // an earlier statement changed how words resolve
+	visited  map[any]bool    // nodes handled by the structured walk
+	numeric  map[string]bool // variables assigned numbers in this command
+	download map[string]bool // absolute paths earlier segments downloaded to
+	funcs    map[string]bool // functions defined so far
+}
+
+// frame is the context a statement is walked in.
+type frame struct {
+	src        string // source text the positions refer to
+	shell      string
+	kind       string
+	parent     int
+	depth      int
+	recursion  int
+	redirs     []Redirect // inherited from enclosing compound commands
+	stdin      string     // inherited stdin source
+	hdoc       *hdocInfo  // inherited heredoc/herestring
+	pipe       *pipeInfo  // pipeline stage, when in one
+	inFunc     string     // the function whose body this is
+	background bool
+}
+
+type hdocInfo struct {
+	text    string
+	dynamic bool
+	op      string
+}
+
+type pipeInfo struct {
+	stages [][]int // top segment indices per stage
+	stage  int
+}
+
+func (f *frame) child(_ []*syntax.Stmt, kind string, parent int) *frame {
+	c := &frame{src: f.src, shell: f.shell, kind: kind, parent: parent, depth: f.depth + 1,
+		recursion: f.recursion, inFunc: f.inFunc}
+	return c
+}
+
+// source returns the text of a node in this frame.
+func (f *frame) source(n syntax.Node) string {
+	if n == nil {
+		return ""
+	}
+	a, b := int(n.Pos().Offset()), int(n.End().Offset())
+	if a < 0 || b > len(f.src) || a > b {
+		return ""
+	}
+	return f.src[a:b]
+}
+
+func (p *walker) full() bool {
+	if len(p.cmd.Segments) >= p.cfg.maxSegments {
+		if p.cmd.Shape.Limit == "" {
+			p.cmd.Shape.Limit = "segments"
+		}
+		return true
+	}
+	return false
+}
+
+func (p *walker) walkStmts(f *frame, stmts []*syntax.Stmt) {
+	for _, s := range stmts {
+		p.walkStmt(f, s)
+	}
+}
+
+func (p *walker) addOp(op string) {
+	for _, o := range p.cmd.Shape.Operators {
+		if o == op {
+			return
+		}
+	}
+	p.cmd.Shape.Operators = append(p.cmd.Shape.Operators, op)
+}
+
+func (p *walker) walkStmt(f *frame, s *syntax.Stmt) {
+	if s == nil || p.full() {
+		return
+	}
+	p.visited[s] = true
+	nf := *f
+	if s.Background || s.Coprocess || s.Disown {
+		p.cmd.Shape.Background = true
+		p.addOp("&")
+		nf.background = true
+	}
+	if s.Semicolon.IsValid() && !s.Background {
+		p.addOp(";")
+	}
+	// Redirects of this statement: resolved once; they apply to every
+	// segment inside (a compound's redirects are inherited).
+	var own []Redirect
+	for _, r := range s.Redirs {
+		red, hd := p.resolveRedirect(&nf, r)
+		own = append(own, red)
+		if hd != nil {
+			nf.hdoc = hd
+			nf.stdin = stdinKind(hd.op)
+		} else if red.Op == "<" && (red.Fd == "" || red.Fd == "0") {
+			nf.stdin = "file"
+			nf.hdoc = nil
+		}
+	}
+	switch c := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		nf.redirs = append(append([]Redirect(nil), f.redirs...), own...)
+		p.callExpr(&nf, c, s)
+		return
+	case nil:
+		// Redirections alone (`> file`): a segment without a program.
+		nf.redirs = append(append([]Redirect(nil), f.redirs...), own...)
+		p.callExpr(&nf, &syntax.CallExpr{}, s)
+		return
+	}
+	inh := make([]Redirect, 0, len(f.redirs)+len(own))
+	inh = append(inh, f.redirs...)
+	for _, r := range own {
+		r.Inherited = true
+		inh = append(inh, r)
+	}
+	nf.redirs = inh
+	p.walkCommand(&nf, s.Cmd, s)
+}
+
+func stdinKind(op string) string {
+	if op == "<<<" {
+		return "herestring"
+	}
+	return "heredoc"
+}
+
+func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
+	p.visited[cmd] = true
+	switch c := cmd.(type) {
+	case *syntax.BinaryCmd:
+		switch c.Op {
+		case syntax.AndStmt:
+			p.addOp("&&")
+			p.walkStmt(f, c.X)
+			p.walkStmt(f, c.Y)
+		case syntax.OrStmt:
+			p.addOp("||")
+			p.walkStmt(f, c.X)
+			p.walkStmt(f, c.Y)
+		default:
+			p.walkPipeline(f, c)
+		}
+	case *syntax.Subshell:
+		saved := p.env.cwd
+		p.walkStmts(f, c.Stmts)
+		p.env.cwd = saved
+	case *syntax.Block:
+		p.walkStmts(f, c.Stmts)
+	case *syntax.IfClause:
+		p.scoped(func() {
+			for cl := c; cl != nil; cl = cl.Else {
+				p.walkStmts(f, cl.Cond)
+				p.walkStmts(f, cl.Then)
+			}
+		})
+	case *syntax.WhileClause:
+		p.scoped(func() {
+			p.walkStmts(f, c.Cond)
+			p.walkStmts(f, c.Do)
+		})
+	case *syntax.ForClause:
+		p.scoped(func() {
+			switch l := c.Loop.(type) {
+			case *syntax.WordIter:
+				for _, w := range l.Items {
+					p.resolveWord(f, w, f.parent)
+				}
+			case *syntax.CStyleLoop:
+				p.walkArithm(f, l.Init, f.parent)
+				p.walkArithm(f, l.Cond, f.parent)
+				p.walkArithm(f, l.Post, f.parent)
+			}
+			p.walkStmts(f, c.Do)
+		})
+	case *syntax.CaseClause:
+		p.resolveWord(f, c.Word, f.parent)
+		p.scoped(func() {
+			for _, it := range c.Items {
+				for _, pat := range it.Patterns {
+					p.resolveWord(f, pat, f.parent)
+				}
+				p.walkStmts(f, it.Stmts)
+			}
+		})
+	case *syntax.FuncDecl:
+		p.funcDecl(f, c)
+	case *syntax.TimeClause:
+		p.walkStmt(f, c.Stmt)
+	case *syntax.CoprocClause:
+		nf := *f
+		nf.background = true
+		p.cmd.Shape.Background = true
+		p.walkStmt(&nf, c.Stmt)
+	case *syntax.ArithmCmd, *syntax.TestClause, *syntax.LetClause, *syntax.DeclClause:
+		p.builtinClause(f, cmd, s)
+	default:
+		// TestDecl (bats) and anything new: walk whatever it contains as a
+		// generic statement list so nothing hides.
+		p.sweep(f, cmd)
+	}
+}
+
+// scoped walks a compound body; if it changes the cwd, the cwd is unknown
+// afterwards (the body may or may not have run).
+func (p *walker) scoped(fn func()) {
+	before := p.env.cwd
+	fn()
+	if p.env.cwd != before {
+		p.env.cwd = ""
+	}
+}
+
+func (p *walker) walkPipeline(f *frame, c *syntax.BinaryCmd) {
+	var stages []*syntax.Stmt
+	var flatten func(s *syntax.Stmt)
+	flatten = func(s *syntax.Stmt) {
+		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && len(s.Redirs) == 0 && !s.Background {
+			p.visited[b] = true
+			p.visited[s] = true
+			if b.Op == syntax.PipeAll {
+				p.addOp("|&")
+			} else {
+				p.addOp("|")
+			}
+			flatten(b.X)
+			flatten(b.Y)
+			return
+		}
+		stages = append(stages, s)
+	}
+	if c.Op == syntax.PipeAll {
+		p.addOp("|&")
+	} else {
+		p.addOp("|")
+	}
+	flatten(c.X)
+	flatten(c.Y)
+	info := &pipeInfo{stages: make([][]int, len(stages))}
+	saved := p.env.cwd
+	for i, st := range stages {
+		nf := *f
+		nf.pipe = info
+		info.stage = i
+		if i > 0 && f.hdoc == nil {
+			nf.stdin = "pipe"
+		}
+		if nf.kind == KindTop {
+			nf.kind = KindPipeline
+		}
+		from := len(p.cmd.Segments)
+		p.walkStmt(&nf, st)
+		for j := from; j < len(p.cmd.Segments); j++ {
+			if p.cmd.Segments[j].Parent == f.parent && p.cmd.Segments[j].Depth == f.depth {
+				info.stages[i] = append(info.stages[i], j)
+			}
+		}
+		p.env.cwd = saved // each stage runs in a subshell
+	}
+	// Fill the neighbours now that every stage is known.
+	for i, idxs := range info.stages {
+		var up, down []string
+		for k, other := range info.stages {
+			for _, j := range other {
+				prog := p.cmd.Segments[j].Program
+				if k < i {
+					up = append(up, prog)
+				} else if k > i {
+					down = append(down, prog)
+				}
+			}
+		}
+		for _, j := range idxs {
+			seg := p.cmd.Segments[j]
+			seg.Upstream = append(seg.Upstream, up...)
+			seg.Downstream = append(seg.Downstream, down...)
+		}
+	}
+	p.pipelineCode(info)
+}
+
+func (p *walker) funcDecl(f *frame, c *syntax.FuncDecl) {
+	name := ""
+	if c.Name != nil {
+		name = c.Name.Value
+	}
+	for _, n := range c.Names {
+		if n != nil && name == "" {
+			name = n.Value
+		}
+	}
+	p.cmd.Shape.Functions = append(p.cmd.Shape.Functions, name)
+	nf := *f
+	nf.kind = KindFunction
+	nf.inFunc = name
+	saved := p.env.cwd
+	from := len(p.cmd.Segments)
+	p.walkStmt(&nf, c.Body)
+	p.env.cwd = saved
+	// A function that calls itself in a pipeline or in the background
+	// forks without end.
+	for j := from; j < len(p.cmd.Segments); j++ {
+		seg := p.cmd.Segments[j]
+		if seg.Path == name && name != "" && (len(seg.Upstream)+len(seg.Downstream) > 0 || seg.HasTag(TagBackground)) {
+			seg.tag(TagForkBomb)
+		}
+	}
+	p.funcs[name] = true
+	p.changeShell()
+}
+
+// changeShell records that every later segment runs under a changed shell.
+func (p *walker) changeShell() {
+	p.changed = true
+	p.cmd.Shape.ChangedShell = true
+}
+
+// sweep walks every statement, substitution and simple command found below
+// n that the structured walk has not handled yet.
+func (p *walker) sweep(f *frame, n syntax.Node) {
+	syntax.Walk(n, func(node syntax.Node) bool {
+		if node == nil || p.visited[node] {
+			return node == nil || !p.visited[node]
+		}
+		switch x := node.(type) {
+		case *syntax.Stmt:
+			p.walkStmt(f, x)
+			return false
+		case *syntax.CmdSubst:
+			p.visited[x] = true
+			p.walkStmts(f.child(x.Stmts, KindSubst, f.parent), x.Stmts)
+			return false
+		case *syntax.ProcSubst:
+			p.visited[x] = true
+			p.walkStmts(f.child(x.Stmts, KindProcSubst, f.parent), x.Stmts)
+			return false
+		}
+		return true
+	})
+}
+
+// abridge shortens long source text for messages.
+func abridge(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 240 {
+		return s[:237] + "..."
+	}
+	return s
+}

@@ -1,0 +1,403 @@
+package parser
+
+import (
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// word is a resolved shell word.
+type word struct {
+	text    string // static value, or source text when dynamic
+	dynamic bool   // some part cannot be known statically
+	glob    bool   // unquoted glob characters (the word is otherwise static)
+	// path is the text to classify as a path: like text, with $HOME and
+	// ${HOME} read as ~; "" when the word cannot be classified.
+	path string
+	// pathGlob is true when path holds glob characters.
+	pathGlob bool
+	// children is the range of segment indices created while resolving
+	// the word (substitutions inside it).
+	childFrom, childTo int
+	// arith is true when a variable is evaluated arithmetically.
+	arith bool
+	// procSubst is true when the word is (or contains) a process substitution.
+	procSubst bool
+	// cmdSubst is true when the word contains a command substitution.
+	cmdSubst bool
+}
+
+// resolveWord resolves w in frame f. Substitutions inside it are walked as
+// child segments of parent.
+func (p *walker) resolveWord(f *frame, w *syntax.Word, parent int) word {
+	out := word{childFrom: len(p.cmd.Segments)}
+	if w == nil {
+		out.childTo = out.childFrom
+		return out
+	}
+	var sb, pb strings.Builder
+	pathOK := true
+	for i, part := range w.Parts {
+		p.resolvePart(f, part, parent, i == 0, false, &out, &sb, &pb, &pathOK)
+	}
+	out.childTo = len(p.cmd.Segments)
+	if out.dynamic {
+		out.text = f.source(w)
+		out.glob = false
+	} else {
+		out.text = sb.String()
+	}
+	if pathOK {
+		out.path = pb.String()
+	}
+	return out
+}
+
+func (p *walker) resolvePart(f *frame, part syntax.WordPart, parent int, first, inDq bool, out *word, sb, pb *strings.Builder, pathOK *bool) {
+	switch x := part.(type) {
+	case *syntax.Lit:
+		v := x.Value
+		if inDq {
+			v = unescapeDq(v)
+		} else {
+			if first && strings.HasPrefix(v, "~") {
+				rest := v[1:]
+				name := rest
+				if i := strings.IndexByte(rest, '/'); i >= 0 {
+					name = rest[:i]
+				}
+				if name != "" {
+					// ~user, ~+, ~-: not knowable.
+					out.dynamic = true
+					*pathOK = false
+				}
+			}
+			if hasGlob(v, f.shell) {
+				out.glob = true
+				out.pathGlob = true
+			}
+			v = unescapeLit(v)
+		}
+		sb.WriteString(v)
+		pb.WriteString(v)
+	case *syntax.SglQuoted:
+		v := x.Value
+		if x.Dollar {
+			v = ansiC(v)
+		}
+		sb.WriteString(v)
+		pb.WriteString(v)
+	case *syntax.DblQuoted:
+		if x.Dollar {
+			// $"…" is a locale translation: treat as dynamic.
+			out.dynamic = true
+		}
+		for _, q := range x.Parts {
+			p.resolvePart(f, q, parent, false, true, out, sb, pb, pathOK)
+		}
+	case *syntax.ParamExp:
+		out.dynamic = true
+		p.walkParamExp(f, x, parent, out)
+		if isHomeParam(x) && pb.Len() == 0 {
+			pb.WriteString("~")
+		} else {
+			*pathOK = false
+		}
+	case *syntax.CmdSubst:
+		out.dynamic = true
+		out.cmdSubst = true
+		*pathOK = false
+		p.cmd.Shape.Substitutions++
+		p.walkStmts(f.child(x.Stmts, KindSubst, parent), x.Stmts)
+		p.visited[x] = true
+	case *syntax.ArithmExp:
+		out.dynamic = true
+		*pathOK = false
+		if p.walkArithm(f, x.X, parent) {
+			out.arith = true
+		}
+	case *syntax.ProcSubst:
+		out.dynamic = true
+		out.procSubst = true
+		*pathOK = false
+		p.cmd.Shape.ProcSubsts++
+		p.walkStmts(f.child(x.Stmts, KindProcSubst, parent), x.Stmts)
+		p.visited[x] = true
+	case *syntax.ExtGlob:
+		out.dynamic = true
+		out.glob = true
+		*pathOK = false
+	default:
+		// BraceExp (only after SplitBraces) and anything new: not static.
+		out.dynamic = true
+		*pathOK = false
+	}
+}
+
+// walkParamExp walks the words nested in a parameter expansion
+// (${x:-$(cmd)}, ${x/a/$(b)}) and its arithmetic.
+func (p *walker) walkParamExp(f *frame, x *syntax.ParamExp, parent int, out *word) {
+	if x.Exp != nil && x.Exp.Word != nil {
+		p.resolveWord(f, x.Exp.Word, parent)
+	}
+	if x.Repl != nil {
+		p.resolveWord(f, x.Repl.Orig, parent)
+		p.resolveWord(f, x.Repl.With, parent)
+	}
+	if x.Index != nil && !isAllIndex(x.Index) && p.walkArithm(f, x.Index, parent) {
+		// ${a[$i]}: bash evaluates the subscript arithmetically.
+		out.arith = true
+	}
+	if x.Slice != nil {
+		if p.walkArithm(f, x.Slice.Offset, parent) || p.walkArithm(f, x.Slice.Length, parent) {
+			out.arith = true
+		}
+	}
+	if x.NestedParam != nil || x.Flags != nil || x.Excl || len(x.Modifiers) > 0 {
+		// zsh flags such as ${(e)…} evaluate; ${!x} is indirection.
+		out.arith = out.arith || x.Flags != nil
+	}
+	if x.NestedParam != nil {
+		var sb, pb strings.Builder
+		ok := false
+		p.resolvePart(f, x.NestedParam, parent, false, false, out, &sb, &pb, &ok)
+	}
+}
+
+// walkArithm walks an arithmetic expression for substitutions and reports
+// whether it reads a variable not known to hold a number.
+func (p *walker) walkArithm(f *frame, e syntax.ArithmExpr, parent int) bool {
+	tainted := false
+	var visit func(e syntax.ArithmExpr)
+	visit = func(e syntax.ArithmExpr) {
+		switch x := e.(type) {
+		case nil:
+		case *syntax.BinaryArithm:
+			if isAssignOp(x.Op) {
+				if w, ok := x.X.(*syntax.Word); ok {
+					if name := w.Lit(); name != "" {
+						p.numeric[name] = true
+						visit(x.Y)
+						return
+					}
+				}
+			}
+			visit(x.X)
+			visit(x.Y)
+		case *syntax.UnaryArithm:
+			visit(x.X)
+		case *syntax.ParenArithm:
+			visit(x.X)
+		case *syntax.FlagsArithm:
+			visit(x.X)
+		case *syntax.Word:
+			if lit := x.Lit(); lit != "" {
+				if !isNumber(lit) && !p.numeric[lit] {
+					tainted = true
+				}
+				return
+			}
+			w := p.resolveWord(f, x, parent)
+			if w.dynamic || w.arith {
+				tainted = true
+			}
+		}
+	}
+	visit(e)
+	return tainted
+}
+
+func isAssignOp(op syntax.BinAritOperator) bool {
+	switch op {
+	case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn, syntax.MulAssgn, syntax.QuoAssgn,
+		syntax.RemAssgn, syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn, syntax.ShlAssgn, syntax.ShrAssgn:
+		return true
+	}
+	return false
+}
+
+func isNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	if _, err := strconv.ParseInt(s, 0, 64); err == nil {
+		return true
+	}
+	// base#digits
+	if i := strings.IndexByte(s, '#'); i > 0 {
+		_, err := strconv.Atoi(s[:i])
+		return err == nil
+	}
+	return false
+}
+
+func isHomeParam(x *syntax.ParamExp) bool {
+	return x.Param != nil && x.Param.Value == "HOME" && x.Exp == nil && x.Repl == nil &&
+		x.Index == nil && x.Slice == nil && !x.Excl && !x.Length && x.Flags == nil && x.NestedParam == nil
+}
+
+// hasGlob reports unescaped glob characters in an unquoted literal.
+func hasGlob(v, shell string) bool {
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case '\\':
+			i++
+		case '*', '?', '[':
+			return true
+		case '^', '#':
+			if shell == "zsh" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unescapeLit removes backslash escapes from an unquoted literal.
+func unescapeLit(v string) string {
+	if !strings.Contains(v, "\\") {
+		return v
+	}
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		if v[i] == '\\' && i+1 < len(v) {
+			i++
+			if v[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(v[i])
+	}
+	return b.String()
+}
+
+// unescapeDq removes the escapes that are special inside double quotes.
+func unescapeDq(v string) string {
+	if !strings.Contains(v, "\\") {
+		return v
+	}
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		if v[i] == '\\' && i+1 < len(v) {
+			switch v[i+1] {
+			case '$', '`', '"', '\\':
+				i++
+			case '\n':
+				i++
+				continue
+			}
+		}
+		b.WriteByte(v[i])
+	}
+	return b.String()
+}
+
+// ansiC decodes the body of $'…'.
+func ansiC(v string) string {
+	s, _, err := expand.Format(&expand.Config{}, v, nil)
+	if err != nil {
+		return v
+	}
+	return s
+}
+
+// braceWords expands static brace expressions ({a,b}, {1..3}) when the
+// result is small; it returns nil when w has none or too many.
+func braceWords(w *syntax.Word) []*syntax.Word {
+	hasBrace := false
+	for _, part := range w.Parts {
+		if l, ok := part.(*syntax.Lit); ok && strings.Contains(l.Value, "{") {
+			hasBrace = true
+		}
+	}
+	if !hasBrace {
+		return nil
+	}
+	split := cloneWord(w)
+	if !syntax.SplitBraces(split) {
+		return nil
+	}
+	n := 1
+	for _, part := range split.Parts {
+		if b, ok := part.(*syntax.BraceExp); ok {
+			n *= braceCount(b)
+			if n > 64 || n <= 0 {
+				return nil
+			}
+		}
+	}
+	if n == 1 {
+		if _, ok := findBrace(split); !ok {
+			return nil
+		}
+	}
+	return expand.Braces(split)
+}
+
+func findBrace(w *syntax.Word) (*syntax.BraceExp, bool) {
+	for _, part := range w.Parts {
+		if b, ok := part.(*syntax.BraceExp); ok {
+			return b, true
+		}
+	}
+	return nil, false
+}
+
+func braceCount(b *syntax.BraceExp) int {
+	if !b.Sequence {
+		n := 0
+		for _, e := range b.Elems {
+			c := 1
+			for _, part := range e.Parts {
+				if nb, ok := part.(*syntax.BraceExp); ok {
+					c *= braceCount(nb)
+				}
+			}
+			n += c
+		}
+		return n
+	}
+	if len(b.Elems) < 2 {
+		return 1
+	}
+	from, to := b.Elems[0].Lit(), b.Elems[1].Lit()
+	a, err1 := strconv.Atoi(from)
+	z, err2 := strconv.Atoi(to)
+	if err1 != nil || err2 != nil {
+		if len(from) == 1 && len(to) == 1 {
+			a, z = int(from[0]), int(to[0])
+		} else {
+			return 1 << 30
+		}
+	}
+	d := z - a
+	if d < 0 {
+		d = -d
+	}
+	if d > 1<<20 {
+		return 1 << 30
+	}
+	return d + 1
+}
+
+// cloneWord copies a word's part list so SplitBraces does not touch the
+// original tree.
+func cloneWord(w *syntax.Word) *syntax.Word {
+	c := *w
+	c.Parts = append([]syntax.WordPart(nil), w.Parts...)
+	for i, part := range c.Parts {
+		if l, ok := part.(*syntax.Lit); ok {
+			lc := *l
+			c.Parts[i] = &lc
+		}
+	}
+	return &c
+}
+
+// isAllIndex reports ${a[@]} and ${a[*]}, which are not arithmetic.
+func isAllIndex(e syntax.ArithmExpr) bool {
+	w, ok := e.(*syntax.Word)
+	return ok && (w.Lit() == "@" || w.Lit() == "*")
+}

@@ -1,0 +1,79 @@
+# METADATA
+# title: Segment helpers
+# description: Small predicates over input.segment shared by the rule packs.
+package rivumi.lib.segment
+
+# Classes of paths whose recursive deletion or overwrite the floor forbids.
+critical_classes := {"root", "home", "system-top"}
+
+# Classes of paths no command may write (deny).
+protected_classes := {"git", "agent-config", "rc", "ssh", "ci", "envrc"}
+
+# Classes whose reading needs consent.
+secret_classes := {"secret", "ssh", "credentials"}
+
+# Wrappers that may surround an allowed program.
+harmless_wrappers := {"timeout", "time", "nice", "nohup", "stdbuf"}
+
+# Assignments an allowed command may carry.
+harmless_assigns := {
+	"LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ", "NO_COLOR", "FORCE_COLOR", "TERM",
+	"COLUMNS", "LINES", "GIT_PAGER_IN_USE", "CLICOLOR", "PAGER_DISABLED", "DEBUG", "CI", "RUST_BACKTRACE",
+}
+
+# Tags that make a segment unknowable or run code.
+unknowable_tags := {
+	"dynamic-program", "changed-shell", "dynamic-code", "fetched-code", "stdin-code", "script-file",
+	"interactive", "runs-downloaded", "fork-bomb", "code-critical", "code-revshell", "code-spawns",
+	"arith-dynamic", "changes-resolution", "code-unsafe", "appended-args", "name-normalized",
+}
+
+tagged(t) if t in input.segment.tags
+
+has_flag(f) if f in input.segment.flags
+
+# plain holds when the segment is a program spelled plainly (bare name or a
+# system bin path), wrapped at most by harmless wrappers, with harmless
+# assignments and nothing unknowable.
+plain if {
+	input.segment.path_kind in {"bare", "system"}
+	every w in input.segment.wrappers {
+		w.name in harmless_wrappers
+	}
+	every a in input.segment.assigns {
+		a.name in harmless_assigns
+		not a.dynamic
+	}
+	every t in input.segment.tags {
+		not t in unknowable_tags
+	}
+}
+
+# writes_in_workspace holds when everything the segment writes is inside the
+# workspace (and not protected there).
+writes_in_workspace if {
+	every w in input.segment.writes {
+		w.class == "workspace"
+	}
+}
+
+no_writes if count(input.segment.writes) == 0
+
+# reads_ok holds when no operand or input redirect names a secret.
+reads_ok if {
+	every o in input.segment.operands {
+		not o.class in secret_classes
+	}
+	every r in input.segment.redirects {
+		not r.target.class in secret_classes
+	}
+}
+
+# query_only holds for `prog --version` and `prog --help`.
+query_only if {
+	count(input.segment.argv) == 2
+	input.segment.argv[1] in {"--version", "--help"}
+}
+
+# static_args holds when every argument is static.
+static_args if not tagged("dynamic-args")

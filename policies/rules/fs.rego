@@ -1,0 +1,132 @@
+# Files: the one path policy for every write target, deletes below the floor,
+# permission changes, archives, secrets.
+package rivumi.rules
+
+import data.rivumi.lib.segment as seg
+
+# METADATA
+# title: Writing a protected path
+# custom:
+#   id: fs.protected-write
+#   scope: redirect
+#   justification: >-
+#     .git/, agent and rivumi configuration, shell start-up files, ~/.ssh, CI workflows and .envrc
+#     control what runs later, outside any review. Change them by hand, not from an agent.
+deny contains {"id": "fs.protected-write"} if {
+	some w in input.segment.writes
+	w.class in seg.protected_classes
+}
+
+# METADATA
+# title: Writing outside the workspace
+# custom:
+#   id: fs.write-outside
+#   scope: redirect
+#   justification: The command writes outside the workspace (or somewhere that cannot be known); confirm the target.
+ask contains {"id": "fs.write-outside"} if {
+	some w in input.segment.writes
+	not w.class in {"workspace", "null"}
+	not w.class in seg.protected_classes
+}
+
+# METADATA
+# title: Deleting files
+# custom:
+#   id: fs.delete
+#   justification: Deleting files cannot be undone from here; confirm what goes.
+ask contains {"id": "fs.delete"} if {
+	input.segment.program in {"rm", "rmdir", "unlink", "shred", "srm", "trash", "trash-put", "wipe"}
+	not seg.query_only
+}
+
+ask contains {"id": "fs.delete"} if {
+	input.segment.program == "find"
+	seg.has_flag("delete")
+}
+
+# METADATA
+# title: Changing permissions or ownership
+# custom:
+#   id: fs.permissions
+#   justification: chmod, chown, chgrp, chattr and setfacl change who may read, write or run files.
+ask contains {"id": "fs.permissions"} if {
+	input.segment.program in {"chmod", "chown", "chgrp", "chattr", "setfacl", "umask"}
+}
+
+# METADATA
+# title: Unpacking or writing archives
+# custom:
+#   id: fs.archive
+#   justification: Archives can write anywhere (absolute paths, ../, symlinks); confirm the archive and target.
+ask contains {"id": "fs.archive"} if {
+	input.segment.program in {"tar", "bsdtar", "gtar", "unzip", "7z", "7za", "unrar", "cpio", "ar", "zip"}
+	count(input.segment.writes) > 0
+}
+
+ask contains {"id": "fs.archive"} if {
+	input.segment.program in {"unzip", "7z", "7za", "unrar", "cpio", "pax"}
+}
+
+# METADATA
+# title: Reading secrets
+# custom:
+#   id: fs.read-secret
+#   justification: The command reads a secret (.env, keys, cloud credentials, ~/.ssh, /etc/shadow) that may leave the machine.
+ask contains {"id": "fs.read-secret"} if {
+	some o in input.segment.operands
+	o.class in seg.secret_classes
+}
+
+ask contains {"id": "fs.read-secret"} if {
+	some r in input.segment.redirects
+	r.op in {"<", "<>"}
+	r.target.class in seg.secret_classes
+}
+
+ask contains {"id": "fs.read-secret"} if {
+	some _, vals in input.segment.options
+	some v in vals
+	secret_value(v)
+}
+
+secret_value(v) if {
+	regex.match(`(^|[=@/])\.env(\.[A-Za-z0-9_-]+)?$|(^|/)id_(rsa|ed25519|ecdsa|dsa)$|\.pem$|(^|/)\.ssh/|(^|/)\.aws/credentials$`, v)
+	not endswith(v, ".env.example")
+}
+
+# METADATA
+# title: Linking or copying over files
+# custom:
+#   id: fs.overwrite
+#   justification: ln -f, cp -f and install replace files; confirm the target.
+ask contains {"id": "fs.overwrite"} if {
+	input.segment.program in {"ln", "install", "link"}
+}
+
+# METADATA
+# title: Tampering with shell history
+# custom:
+#   id: fs.history
+#   scope: shape
+#   justification: Clearing or redirecting shell history hides what was run.
+ask contains {"id": "fs.history"} if {
+	input.segment.program == "history"
+	some f in {"c", "d", "w", "r", "a", "n"}
+	seg.has_flag(f)
+}
+
+ask contains {"id": "fs.history"} if {
+	some a in input.segment.assigns
+	a.name in {"HISTFILE", "HISTSIZE", "HISTFILESIZE", "HISTCONTROL", "HISTIGNORE"}
+}
+
+ask contains {"id": "fs.history"} if {
+	input.segment.program == "unset"
+	some o in input.segment.operands
+	startswith(o.text, "HIST")
+}
+
+ask contains {"id": "fs.history"} if {
+	some w in input.segment.writes
+	regex.match(`(^|/)\.(bash|zsh|sh|python|node_repl|psql|mysql)_?history$`, w.path)
+}

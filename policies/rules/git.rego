@@ -1,0 +1,210 @@
+# Git: history rewriting, discarding work, code through configuration.
+package rivumi.rules
+
+import data.rivumi.lib.segment as seg
+
+# METADATA
+# title: Force push
+# custom:
+#   id: git.force-push
+#   justification: >-
+#     A force push overwrites the remote branch and can destroy other people's work.
+#     Use --force-with-lease on your own branch, or open a pull request.
+deny contains {"id": "git.force-push"} if {
+	input.segment.program == "git"
+	input.segment.subcommand == "push"
+	seg.has_flag("force")
+}
+
+# METADATA
+# title: Push that deletes or mirrors remote refs, or force-with-lease
+# custom:
+#   id: git.push-destructive
+#   justification: Deleting remote branches or mirroring rewrites what others fetch; confirm it first.
+ask contains {"id": "git.push-destructive"} if {
+	input.segment.program == "git"
+	input.segment.subcommand == "push"
+	some f in {"delete", "mirror", "force-with-lease", "force-if-includes", "prune"}
+	seg.has_flag(f)
+}
+
+# METADATA
+# title: Discarding uncommitted work
+# custom:
+#   id: git.discard
+#   justification: >-
+#     reset --hard, clean -f, checkout/restore of files and switch --discard-changes throw away
+#     uncommitted work that cannot be recovered. Commit or stash first.
+ask contains {"id": "git.discard"} if {
+	input.segment.program == "git"
+	discards
+}
+
+discards if {
+	input.segment.subcommand == "reset"
+	some f in {"hard", "merge", "keep"}
+	seg.has_flag(f)
+}
+
+discards if {
+	input.segment.subcommand == "clean"
+	not seg.has_flag("dry-run")
+}
+
+discards if {
+	input.segment.subcommand == "checkout"
+	some f in {"force", "--", "ours", "theirs", "patch"}
+	seg.has_flag(f)
+}
+
+discards if {
+	input.segment.subcommand == "checkout"
+	count(input.segment.operands) > 0
+	"--" in input.segment.argv
+}
+
+discards if {
+	input.segment.subcommand == "checkout"
+	count(input.segment.operands) > 1
+}
+
+discards if {
+	input.segment.subcommand == "restore"
+}
+
+discards if {
+	input.segment.subcommand == "switch"
+	some f in {"discard-changes", "force", "force-create"}
+	seg.has_flag(f)
+}
+
+discards if {
+	input.segment.subcommand == "stash"
+	some o in input.segment.operands
+	o.text in {"drop", "clear", "pop"}
+}
+
+discards if {
+	input.segment.subcommand == "worktree"
+	some o in input.segment.operands
+	o.text in {"remove", "prune"}
+}
+
+# METADATA
+# title: Deleting branches or tags
+# custom:
+#   id: git.delete-ref
+#   justification: Deleting a branch or tag (branch -D, tag -d, update-ref -d) can lose unmerged commits.
+ask contains {"id": "git.delete-ref"} if {
+	input.segment.program == "git"
+	input.segment.subcommand in {"branch", "tag"}
+	some f in {"delete", "D", "force", "M", "move", "C"}
+	seg.has_flag(f)
+}
+
+ask contains {"id": "git.delete-ref"} if {
+	input.segment.program == "git"
+	input.segment.subcommand == "update-ref"
+	seg.has_flag("d")
+}
+
+# METADATA
+# title: Rewriting history
+# custom:
+#   id: git.rewrite-history
+#   justification: >-
+#     filter-branch, filter-repo, rebase, commit --amend, reflog expire and gc --prune rewrite or
+#     drop history. Confirm it is your own unpublished work.
+ask contains {"id": "git.rewrite-history"} if {
+	input.segment.program == "git"
+	input.segment.subcommand in {"filter-branch", "filter-repo", "rebase", "replace", "reflog", "gc", "prune"}
+}
+
+ask contains {"id": "git.rewrite-history"} if {
+	input.segment.program == "git"
+	input.segment.subcommand == "commit"
+	seg.has_flag("amend")
+}
+
+# METADATA
+# title: Running repository hooks
+# custom:
+#   id: git.hooks
+#   justification: >-
+#     commit, merge, push, am and similar run the repository's hooks, which are code from the workspace.
+ask contains {"id": "git.hooks"} if {
+	input.segment.program == "git"
+	input.segment.subcommand in {
+		"commit", "merge", "push", "am", "pull", "cherry-pick", "revert", "checkout", "switch",
+		"clone", "fetch", "submodule", "bisect", "apply", "init",
+	}
+}
+
+# METADATA
+# title: Code through git configuration
+# custom:
+#   id: git.config-code
+#   scope: shape
+#   justification: >-
+#     Configuration keys such as core.pager, core.fsmonitor, core.sshCommand, alias.x=!cmd and filters
+#     make git run arbitrary commands. Run the command you mean directly instead.
+deny contains {"id": "git.config-code"} if {
+	input.segment.program == "git"
+	some c in input.segment.code
+	c.lang == "git-config"
+}
+
+# METADATA
+# title: Git global options
+# custom:
+#   id: git.global-options
+#   scope: wrapper
+#   justification: >-
+#     -c, --git-dir, --work-tree, --exec-path, --config-env and -C outside the workspace point git at
+#     other repositories or configuration. Run git inside the workspace without them.
+ask contains {"id": "git.global-options"} if {
+	input.segment.program == "git"
+	some k, _ in input.segment.options
+	startswith(k, "global:")
+	not k in {
+		"global:C", "global:no-pager", "global:P", "global:no-optional-locks", "global:literal-pathspecs",
+		"global:version", "global:help", "global:v", "global:h",
+	}
+}
+
+ask contains {"id": "git.global-options"} if {
+	input.segment.program == "git"
+	some c in input.segment.options["git-dir-class"]
+	c != "workspace"
+}
+
+# METADATA
+# title: Git configuration through the environment
+# custom:
+#   id: git.config-env
+#   scope: assignment
+#   justification: >-
+#     GIT_CONFIG_COUNT/KEY/VALUE, GIT_CONFIG_PARAMETERS and GIT_CONFIG_GLOBAL inject configuration that
+#     can run commands. Do not pass git configuration through the environment.
+deny contains {"id": "git.config-env"} if {
+	some a in input.segment.assigns
+	startswith(a.name, "GIT_CONFIG")
+}
+
+# METADATA
+# title: Writing git configuration
+# custom:
+#   id: git.config-write
+#   justification: Changing git configuration can make later git commands run code or talk to other remotes.
+ask contains {"id": "git.config-write"} if {
+	input.segment.program == "git"
+	input.segment.subcommand == "config"
+	not git_config_read
+}
+
+git_config_read if {
+	some f in {"get", "get-all", "get-regexp", "list", "l", "show-origin", "name-only", "get-urlmatch"}
+	seg.has_flag(f)
+}
+
+git_config_read if count(input.segment.operands) == 1

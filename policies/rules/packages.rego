@@ -1,0 +1,98 @@
+# Package managers and tools that run workspace code.
+package rivumi.rules
+
+
+
+# METADATA
+# title: Installing or changing packages
+# custom:
+#   id: packages.install
+#   justification: >-
+#     Installing packages downloads code and runs its install scripts; confirm the package and
+#     the source.
+ask contains {"id": "packages.install"} if {
+	subs := data.rivumi.tables.package_managers[input.segment.program]
+	input.segment.subcommand in subs
+}
+
+ask contains {"id": "packages.install"} if {
+	input.segment.program in {"npx", "bunx", "pnpx", "uvx", "pipx", "dpkg", "rpm", "pkg_add", "emerge", "pacman", "zypper", "apk", "easy_install"}
+}
+
+# METADATA
+# title: Running workspace code
+# custom:
+#   id: exec.workspace-code
+#   justification: >-
+#     Build tools, test runners and package scripts run code from the workspace, which may be
+#     hostile. Confirm before running it.
+ask contains {"id": "exec.workspace-code"} if {
+	data.rivumi.tables.workspace_runners[input.segment.program] == true
+}
+
+ask contains {"id": "exec.workspace-code"} if {
+	subs := data.rivumi.tables.workspace_runners[input.segment.program]
+	is_array(subs)
+	input.segment.subcommand in subs
+}
+
+# METADATA
+# title: Running a program from a relative or unusual path
+# custom:
+#   id: exec.local-program
+#   justification: ./script and paths outside the system's bin directories run code from the workspace or elsewhere.
+ask contains {"id": "exec.local-program"} if {
+	input.segment.path_kind in {"relative", "absolute"}
+}
+
+# METADATA
+# title: Privilege
+# custom:
+#   id: privilege.escalation
+#   scope: wrapper
+#   justification: sudo, doas, su, pkexec and run0 run the command as another user, usually root.
+ask contains {"id": "privilege.escalation"} if {
+	some w in input.segment.wrappers
+	w.name in {"sudo", "doas", "run0", "pkexec", "please", "su", "runuser", "gosu", "su-exec", "chroot", "nsenter"}
+}
+
+ask contains {"id": "privilege.escalation"} if {
+	input.segment.program in {"sudo", "doas", "run0", "pkexec", "su", "please", "sudoedit", "visudo", "passwd", "chpasswd", "usermod", "useradd", "userdel", "groupadd", "setcap"}
+}
+
+# METADATA
+# title: Destroying infrastructure or data
+# custom:
+#   id: ops.destroy
+#   justification: >-
+#     The command deletes cloud resources, clusters, databases, queues or remote data.
+#     Confirm the target and that it can be recovered.
+ask contains {"id": "ops.destroy"} if {
+	data.rivumi.tables.ops_tools[input.segment.program]
+	some w in input.segment.argv
+	regex.match(`(?i)^(-{0,2})(delete|destroy|remove|rm|rmi|prune|purge|drop|truncate|terminate|uninstall|flushall|flushdb|kill|wipe|reset|sync|delete_[a-z_]+|delete-[a-z-]+|remove-[a-z-]+)$`, w)
+}
+
+ask contains {"id": "ops.destroy"} if {
+	input.segment.program in {"psql", "mysql", "sqlite3", "mongo", "mongosh", "redis-cli", "clickhouse-client", "cqlsh"}
+	some w in input.segment.argv
+	regex.match(`(?i)\b(drop|truncate|delete\s+from|flushall|flushdb|dropDatabase|alter\s+table)\b`, w)
+}
+
+# METADATA
+# title: System services and scheduled jobs
+# custom:
+#   id: ops.system
+#   justification: systemctl, launchctl, crontab, at and service change what the system runs, now or later.
+ask contains {"id": "ops.system"} if {
+	input.segment.program in {"systemctl", "launchctl", "crontab", "at", "batch", "service", "update-rc.d", "chkconfig", "mount", "umount", "swapoff", "swapon", "sysctl", "modprobe", "insmod", "rmmod", "iptables", "nft", "ufw"}
+}
+
+# METADATA
+# title: Stopping processes
+# custom:
+#   id: ops.kill
+#   justification: kill, pkill and killall stop processes that may not be yours.
+ask contains {"id": "ops.kill"} if {
+	input.segment.program in {"kill", "pkill", "killall", "xkill"}
+}

@@ -1,0 +1,199 @@
+# Shells, interpreters and code that cannot be known.
+package rivumi.rules
+
+import data.rivumi.lib.segment as seg
+
+# METADATA
+# title: Program name not known statically
+# custom:
+#   id: shell.dynamic-program
+#   scope: shape
+#   justification: The program comes from a variable, substitution or glob, so nothing can say what runs.
+ask contains {"id": "shell.dynamic-program"} if {
+	seg.tagged("dynamic-program")
+}
+
+# METADATA
+# title: Runs after the shell was changed
+# custom:
+#   id: shell.changed-shell
+#   scope: shape
+#   justification: >-
+#     An earlier alias, function, PATH/IFS assignment, shopt, set, trap or source changed what later
+#     words mean, so they cannot be read as written.
+ask contains {"id": "shell.changed-shell"} if {
+	seg.tagged("changed-shell")
+}
+
+# METADATA
+# title: Changes how later commands resolve
+# custom:
+#   id: shell.changes-resolution
+#   scope: shape
+#   justification: alias, functions, PATH/IFS/BASH_ENV assignments, shopt, set, hash -p and exec redirections change what later commands do.
+ask contains {"id": "shell.changes-resolution"} if {
+	seg.tagged("changes-resolution")
+}
+
+# METADATA
+# title: Code that cannot be known
+# custom:
+#   id: shell.dynamic-code
+#   scope: shape
+#   justification: Code is built at run time (a variable, a substitution, a stdin placeholder), so nobody can read it first.
+ask contains {"id": "shell.dynamic-code"} if {
+	seg.tagged("dynamic-code")
+}
+
+# METADATA
+# title: Shell reading code from a pipe or file
+# custom:
+#   id: shell.stdin-code
+#   scope: shape
+#   justification: A shell or interpreter runs whatever arrives on its input; read the code first.
+ask contains {"id": "shell.stdin-code"} if {
+	seg.tagged("stdin-code")
+}
+
+# METADATA
+# title: Running a script file
+# custom:
+#   id: shell.script-file
+#   justification: A shell or interpreter runs a script file, code from the workspace or elsewhere.
+ask contains {"id": "shell.script-file"} if {
+	seg.tagged("script-file")
+}
+
+# METADATA
+# title: Interactive shell or interpreter
+# custom:
+#   id: shell.interactive
+#   justification: A shell or interpreter without code waits for input; nothing can be graded.
+ask contains {"id": "shell.interactive"} if {
+	seg.tagged("interactive")
+}
+
+# METADATA
+# title: Inline shell script
+# custom:
+#   id: shell.inline
+#   justification: A shell runs an inline script; its commands are graded too, and the shell itself needs consent.
+ask contains {"id": "shell.inline"} if {
+	shells[input.segment.program]
+	seg.has_flag("c")
+}
+
+ask contains {"id": "shell.inline"} if {
+	input.segment.program in {"eval", "source", ".", "trap", "alias", "watch", "script", "su", "runuser", "exec"}
+	count(input.segment.argv) > 1
+	not input.segment.argv[1] in {"-p", "-l"}
+}
+
+# METADATA
+# title: Interpreter code
+# custom:
+#   id: shell.interpreter-code
+#   justification: >-
+#     python -c, node -e, perl -e, ruby -e and heredocs into interpreters run code rivumi cannot
+#     parse; it can never be allowed without consent.
+ask contains {"id": "shell.interpreter-code"} if {
+	some c in input.segment.code
+	not c.safe
+}
+
+# METADATA
+# title: Code that can run programs
+# custom:
+#   id: shell.code-spawns
+#   justification: The script calls system(), exec, popen, a pager escape or similar, so it runs other programs.
+ask contains {"id": "shell.code-spawns"} if {
+	seg.tagged("code-spawns")
+}
+
+# METADATA
+# title: awk or sed script outside the safe subset
+# custom:
+#   id: shell.code-unsafe
+#   justification: The awk or sed script runs commands or writes files (system, getline, pipes, e, w).
+ask contains {"id": "shell.code-unsafe"} if {
+	seg.tagged("code-unsafe")
+}
+
+# METADATA
+# title: Arithmetic on a variable
+# custom:
+#   id: shell.arith-dynamic
+#   scope: shape
+#   justification: Bash evaluates a variable's contents in arithmetic, which can run a command substitution.
+ask contains {"id": "shell.arith-dynamic"} if {
+	seg.tagged("arith-dynamic")
+}
+
+# METADATA
+# title: Arguments appended at run time
+# custom:
+#   id: shell.appended-args
+#   scope: wrapper
+#   justification: xargs, parallel and find -exec … + add arguments that are only known at run time.
+ask contains {"id": "shell.appended-args"} if {
+	seg.tagged("appended-args")
+}
+
+# METADATA
+# title: Program spelled in another case or with .exe
+# custom:
+#   id: shell.name-normalized
+#   scope: shape
+#   justification: The program was written in mixed case or with .exe, a spelling used to slip past guards.
+ask contains {"id": "shell.name-normalized"} if {
+	seg.tagged("name-normalized")
+}
+
+# METADATA
+# title: Environment that carries code
+# custom:
+#   id: shell.code-env
+#   scope: assignment
+#   justification: >-
+#     BASH_ENV, ENV, PS4, PROMPT_COMMAND, LD_*, GIT_SSH_COMMAND, pagers, editors and similar variables
+#     make programs run other code.
+ask contains {"id": "shell.code-env"} if {
+	some a in input.segment.assigns
+	code_env(a.name)
+}
+
+code_env(n) if n in {
+	"BASH_ENV", "ENV", "PS4", "PS1", "PROMPT_COMMAND", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXEC_PATH",
+	"GIT_ASKPASS", "SSH_ASKPASS", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_EXTERNAL_DIFF",
+	"PAGER", "MANPAGER", "EDITOR", "VISUAL", "LESSOPEN", "LESSCLOSE", "PYTHONSTARTUP", "PYTHONPATH",
+	"PERL5OPT", "PERL5LIB", "RUBYOPT", "NODE_OPTIONS", "BROWSER", "PATH", "IFS", "SHELLOPTS",
+	"BASHOPTS", "CDPATH", "GLOBIGNORE", "HOME", "PROMPT_COMMAND", "ZDOTDIR", "DYLD_INSERT_LIBRARIES",
+	"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "NPM_CONFIG_SCRIPT_SHELL", "npm_config_script_shell",
+	"TAR_OPTIONS", "GZIP", "XZ_OPT", "ZSTD_CLEVEL", "SYSTEMD_EDITOR", "SUDO_EDITOR", "FCEDIT",
+	"TMPDIR", "RSYNC_RSH", "CVS_RSH", "GIT_PROXY_COMMAND", "MAKEFLAGS", "CC", "CXX",
+}
+
+code_env(n) if startswith(n, "LD_")
+
+code_env(n) if endswith(n, "PAGER")
+
+code_env(n) if endswith(n, "EDITOR")
+
+# METADATA
+# title: Runs on a remote host
+# custom:
+#   id: shell.remote
+#   justification: The command runs on another machine over ssh; confirm the host and the command.
+ask contains {"id": "shell.remote"} if {
+	seg.tagged("remote")
+}
+
+# METADATA
+# title: Background job
+# custom:
+#   id: shell.background
+#   scope: shape
+#   justification: A job left running in the background outlives the command and its timeout.
+ask contains {"id": "shell.background"} if {
+	seg.tagged("background")
+}
