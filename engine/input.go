@@ -54,6 +54,15 @@ func operands(os []parser.Operand) *ast.Term {
 	return ast.ArrayTerm(ts...)
 }
 
+// classSet is the set of the operands' classes.
+func classSet(os []parser.Operand) *ast.Term {
+	ts := make([]*ast.Term, len(os))
+	for i, o := range os {
+		ts[i] = ast.StringTerm(o.Class)
+	}
+	return ast.SetTerm(ts...)
+}
+
 func segmentValue(s *parser.Segment) *ast.Term {
 	wrappers := make([]*ast.Term, len(s.Wrappers))
 	for i, w := range s.Wrappers {
@@ -115,6 +124,9 @@ func segmentValue(s *parser.Segment) *ast.Term {
 		ast.Item(str("stdin"), str(s.Stdin)),
 		ast.Item(str("code"), ast.ArrayTerm(code...)),
 		ast.Item(str("writes"), operands(s.Writes)),
+		ast.Item(str("reads"), operands(s.Reads)),
+		ast.Item(str("write_classes"), classSet(s.Writes)),
+		ast.Item(str("read_classes"), classSet(s.Reads)),
 		ast.Item(str("tags"), strSet(s.Tags)),
 	)
 }

@@ -71,6 +71,9 @@ type Segment struct {
 	// Writes are the paths the segment writes or deletes (operands of
 	// writers and deleters, output options, redirect targets).
 	Writes []Operand `json:"writes"`
+	// Reads are the paths it may read: operands, input redirects and
+	// @file option values (curl -d @f).
+	Reads []Operand `json:"reads"`
 	// Tags are boolean facts; see the Tag* constants.
 	Tags []string `json:"tags"`
 
@@ -113,6 +116,14 @@ const (
 	TagArithDynamic   = "arith-dynamic"      // a variable is evaluated arithmetically
 	TagResolution     = "changes-resolution" // this statement changes how later words resolve
 	TagCodeUnsafe     = "code-unsafe"        // an awk or sed script outside the safe subset
+	TagOpaqueCode     = "opaque-code"        // carries code outside the safe subset (see Code)
+
+	// Summary tags, so that rules can test cheaply (and OPA can index)
+	// whether a list is non-empty before iterating it.
+	TagWrites   = "writes"   // Writes is not empty
+	TagAssigns  = "assigns"  // Assigns is not empty
+	TagWrapped  = "wrapped"  // Wrappers is not empty
+	TagRedirect = "redirect" // Redirects is not empty
 )
 
 // Wrapper is a program that ran the segment's command: sudo, env, xargs …

@@ -85,6 +85,13 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 	if prog == "curl" && (hasFlag(seg.Flags, "remote-name") || hasFlag(seg.Flags, "remote-name-all")) {
 		seg.Writes = append(seg.Writes, p.operand(word{text: ".", path: "."}))
 	}
+	for _, vals := range seg.Options {
+		for _, v := range vals {
+			if f, ok := strings.CutPrefix(v, "@"); ok && f != "" && f != "-" {
+				seg.Reads = append(seg.Reads, p.operand(word{text: f, path: f}))
+			}
+		}
+	}
 	p.redirectFacts(seg)
 	if fetchers[prog] {
 		for _, w := range seg.Writes {

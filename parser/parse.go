@@ -3,6 +3,7 @@ package parser
 import (
 	"errors"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -17,9 +18,28 @@ func variant(shell string) syntax.LangVariant {
 	return syntax.LangBash
 }
 
-// parseText parses s in the given dialect with a fresh parser.
+// parsers pools mvdan parsers per dialect: a Parser is reusable but not
+// safe for concurrent use, and building one costs allocations.
+var parsers = map[string]*sync.Pool{}
+
+func init() {
+	for _, sh := range []string{"bash", "sh", "zsh"} {
+		v := variant(sh)
+		parsers[sh] = &sync.Pool{New: func() any {
+			return syntax.NewParser(syntax.Variant(v), syntax.KeepComments(false))
+		}}
+	}
+}
+
+// parseText parses s in the given dialect.
 func parseText(s, shell string) (*syntax.File, error) {
-	return syntax.NewParser(syntax.Variant(variant(shell)), syntax.KeepComments(false)).Parse(strings.NewReader(s), "")
+	pool := parsers[shell]
+	if pool == nil {
+		pool = parsers["bash"]
+	}
+	p := pool.Get().(*syntax.Parser)
+	defer pool.Put(p)
+	return p.Parse(strings.NewReader(s), "")
 }
 
 // Parse parses one command line. It always returns a non-nil Command; the
@@ -114,8 +134,24 @@ func (p *walker) finish() {
 			p.cmd.Shape.DynamicCommand = true
 		}
 		s.Flags = uniqSorted(s.Flags)
-		if s.Tags == nil {
-			s.Tags = []string{}
+		s.Reads = append(s.Reads, s.Operands...)
+		for _, r := range s.Redirects {
+			if r.Op == "<" || r.Op == "<>" || r.Op == "<&" {
+				s.Reads = append(s.Reads, r.Target)
+			}
+		}
+		for _, c := range s.Code {
+			if !c.Safe {
+				s.tag(TagOpaqueCode)
+			}
+		}
+		for _, x := range []struct {
+			n   int
+			tag string
+		}{{len(s.Writes), TagWrites}, {len(s.Assigns), TagAssigns}, {len(s.Wrappers), TagWrapped}, {len(s.Redirects), TagRedirect}} {
+			if x.n > 0 {
+				s.tag(x.tag)
+			}
 		}
 	}
 }

@@ -272,8 +272,15 @@ func isDevice(abs string) bool {
 // nameClass returns the class a path has by its own names wherever it is
 // (.git, .ssh, rc files, agent config, CI workflows, secrets), or "".
 func nameClass(p string) string {
-	parts := strings.Split(strings.Trim(p, "/"), "/")
-	for i, part := range parts {
+	trimmed := strings.Trim(p, "/")
+	rest, prev, base := trimmed, "", trimmed
+	for rest != "" {
+		part := rest
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			part, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
 		switch {
 		case part == ".git":
 			return ClassGit
@@ -281,28 +288,28 @@ func nameClass(p string) string {
 			return ClassSSH
 		case agentDirs[part]:
 			return ClassAgentConfig
-		case part == "rivumi" && i > 0 && parts[i-1] == ".config":
+		case part == "rivumi" && prev == ".config":
 			return ClassAgentConfig
 		}
+		prev, base = part, part
 	}
-	joined := strings.Join(parts, "/")
-	for _, d := range ciDirs {
-		if strings.HasPrefix(joined, d+"/") || joined == d || strings.Contains(joined, "/"+d+"/") || strings.HasSuffix(joined, "/"+d) {
+	padded := "/" + trimmed + "/"
+	for _, d := range ciDirPatterns {
+		if strings.Contains(padded, d) {
 			return ClassCI
 		}
 	}
-	for _, d := range secretDirs {
-		if strings.HasPrefix(joined, d+"/") || joined == d || strings.Contains(joined, "/"+d+"/") || strings.HasSuffix(joined, "/"+d) {
+	for _, d := range secretDirPatterns {
+		if strings.Contains(padded, d) {
 			return ClassSecret
 		}
 	}
-	base := parts[len(parts)-1]
 	switch {
 	case base == ".envrc":
 		return ClassEnvrc
 	case agentFiles[base]:
 		return ClassAgentConfig
-	case rcFiles[base] && (len(parts) == 1 || strings.HasPrefix(base, ".") || parts[0] == "etc" || strings.Contains(p, "\x00home")):
+	case rcFiles[base] && (base == trimmed || strings.HasPrefix(base, ".") || strings.HasPrefix(trimmed, "etc/") || strings.Contains(p, "\x00home")):
 		return ClassRC
 	case ciFiles[base]:
 		return ClassCI
@@ -310,6 +317,16 @@ func nameClass(p string) string {
 		return ClassSecret
 	}
 	return ""
+}
+
+var ciDirPatterns, secretDirPatterns = slashed(ciDirs), slashed(secretDirs)
+
+func slashed(dirs []string) []string {
+	out := make([]string, len(dirs))
+	for i, d := range dirs {
+		out[i] = "/" + d + "/"
+	}
+	return out
 }
 
 func isSecretName(base string) bool {

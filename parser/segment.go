@@ -42,6 +42,7 @@ func (p *walker) newSegment(f *frame, src string) *Segment {
 		Downstream: []string{},
 		Code:       []Code{},
 		Writes:     []Operand{},
+		Reads:      []Operand{},
 		Tags:       []string{},
 		Stdin:      f.stdin,
 	}

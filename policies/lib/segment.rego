@@ -37,37 +37,43 @@ has_flag(f) if f in input.segment.flags
 # assignments and nothing unknowable.
 plain if {
 	input.segment.path_kind in {"bare", "system"}
+	count(input.segment.tags & unknowable_tags) == 0
+	plain_wrappers
+	plain_assigns
+}
+
+plain_wrappers if not "wrapped" in input.segment.tags
+
+plain_wrappers if {
+	"wrapped" in input.segment.tags
 	every w in input.segment.wrappers {
 		w.name in harmless_wrappers
 	}
+}
+
+plain_assigns if not "assigns" in input.segment.tags
+
+plain_assigns if {
+	"assigns" in input.segment.tags
 	every a in input.segment.assigns {
 		a.name in harmless_assigns
 		not a.dynamic
-	}
-	every t in input.segment.tags {
-		not t in unknowable_tags
 	}
 }
 
 # writes_in_workspace holds when everything the segment writes is inside the
 # workspace (and not protected there).
+writes_in_workspace if not "writes" in input.segment.tags
+
 writes_in_workspace if {
-	every w in input.segment.writes {
-		w.class == "workspace"
-	}
+	"writes" in input.segment.tags
+	input.segment.write_classes == {"workspace"}
 }
 
 no_writes if count(input.segment.writes) == 0
 
-# reads_ok holds when no operand or input redirect names a secret.
-reads_ok if {
-	every o in input.segment.operands {
-		not o.class in secret_classes
-	}
-	every r in input.segment.redirects {
-		not r.target.class in secret_classes
-	}
-}
+# reads_ok holds when nothing the segment reads is a secret.
+reads_ok if count(input.segment.read_classes & secret_classes) == 0
 
 # query_only holds for `prog --version` and `prog --help`.
 query_only if {

@@ -28,7 +28,7 @@ floor contains {"id": "floor.rm-critical"} if {
 #     Search from a directory inside the workspace instead.
 floor contains {"id": "floor.find-delete-critical"} if {
 	input.segment.program == "find"
-	seg.has_flag("delete")
+	"delete" in input.segment.flags
 	some o in input.segment.operands
 	o.class in seg.critical_classes
 }
@@ -52,7 +52,7 @@ floor contains {"id": "floor.mv-critical"} if {
 #   id: floor.fork-bomb
 #   justification: A function that calls itself in a pipeline or in the background exhausts the machine.
 floor contains {"id": "floor.fork-bomb"} if {
-	seg.tagged("fork-bomb")
+	"fork-bomb" in input.segment.tags
 }
 
 # METADATA
@@ -63,8 +63,7 @@ floor contains {"id": "floor.fork-bomb"} if {
 #     Writing to a disk device (dd of=/dev/sda, > /dev/nvme0n1) destroys the file systems on it.
 #     Write to an image file in the workspace instead.
 floor contains {"id": "floor.device-write"} if {
-	some w in input.segment.writes
-	w.class == "device"
+	"device" in input.segment.write_classes
 }
 
 # METADATA
@@ -75,9 +74,11 @@ floor contains {"id": "floor.device-write"} if {
 #     mkfs, wipefs, shred, cryptsetup, partitioning and LVM removal tools on a device destroy its data.
 #     Use a loop image file you created in the workspace instead.
 floor contains {"id": "floor.device-format"} if {
-	disk_tools[input.segment.program]
-	some o in input.segment.operands
-	o.class == "device"
+	input.segment.program in {
+		"wipefs", "shred", "blkdiscard", "mkswap", "mke2fs", "pvremove",
+		"vgremove", "lvremove", "wipe", "newfs",
+	}
+	"device" in input.segment.read_classes
 }
 
 # METADATA
@@ -89,11 +90,6 @@ floor contains {"id": "floor.mkfs"} if {
 	startswith(input.segment.program, "mkfs")
 }
 
-disk_tools := {
-	"wipefs": true, "shred": true, "blkdiscard": true, "mkswap": true, "mke2fs": true, "pvremove": true,
-	"vgremove": true, "lvremove": true, "wipe": true, "newfs": true,
-}
-
 # METADATA
 # title: Running code fetched from the network
 # custom:
@@ -102,7 +98,7 @@ disk_tools := {
 #     Piping a download (or decoded data) into a shell or interpreter runs code nobody reviewed.
 #     Download the script to a file, read it, then run it deliberately.
 floor contains {"id": "floor.fetch-run"} if {
-	seg.tagged("fetched-code")
+	"fetched-code" in input.segment.tags
 }
 
 # METADATA
@@ -113,7 +109,7 @@ floor contains {"id": "floor.fetch-run"} if {
 #     Downloading a script and executing it in one command runs code nobody reviewed.
 #     Download it, read it, then run it as a separate, reviewed step.
 floor contains {"id": "floor.download-exec"} if {
-	seg.tagged("runs-downloaded")
+	"runs-downloaded" in input.segment.tags
 }
 
 # METADATA
@@ -136,28 +132,21 @@ floor contains {"id": "floor.reverse-shell"} if {
 }
 
 floor contains {"id": "floor.reverse-shell"} if {
-	some r in input.segment.redirects
-	r.target.class == "net"
+	"net" in input.segment.write_classes
 }
 
 floor contains {"id": "floor.reverse-shell"} if {
-	some o in input.segment.operands
-	o.class == "net"
+	"net" in input.segment.read_classes
 }
 
 floor contains {"id": "floor.reverse-shell"} if {
-	shells[input.segment.program]
+	input.segment.program in {"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "rbash", "fish", "csh", "tcsh"}
 	some p in array.concat(input.segment.upstream, input.segment.downstream)
 	p in {"nc", "ncat", "netcat", "telnet", "socat", "openssl"}
 }
 
 floor contains {"id": "floor.reverse-shell"} if {
-	seg.tagged("code-revshell")
-}
-
-shells := {
-	"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "mksh": true, "ash": true,
-	"yash": true, "rbash": true, "fish": true, "csh": true, "tcsh": true,
+	"code-revshell" in input.segment.tags
 }
 
 # METADATA
@@ -168,8 +157,7 @@ shells := {
 #     Changing /etc/passwd, /etc/shadow, /etc/group or sudoers takes over or locks out the machine.
 #     Use the system's user management tools by hand, outside the agent.
 floor contains {"id": "floor.system-credentials"} if {
-	some w in input.segment.writes
-	w.class == "credentials"
+	"credentials" in input.segment.write_classes
 }
 
 # METADATA
@@ -215,7 +203,7 @@ floor contains {"id": "floor.kill-init"} if {
 #     Change the specific files inside the workspace instead.
 floor contains {"id": "floor.chmod-critical"} if {
 	input.segment.program in {"chmod", "chown", "chgrp", "chattr", "setfacl"}
-	seg.has_flag("recursive")
+	"recursive" in input.segment.flags
 	some o in input.segment.operands
 	o.class in seg.critical_classes
 }
@@ -228,6 +216,7 @@ floor contains {"id": "floor.chmod-critical"} if {
 #     BASH_FUNC_name%% variables define functions in every bash started below, replacing any command.
 #     Define nothing through the environment.
 floor contains {"id": "floor.bash-func"} if {
+	"assigns" in input.segment.tags
 	some a in input.segment.assigns
 	startswith(a.name, "BASH_FUNC_")
 }
@@ -240,5 +229,5 @@ floor contains {"id": "floor.bash-func"} if {
 #     An interpreter one-liner deletes or overwrites /, home, a system directory or a credential file.
 #     Delete the specific path inside the workspace instead.
 floor contains {"id": "floor.code-critical"} if {
-	seg.tagged("code-critical")
+	"code-critical" in input.segment.tags
 }

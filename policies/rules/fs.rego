@@ -13,8 +13,9 @@ import data.rivumi.lib.segment as seg
 #     .git/, agent and rivumi configuration, shell start-up files, ~/.ssh, CI workflows and .envrc
 #     control what runs later, outside any review. Change them by hand, not from an agent.
 deny contains {"id": "fs.protected-write"} if {
-	some w in input.segment.writes
-	w.class in seg.protected_classes
+	"writes" in input.segment.tags
+	some c in input.segment.write_classes
+	c in seg.protected_classes
 }
 
 # METADATA
@@ -24,9 +25,10 @@ deny contains {"id": "fs.protected-write"} if {
 #   scope: redirect
 #   justification: The command writes outside the workspace (or somewhere that cannot be known); confirm the target.
 ask contains {"id": "fs.write-outside"} if {
-	some w in input.segment.writes
-	not w.class in {"workspace", "null"}
-	not w.class in seg.protected_classes
+	"writes" in input.segment.tags
+	some c in input.segment.write_classes
+	not c in {"workspace", "null"}
+	not c in seg.protected_classes
 }
 
 # METADATA
@@ -41,7 +43,7 @@ ask contains {"id": "fs.delete"} if {
 
 ask contains {"id": "fs.delete"} if {
 	input.segment.program == "find"
-	seg.has_flag("delete")
+	"delete" in input.segment.flags
 }
 
 # METADATA
@@ -72,27 +74,11 @@ ask contains {"id": "fs.archive"} if {
 # custom:
 #   id: fs.read-secret
 #   justification: The command reads a secret (.env, keys, cloud credentials, ~/.ssh, /etc/shadow) that may leave the machine.
-ask contains {"id": "fs.read-secret"} if {
-	some o in input.segment.operands
-	o.class in seg.secret_classes
-}
+ask contains {"id": "fs.read-secret"} if "secret" in input.segment.read_classes
 
-ask contains {"id": "fs.read-secret"} if {
-	some r in input.segment.redirects
-	r.op in {"<", "<>"}
-	r.target.class in seg.secret_classes
-}
+ask contains {"id": "fs.read-secret"} if "ssh" in input.segment.read_classes
 
-ask contains {"id": "fs.read-secret"} if {
-	some _, vals in input.segment.options
-	some v in vals
-	secret_value(v)
-}
-
-secret_value(v) if {
-	regex.match(`(^|[=@/])\.env(\.[A-Za-z0-9_-]+)?$|(^|/)id_(rsa|ed25519|ecdsa|dsa)$|\.pem$|(^|/)\.ssh/|(^|/)\.aws/credentials$`, v)
-	not endswith(v, ".env.example")
-}
+ask contains {"id": "fs.read-secret"} if "credentials" in input.segment.read_classes
 
 # METADATA
 # title: Linking or copying over files
@@ -116,6 +102,7 @@ ask contains {"id": "fs.history"} if {
 }
 
 ask contains {"id": "fs.history"} if {
+	"assigns" in input.segment.tags
 	some a in input.segment.assigns
 	a.name in {"HISTFILE", "HISTSIZE", "HISTFILESIZE", "HISTCONTROL", "HISTIGNORE"}
 }
@@ -127,6 +114,7 @@ ask contains {"id": "fs.history"} if {
 }
 
 ask contains {"id": "fs.history"} if {
+	"writes" in input.segment.tags
 	some w in input.segment.writes
 	regex.match(`(^|/)\.(bash|zsh|sh|python|node_repl|psql|mysql)_?history$`, w.path)
 }

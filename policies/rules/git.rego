@@ -13,7 +13,7 @@ import data.rivumi.lib.segment as seg
 deny contains {"id": "git.force-push"} if {
 	input.segment.program == "git"
 	input.segment.subcommand == "push"
-	seg.has_flag("force")
+	"force" in input.segment.flags
 }
 
 # METADATA
@@ -48,7 +48,7 @@ discards if {
 
 discards if {
 	input.segment.subcommand == "clean"
-	not seg.has_flag("dry-run")
+	not "dry-run" in input.segment.flags
 }
 
 discards if {
@@ -105,7 +105,7 @@ ask contains {"id": "git.delete-ref"} if {
 ask contains {"id": "git.delete-ref"} if {
 	input.segment.program == "git"
 	input.segment.subcommand == "update-ref"
-	seg.has_flag("d")
+	"d" in input.segment.flags
 }
 
 # METADATA
@@ -123,7 +123,7 @@ ask contains {"id": "git.rewrite-history"} if {
 ask contains {"id": "git.rewrite-history"} if {
 	input.segment.program == "git"
 	input.segment.subcommand == "commit"
-	seg.has_flag("amend")
+	"amend" in input.segment.flags
 }
 
 # METADATA
@@ -187,6 +187,7 @@ ask contains {"id": "git.global-options"} if {
 #     GIT_CONFIG_COUNT/KEY/VALUE, GIT_CONFIG_PARAMETERS and GIT_CONFIG_GLOBAL inject configuration that
 #     can run commands. Do not pass git configuration through the environment.
 deny contains {"id": "git.config-env"} if {
+	"assigns" in input.segment.tags
 	some a in input.segment.assigns
 	startswith(a.name, "GIT_CONFIG")
 }

@@ -28,7 +28,7 @@ ask contains {"id": "network.upload"} if {
 
 ask contains {"id": "network.upload"} if {
 	input.segment.program == "curl"
-	seg.has_flag("upload-file")
+	"upload-file" in input.segment.flags
 }
 
 ask contains {"id": "network.upload"} if {

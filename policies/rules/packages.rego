@@ -1,8 +1,6 @@
 # Package managers and tools that run workspace code.
 package rivumi.rules
 
-
-
 # METADATA
 # title: Installing or changing packages
 # custom:
@@ -52,6 +50,7 @@ ask contains {"id": "exec.local-program"} if {
 #   scope: wrapper
 #   justification: sudo, doas, su, pkexec and run0 run the command as another user, usually root.
 ask contains {"id": "privilege.escalation"} if {
+	"wrapped" in input.segment.tags
 	some w in input.segment.wrappers
 	w.name in {"sudo", "doas", "run0", "pkexec", "please", "su", "runuser", "gosu", "su-exec", "chroot", "nsenter"}
 }

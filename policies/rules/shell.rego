@@ -1,8 +1,6 @@
 # Shells, interpreters and code that cannot be known.
 package rivumi.rules
 
-import data.rivumi.lib.segment as seg
-
 # METADATA
 # title: Program name not known statically
 # custom:
@@ -10,7 +8,7 @@ import data.rivumi.lib.segment as seg
 #   scope: shape
 #   justification: The program comes from a variable, substitution or glob, so nothing can say what runs.
 ask contains {"id": "shell.dynamic-program"} if {
-	seg.tagged("dynamic-program")
+	"dynamic-program" in input.segment.tags
 }
 
 # METADATA
@@ -22,7 +20,7 @@ ask contains {"id": "shell.dynamic-program"} if {
 #     An earlier alias, function, PATH/IFS assignment, shopt, set, trap or source changed what later
 #     words mean, so they cannot be read as written.
 ask contains {"id": "shell.changed-shell"} if {
-	seg.tagged("changed-shell")
+	"changed-shell" in input.segment.tags
 }
 
 # METADATA
@@ -32,7 +30,7 @@ ask contains {"id": "shell.changed-shell"} if {
 #   scope: shape
 #   justification: alias, functions, PATH/IFS/BASH_ENV assignments, shopt, set, hash -p and exec redirections change what later commands do.
 ask contains {"id": "shell.changes-resolution"} if {
-	seg.tagged("changes-resolution")
+	"changes-resolution" in input.segment.tags
 }
 
 # METADATA
@@ -42,7 +40,7 @@ ask contains {"id": "shell.changes-resolution"} if {
 #   scope: shape
 #   justification: Code is built at run time (a variable, a substitution, a stdin placeholder), so nobody can read it first.
 ask contains {"id": "shell.dynamic-code"} if {
-	seg.tagged("dynamic-code")
+	"dynamic-code" in input.segment.tags
 }
 
 # METADATA
@@ -52,7 +50,7 @@ ask contains {"id": "shell.dynamic-code"} if {
 #   scope: shape
 #   justification: A shell or interpreter runs whatever arrives on its input; read the code first.
 ask contains {"id": "shell.stdin-code"} if {
-	seg.tagged("stdin-code")
+	"stdin-code" in input.segment.tags
 }
 
 # METADATA
@@ -61,7 +59,7 @@ ask contains {"id": "shell.stdin-code"} if {
 #   id: shell.script-file
 #   justification: A shell or interpreter runs a script file, code from the workspace or elsewhere.
 ask contains {"id": "shell.script-file"} if {
-	seg.tagged("script-file")
+	"script-file" in input.segment.tags
 }
 
 # METADATA
@@ -70,7 +68,7 @@ ask contains {"id": "shell.script-file"} if {
 #   id: shell.interactive
 #   justification: A shell or interpreter without code waits for input; nothing can be graded.
 ask contains {"id": "shell.interactive"} if {
-	seg.tagged("interactive")
+	"interactive" in input.segment.tags
 }
 
 # METADATA
@@ -79,8 +77,8 @@ ask contains {"id": "shell.interactive"} if {
 #   id: shell.inline
 #   justification: A shell runs an inline script; its commands are graded too, and the shell itself needs consent.
 ask contains {"id": "shell.inline"} if {
-	shells[input.segment.program]
-	seg.has_flag("c")
+	input.segment.program in {"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "rbash", "fish", "csh", "tcsh"}
+	"c" in input.segment.flags
 }
 
 ask contains {"id": "shell.inline"} if {
@@ -97,8 +95,7 @@ ask contains {"id": "shell.inline"} if {
 #     python -c, node -e, perl -e, ruby -e and heredocs into interpreters run code rivumi cannot
 #     parse; it can never be allowed without consent.
 ask contains {"id": "shell.interpreter-code"} if {
-	some c in input.segment.code
-	not c.safe
+	"opaque-code" in input.segment.tags
 }
 
 # METADATA
@@ -107,7 +104,7 @@ ask contains {"id": "shell.interpreter-code"} if {
 #   id: shell.code-spawns
 #   justification: The script calls system(), exec, popen, a pager escape or similar, so it runs other programs.
 ask contains {"id": "shell.code-spawns"} if {
-	seg.tagged("code-spawns")
+	"code-spawns" in input.segment.tags
 }
 
 # METADATA
@@ -116,7 +113,7 @@ ask contains {"id": "shell.code-spawns"} if {
 #   id: shell.code-unsafe
 #   justification: The awk or sed script runs commands or writes files (system, getline, pipes, e, w).
 ask contains {"id": "shell.code-unsafe"} if {
-	seg.tagged("code-unsafe")
+	"code-unsafe" in input.segment.tags
 }
 
 # METADATA
@@ -126,7 +123,7 @@ ask contains {"id": "shell.code-unsafe"} if {
 #   scope: shape
 #   justification: Bash evaluates a variable's contents in arithmetic, which can run a command substitution.
 ask contains {"id": "shell.arith-dynamic"} if {
-	seg.tagged("arith-dynamic")
+	"arith-dynamic" in input.segment.tags
 }
 
 # METADATA
@@ -136,7 +133,7 @@ ask contains {"id": "shell.arith-dynamic"} if {
 #   scope: wrapper
 #   justification: xargs, parallel and find -exec … + add arguments that are only known at run time.
 ask contains {"id": "shell.appended-args"} if {
-	seg.tagged("appended-args")
+	"appended-args" in input.segment.tags
 }
 
 # METADATA
@@ -146,7 +143,7 @@ ask contains {"id": "shell.appended-args"} if {
 #   scope: shape
 #   justification: The program was written in mixed case or with .exe, a spelling used to slip past guards.
 ask contains {"id": "shell.name-normalized"} if {
-	seg.tagged("name-normalized")
+	"name-normalized" in input.segment.tags
 }
 
 # METADATA
@@ -158,6 +155,7 @@ ask contains {"id": "shell.name-normalized"} if {
 #     BASH_ENV, ENV, PS4, PROMPT_COMMAND, LD_*, GIT_SSH_COMMAND, pagers, editors and similar variables
 #     make programs run other code.
 ask contains {"id": "shell.code-env"} if {
+	"assigns" in input.segment.tags
 	some a in input.segment.assigns
 	code_env(a.name)
 }
@@ -167,7 +165,7 @@ code_env(n) if n in {
 	"GIT_ASKPASS", "SSH_ASKPASS", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_EXTERNAL_DIFF",
 	"PAGER", "MANPAGER", "EDITOR", "VISUAL", "LESSOPEN", "LESSCLOSE", "PYTHONSTARTUP", "PYTHONPATH",
 	"PERL5OPT", "PERL5LIB", "RUBYOPT", "NODE_OPTIONS", "BROWSER", "PATH", "IFS", "SHELLOPTS",
-	"BASHOPTS", "CDPATH", "GLOBIGNORE", "HOME", "PROMPT_COMMAND", "ZDOTDIR", "DYLD_INSERT_LIBRARIES",
+	"BASHOPTS", "CDPATH", "GLOBIGNORE", "HOME", "ZDOTDIR", "DYLD_INSERT_LIBRARIES",
 	"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "NPM_CONFIG_SCRIPT_SHELL", "npm_config_script_shell",
 	"TAR_OPTIONS", "GZIP", "XZ_OPT", "ZSTD_CLEVEL", "SYSTEMD_EDITOR", "SUDO_EDITOR", "FCEDIT",
 	"TMPDIR", "RSYNC_RSH", "CVS_RSH", "GIT_PROXY_COMMAND", "MAKEFLAGS", "CC", "CXX",
@@ -185,7 +183,7 @@ code_env(n) if endswith(n, "EDITOR")
 #   id: shell.remote
 #   justification: The command runs on another machine over ssh; confirm the host and the command.
 ask contains {"id": "shell.remote"} if {
-	seg.tagged("remote")
+	"remote" in input.segment.tags
 }
 
 # METADATA
@@ -195,5 +193,5 @@ ask contains {"id": "shell.remote"} if {
 #   scope: shape
 #   justification: A job left running in the background outlives the command and its timeout.
 ask contains {"id": "shell.background"} if {
-	seg.tagged("background")
+	"background" in input.segment.tags
 }
