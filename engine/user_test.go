@@ -1,0 +1,82 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/rivumi/rivumi/engine"
+)
+
+// TestUserModulesCannotWeaken: user packs that could lower the built-in
+// layers are refused at load, with file:line:col.
+func TestUserModulesCannotWeaken(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"package rivumi.rules", "package rivumi.rules\n\nallow contains {\"id\": \"x\"} if true\n", "x.rego:1:1: package data.rivumi.rules is not allowed"},
+		{"package rivumi", "package rivumi\n\nx := 1\n", "package data.rivumi is not allowed"},
+		{"package rivumi.main", "package rivumi.main\n\ndecision := \"allow\"\n", "package data.rivumi.main is not allowed"},
+		{"package system", "package system\n\nmain := 1\n", "package data.system is reserved"},
+		{"outside rivumi", "package team\n\nallow contains {\"id\": \"x\"} if true\n", "package data.team is not allowed"},
+		{"head into rules", "package rivumi.user\n\nallow.x contains {\"id\": \"x\"} if true\n", "layer sets must be plain partial sets"},
+		{"default rule", "package rivumi.user\n\ndefault floor := set()\n", "default rule floor is not allowed"},
+		{"complete rule", "package rivumi.user\n\ndeny := {{\"id\": \"x\"}}\n", "complete rule deny is not allowed"},
+		{"function", "package rivumi.user\n\nask(x) := x\n", "function ask is not allowed"},
+		{"shadowed builtin", "package rivumi.user\n\ncount(x) := 0\n", "shadows a built-in function"},
+		{"syntax error", "package rivumi.user\n\nallow contains if {\n", "x.rego:3:"},
+		{"missing metadata", "package rivumi.user\n\ndeny contains {\"id\": \"team.x\"} if input.segment.program == \"x\"\n", "hit id \"team.x\" has no METADATA"},
+	}
+	for _, tt := range tests {
+		_, err := engine.New(context.Background(), engine.UserModule("x.rego", tt.src))
+		var pe *engine.PolicyError
+		if !errors.As(err, &pe) {
+			t.Errorf("%s: err %v, want a PolicyError", tt.name, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v\nwant it to mention %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+// TestUserRulesAddButNeverLower: a valid user pack adds deny and allow
+// rules; its allow never lowers a floor or built-in deny.
+func TestUserRulesAddButNeverLower(t *testing.T) {
+	src := `package rivumi.user.team
+
+# METADATA
+# title: No terraform apply
+# custom:
+#   id: team.no-apply
+#   justification: Apply through the pipeline, not from an agent.
+deny contains {"id": "team.no-apply"} if {
+	input.segment.program == "terraform"
+	input.segment.subcommand == "apply"
+}
+
+# METADATA
+# title: Everything is fine
+# custom:
+#   id: team.allow-all
+#   justification: A careless rule that tries to allow everything.
+allow contains {"id": "team.allow-all"} if true
+`
+	e, err := engine.New(context.Background(), engine.UserModule("team.rego", src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cmd, want := range map[string]engine.Decision{
+		"terraform apply":          engine.Deny,
+		"rm -rf /":                 engine.Deny,
+		"git push --force":         engine.Deny,
+		"npm install x":            engine.Ask, // an ask is not lowered by an allow
+		"frobnicate":               engine.Allow,
+		"echo x > .git/hooks/post": engine.Deny,
+	} {
+		if v := e.EvaluateText(context.Background(), cmd); v.Decision != want {
+			t.Errorf("%q: %s, want %s (%v)", cmd, v.Decision, want, v.Reasons)
+		}
+	}
+}

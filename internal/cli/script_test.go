@@ -1,0 +1,47 @@
+package cli
+
+import (
+	"context"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// scriptCmds are the testscript commands shared by the CLI's .txtar tests:
+// `rivumi ARGS…` runs the CLI in-process (its exit code is kept for
+// `exitcode N`; `! rivumi` expects a non-zero exit).
+func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
+	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		"rivumi": func(ts *testscript.TestScript, neg bool, args []string) {
+			code := Main(context.Background(), args, Stdio{In: strings.NewReader(""), Out: ts.Stdout(), Err: ts.Stderr()})
+			ts.Setenv("RIVUMI_EXIT", strconv.Itoa(code))
+			if neg != (code != 0) {
+				ts.Fatalf("rivumi exited %d", code)
+			}
+		},
+		"exitcode": func(ts *testscript.TestScript, neg bool, args []string) {
+			if len(args) != 1 || neg {
+				ts.Fatalf("usage: exitcode N")
+			}
+			if got := ts.Getenv("RIVUMI_EXIT"); got != args[0] {
+				ts.Fatalf("exit code %s, want %s", got, args[0])
+			}
+		},
+	}
+}
+
+// TestEvalScripts runs testdata/script/eval_*.txtar with the real engine.
+func TestEvalScripts(t *testing.T) {
+	files, _ := filepath.Glob("testdata/script/eval_*.txtar")
+	if len(files) == 0 {
+		t.Fatal("no eval scripts")
+	}
+	testscript.Run(t, testscript.Params{Files: files, Cmds: scriptCmds(),
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("NO_COLOR", "1")
+			return nil
+		}})
+}
