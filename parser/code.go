@@ -561,7 +561,13 @@ func (p *walker) findCode(f *frame, seg *Segment, ws []word) {
 			if j < len(ws) && ws[j].text == "+" {
 				seg.Options[name] = append(seg.Options[name], "+")
 			}
-			p.execChild(f, seg, ws[i+1:j], "{}")
+			root := ""
+			if len(seg.Operands) == 1 && !seg.Operands[0].Dynamic {
+				root = ws[1].path
+			} else if len(seg.Operands) == 0 {
+				root = "."
+			}
+			p.execChild(f, seg, ws[i+1:j], "{}", root)
 			i = j + 1
 			continue
 		case "fprint", "fprint0", "fls", "fprintf":
@@ -583,7 +589,7 @@ func (p *walker) findCode(f *frame, seg *Segment, ws []word) {
 
 // execChild adds a segment for a program run by another (find -exec);
 // words equal to or containing placeholder are filled at run time.
-func (p *walker) execChild(f *frame, parent *Segment, ws []word, placeholder string) {
+func (p *walker) execChild(f *frame, parent *Segment, ws []word, placeholder, root string) {
 	if len(ws) == 0 || p.full() {
 		return
 	}
@@ -601,6 +607,10 @@ func (p *walker) execChild(f *frame, parent *Segment, ws []word, placeholder str
 		if placeholder != "" && strings.Contains(w.text, placeholder) {
 			filled[i].dynamic = true
 			filled[i].path = ""
+			if w.text == placeholder && root != "" {
+				// {} stands for the root and everything below it.
+				filled[i].path, filled[i].fill = root, true
+			}
 		}
 	}
 	seg := p.newSegment(nf, strings.Join(parts, " "))
@@ -777,9 +787,11 @@ func looksLikeCommand(s string) bool {
 	return c >= 'a' && c <= 'z' || c == '/' || c == '.' || c == '$'
 }
 
-// pipelineCode settles, once a pipeline is complete, whether a shell or
-// interpreter reading code from the pipe gets it from a fetch or decoder.
-func (p *walker) pipelineCode(info *pipeInfo) {
+// pipelineCode settles, once a pipeline is complete, what a shell or
+// interpreter reading code from the pipe gets: code from a fetch or decoder
+// is fetched; static text from echo, printf or cat of a heredoc is parsed as
+// the shell code it is.
+func (p *walker) pipelineCode(f *frame, info *pipeInfo) {
 	for i, idxs := range info.stages {
 		for _, j := range idxs {
 			seg := p.cmd.Segments[j]
@@ -794,6 +806,47 @@ func (p *walker) pipelineCode(info *pipeInfo) {
 					}
 				}
 			}
+			if i > 0 && len(info.stages[i-1]) == 1 {
+				if text, ok := staticOutput(p.cmd.Segments[info.stages[i-1][0]]); ok {
+					if shells[seg.Program] {
+						p.script(f, text, seg.Index, KindStdin, false)
+					} else if in, isInterp := interpreters[seg.Program]; isInterp {
+						p.opaque(f, seg, in.lang, text, false)
+					}
+				}
+			}
 		}
 	}
+}
+
+// staticOutput returns what a segment prints when that is statically
+// known: echo or printf of static words, cat of a static heredoc.
+func staticOutput(s *Segment) (string, bool) {
+	for _, d := range s.Dynamic {
+		if d {
+			return "", false
+		}
+	}
+	if len(s.Wrappers) > 0 || s.PathKind == "dynamic" {
+		return "", false
+	}
+	switch s.Program {
+	case "echo":
+		var words []string
+		for _, a := range s.Argv[1:] {
+			if !(len(words) == 0 && (a == "-n" || a == "-e" || a == "-E" || a == "-ne" || a == "-en")) {
+				words = append(words, a)
+			}
+		}
+		return strings.Join(words, " ") + "\n", true
+	case "printf":
+		if len(s.Argv) >= 2 && !strings.Contains(s.Argv[1], "%") {
+			return strings.ReplaceAll(s.Argv[1], "\\n", "\n"), true
+		}
+	case "cat":
+		if len(s.Argv) == 1 && s.hdoc != nil && !s.hdoc.dynamic {
+			return s.hdoc.text, true
+		}
+	}
+	return "", false
 }

@@ -77,7 +77,8 @@ type Segment struct {
 	// Tags are boolean facts; see the Tag* constants.
 	Tags []string `json:"tags"`
 
-	segCwdAbs string // absolute cwd set by env -C / git -C, for classing operands
+	segCwdAbs string    // absolute cwd set by env -C / git -C, for classing operands
+	hdoc      *hdocInfo // the heredoc or here-string on its stdin, if any
 }
 
 // Where a segment sits (Segment.Kind).

@@ -45,6 +45,7 @@ func (p *walker) newSegment(f *frame, src string) *Segment {
 		Reads:      []Operand{},
 		Tags:       []string{},
 		Stdin:      f.stdin,
+		hdoc:       f.hdoc,
 	}
 	if p.env.cwd != "" {
 		seg.Cwd, seg.CwdKnown = p.env.display(p.env.cwd), true
@@ -211,7 +212,7 @@ func (p *walker) operand(w word) Operand {
 		op.Class = ClassDynamic
 		return op
 	}
-	if w.dynamic && w.path != "~" && !strings.HasPrefix(w.path, "~/") {
+	if w.dynamic && !w.fill && w.path != "~" && !strings.HasPrefix(w.path, "~/") {
 		op.Class = ClassDynamic
 		return op
 	}

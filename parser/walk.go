@@ -296,7 +296,7 @@ func (p *walker) walkPipeline(f *frame, c *syntax.BinaryCmd) {
 			seg.Downstream = append(seg.Downstream, down...)
 		}
 	}
-	p.pipelineCode(info)
+	p.pipelineCode(f, info)
 }
 
 func (p *walker) funcDecl(f *frame, c *syntax.FuncDecl) {

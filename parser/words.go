@@ -23,6 +23,9 @@ type word struct {
 	childFrom, childTo int
 	// arith is true when a variable is evaluated arithmetically.
 	arith bool
+	// fill is true for a placeholder filled at run time with paths under
+	// path (find -exec's {}): dynamic, yet classed by its root.
+	fill bool
 	// procSubst is true when the word is (or contains) a process substitution.
 	procSubst bool
 	// cmdSubst is true when the word contains a command substitution.
