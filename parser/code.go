@@ -795,6 +795,12 @@ func (p *walker) pipelineCode(f *frame, info *pipeInfo) {
 	for i, idxs := range info.stages {
 		for _, j := range idxs {
 			seg := p.cmd.Segments[j]
+			if i > 0 && len(info.stages[i-1]) == 1 && hasWrapper(seg, "xargs") && seg.HasTag(TagAppendedArgs) {
+				// xargs fed static text: grade the command with those arguments too.
+				if text, ok := staticOutput(p.cmd.Segments[info.stages[i-1][0]]); ok {
+					p.xargsStatic(f, seg, text)
+				}
+			}
 			if !seg.HasTag(TagStdinCode) {
 				continue
 			}
@@ -849,4 +855,32 @@ func staticOutput(s *Segment) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+func hasWrapper(s *Segment, name string) bool {
+	for _, w := range s.Wrappers {
+		if w.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// xargsStatic adds a child segment for `echo a b | xargs cmd`: cmd with the
+// static words appended (words with a replacement string are left alone).
+func (p *walker) xargsStatic(f *frame, seg *Segment, text string) {
+	for _, d := range seg.Dynamic {
+		if d {
+			return // -I placeholders or other dynamic words
+		}
+	}
+	fields := strings.Fields(text)
+	if len(fields) == 0 || len(fields) > 64 {
+		return
+	}
+	ws := make([]word, 0, len(seg.Argv)+len(fields))
+	for _, a := range append(append([]string(nil), seg.Argv...), fields...) {
+		ws = append(ws, word{text: a, path: a})
+	}
+	p.execChild(f, seg, ws, "", "")
 }
