@@ -17,6 +17,9 @@ type AwkResult struct {
 // contains:
 //   - the identifier system: "calls system()";
 //   - the identifier getline in any form: "uses getline";
+//   - the identifiers ARGV or ARGC, whose modification makes awk read other
+//     files (even reading them is reported, to keep the rule simple):
+//     "uses ARGV/ARGC";
 //   - a '|' that is not part of '||' (cmd | getline, print | "cmd", |&):
 //     "pipes to or from a command";
 //   - a '>' or '>>' that redirects a print or printf statement, i.e. that
@@ -32,8 +35,9 @@ type AwkResult struct {
 //     implementations disagree on where the regex ends.
 //
 // Safe is true exactly when none of these is found; Reason names the first
-// problem found and is empty when Safe. Reads of the files named on the awk
-// command line, assignments to ARGV, and ENVIRON are not considered here.
+// problem found and is empty when Safe. The files named on the awk command
+// line and -v assignments are not part of the program and are not
+// considered here; ENVIRON is allowed.
 // Awk never panics and runs in time linear in len(program).
 func Awk(program string) AwkResult {
 	a := awkScanner{s: program}
@@ -222,6 +226,8 @@ func (a *awkScanner) run() string {
 				return "calls system()"
 			case "getline":
 				return "uses getline"
+			case "ARGV", "ARGC":
+				return "uses ARGV/ARGC (can make awk read other files)"
 			case "print", "printf":
 				a.inPrint = true
 				a.printParen = a.paren

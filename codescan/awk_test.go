@@ -89,6 +89,10 @@ var awkCases = []struct {
 	{prog: `{ for (i = 0; i < 3; i++) print i > "f" }`, reason: "print redirected"},
 	{prog: "{ print a[$1 > 2] }", reason: "print redirected"}, // conservative: brackets do not protect
 
+	{prog: `BEGIN { ARGV[1] = "/etc/shadow"; ARGC = 2 } { print }`, reason: "ARGV/ARGC"},
+	{prog: `BEGIN { print ARGC }`, reason: "ARGV/ARGC"},
+	{prog: `{ myARGV = 1; ARGVx = 2 }`, safe: true},
+
 	// gawk extensions.
 	{prog: `@include "x.awk"`, reason: "@include"},
 	{prog: `@load "filefuncs"`, reason: "@load"},

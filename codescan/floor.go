@@ -6,16 +6,16 @@ import (
 	"strings"
 )
 
-// Floor ids.
+// The ids returned by Floor.
 const (
-	FloorRmRoot            = "floor.rm-root"
-	FloorForkBomb          = "floor.fork-bomb"
-	FloorDiskWrite         = "floor.disk-write"
-	FloorFetchRun          = "floor.fetch-run"
-	FloorReverseShell      = "floor.reverse-shell"
-	FloorSystemCredentials = "floor.system-credentials"
-	FloorKillInit          = "floor.kill-init"
-	FloorChmodRoot         = "floor.chmod-root"
+	floorRmRoot            = "floor.rm-root"
+	floorForkBomb          = "floor.fork-bomb"
+	floorDiskWrite         = "floor.disk-write"
+	floorFetchRun          = "floor.fetch-run"
+	floorReverseShell      = "floor.reverse-shell"
+	floorSystemCredentials = "floor.system-credentials"
+	floorKillInit          = "floor.kill-init"
+	floorChmodRoot         = "floor.chmod-root"
 )
 
 // Floor scans raw text that could not be parsed as shell (or is otherwise opaque) for
@@ -101,10 +101,10 @@ func Floor(text string) []string {
 	s := floorCopy(text)
 	f := &floorScan{}
 	if strings.Contains(s, "/dev/tcp") || strings.Contains(s, "/dev/udp") {
-		f.hit(FloorReverseShell)
+		f.hit(floorReverseShell)
 	}
 	if strings.Contains(s, "fork while fork") || forkBomb(s) {
-		f.hit(FloorForkBomb)
+		f.hit(floorForkBomb)
 	}
 	f.tokens(s)
 	if len(f.hits) == 0 {
@@ -416,7 +416,7 @@ func (f *floorScan) pop(kinds string) {
 			if out.cmd.found {
 				n := out.cmd.name
 				if isShellName(n) || n == "source" || n == "." || n == "eval" {
-					f.hit(FloorFetchRun)
+					f.hit(floorFetchRun)
 				}
 			}
 		}
@@ -559,10 +559,10 @@ func (f *floorScan) word(w string) {
 	if l.redirOut {
 		l.redirOut = false
 		if isBlockDev(w) {
-			f.hit(FloorDiskWrite)
+			f.hit(floorDiskWrite)
 		}
 		if isCredPath(w) {
-			f.hit(FloorSystemCredentials)
+			f.hit(floorSystemCredentials)
 		}
 		l.words = append(l.words, w)
 		l.cmd.n++
@@ -598,12 +598,20 @@ func (f *floorScan) endSegment(l *flevel, pipe bool) {
 	}
 	fetch := l.segFetch || (l.segB64 && l.segB64Dec)
 	isShell := l.cmd.found && (isShellName(l.cmd.name) || l.cmd.name == "source" || l.cmd.name == ".")
+	if !l.cmd.found && (l.cmd.wrapper == "sudo" || l.cmd.wrapper == "doas") {
+		// sudo -s / sudo -i without a command: a shell reading stdin.
+		for _, w := range words {
+			if w == "-s" || w == "-i" || w == "--shell" || w == "--login" {
+				isShell = true
+			}
+		}
+	}
 	isNet := l.cmd.found && floorNetTools[l.cmd.name] || l.segNet
 	if isShell && l.pipeFetch {
-		f.hit(FloorFetchRun)
+		f.hit(floorFetchRun)
 	}
 	if (isShell && l.pipeNet) || (isNet && l.pipeShell) {
-		f.hit(FloorReverseShell)
+		f.hit(floorReverseShell)
 	}
 	if fetch {
 		l.sawFetch = true
@@ -795,38 +803,38 @@ func (f *floorScan) analyze(words []string, cmd *cmdState) {
 		switch {
 		case n == "rm":
 			if (recAfter && rmTargetAfter) || nprAfter {
-				f.hit(FloorRmRoot)
+				f.hit(floorRmRoot)
 			}
 		case n == "chmod" || n == "chown" || n == "chgrp":
 			if chRecAfter && sysTargetAfter {
-				f.hit(FloorChmodRoot)
+				f.hit(floorChmodRoot)
 			}
 		case n == "nc" || n == "ncat" || n == "netcat":
 			if ncExecAfter {
-				f.hit(FloorReverseShell)
+				f.hit(floorReverseShell)
 			}
 		case n == "socat":
 			if socatExecAfter {
-				f.hit(FloorReverseShell)
+				f.hit(floorReverseShell)
 			}
 		}
 		if blkAfter && (diskTools[n] || strings.HasPrefix(n, "mkfs")) {
-			f.hit(FloorDiskWrite)
+			f.hit(floorDiskWrite)
 		}
 		if credAfter {
 			switch {
 			case credTools[n]:
-				f.hit(FloorSystemCredentials)
+				f.hit(floorSystemCredentials)
 			case (n == "sed" || trimVersion(n) == "perl") && inPlaceAfter:
-				f.hit(FloorSystemCredentials)
+				f.hit(floorSystemCredentials)
 			}
 		}
 		if strings.HasPrefix(w, "of=") {
 			if isBlockDev(w) {
-				f.hit(FloorDiskWrite)
+				f.hit(floorDiskWrite)
 			}
 			if isCredPath(w) {
-				f.hit(FloorSystemCredentials)
+				f.hit(floorSystemCredentials)
 			}
 		}
 		// Facts about this word, for the words before it.
@@ -869,7 +877,7 @@ func (f *floorScan) analyze(words []string, cmd *cmdState) {
 func (f *floorScan) killInit(name string, args []string) {
 	switch name {
 	case "shutdown", "reboot", "halt", "poweroff", "killall5":
-		f.hit(FloorKillInit)
+		f.hit(floorKillInit)
 	case "kill":
 		sigDone := false
 		for k := 0; k < len(args); k++ {
@@ -891,7 +899,7 @@ func (f *floorScan) killInit(name string, args []string) {
 			sigDone = true
 			p := strings.TrimLeft(strings.TrimPrefix(a, "-"), "0")
 			if p == "1" {
-				f.hit(FloorKillInit)
+				f.hit(floorKillInit)
 				return
 			}
 		}
@@ -899,7 +907,7 @@ func (f *floorScan) killInit(name string, args []string) {
 		for _, a := range args {
 			switch asciiLower(a) {
 			case "init", "systemd", "launchd", "/sbin/init", "/lib/systemd/systemd":
-				f.hit(FloorKillInit)
+				f.hit(floorKillInit)
 				return
 			}
 		}
@@ -910,7 +918,7 @@ func (f *floorScan) killInit(name string, args []string) {
 			}
 			switch a {
 			case "0", "1", "6", "s", "S":
-				f.hit(FloorKillInit)
+				f.hit(floorKillInit)
 			}
 			return
 		}
@@ -919,14 +927,14 @@ func (f *floorScan) killInit(name string, args []string) {
 			switch asciiLower(a) {
 			case "poweroff", "reboot", "halt", "kexec", "soft-reboot",
 				"poweroff.target", "reboot.target", "halt.target", "kexec.target":
-				f.hit(FloorKillInit)
+				f.hit(floorKillInit)
 				return
 			}
 		}
 	case "launchctl":
 		for _, a := range args {
 			if asciiLower(a) == "reboot" {
-				f.hit(FloorKillInit)
+				f.hit(floorKillInit)
 				return
 			}
 		}

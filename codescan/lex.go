@@ -314,14 +314,15 @@ func (lx *lexer) comment() bool {
 	return false
 }
 
-// longBracket parses a lua long bracket [==[ ... ]==] starting at i. It
-// returns the end offset and the body start/end through lx.emit when used
-// as a string by the caller.
+// longBracket skips a lua long bracket [==[ ... ]==] starting at i and
+// returns the offset after it.
 func (lx *lexer) longBracket(i int) (end int, ok bool) {
 	_, end, ok = lx.longBracketBody(i)
 	return end, ok
 }
 
+// longBracketBody parses a lua long bracket starting at i and returns its
+// body and the offset after it; an unclosed bracket runs to the end.
 func (lx *lexer) longBracketBody(i int) (body string, end int, ok bool) {
 	s := lx.src
 	j := i + 1

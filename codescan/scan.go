@@ -24,116 +24,157 @@ type Findings struct {
 //   - python, py, pypy, ipython: python
 //   - node, nodejs, deno, bun, ts-node, tsx, js: JavaScript
 //   - perl; ruby, irb, jruby; php, php-cli; lua, luajit; pwsh, powershell
-//   - osascript: AppleScript, or JavaScript for Automation when the code
-//     uses Application(, ObjC. or doShellScript
+//   - osascript: AppleScript, or JavaScript for Automation (JXA) when the
+//     code contains Application(, ObjC. or doShellScript
 //   - anything else: a generic scan that applies the rules of every
-//     language (except a few PowerShell aliases and lua's bare load()) and
-//     treats backticks as command substitution.
+//     language at once, except the PowerShell command-position aliases, lua's
+//     bare load( and x.execute(, JS bare rm(, perl's do/require/&$ shapes,
+//     PHP's )(, ]( and }( shapes and AppleScript's delete; it treats
+//     backticks as command substitution and knows only '...', "..." and
+//     `...` strings, each ending at the end of its line, and no comments.
 //
-// Literals: the lexer of the language finds '...' and "..." strings (with
-// backslash escapes decoded: \n \t \r \a \b \f \v \e \0 and octal, \xHH,
-// \x{H..}, \uHHHH, \u{H..}, python \UHHHHHHHH, lua \ddd and \z), python
-// triple quotes and r/b/f/u prefixes (raw strings are not decoded), JS
-// template literals (text kept as written, ${...} included), perl q qq qw
-// qx and ruby %q %Q %w %W %i %I %x %() (qw/%w words are separate literals),
-// perl/ruby/php heredocs, lua long strings, PowerShell quoting rules and
-// here-strings, and backtick strings in perl, ruby, php and the generic
-// scan. Comments of the language are skipped; regex literals of JS, perl and
-// ruby are skipped where an operand is expected. Empty literals are omitted;
-// the rest are reported in order of appearance, deduplicated, each capped
-// at 4096 bytes, at most 256 of them.
+// # Literals
 //
-// The flags are computed on the whole text, including the contents of
-// strings and comments, so a dangerous name that only appears inside a
-// string still counts (deliberately conservative). Names are matched as
-// whole identifiers: unlink does not match unlinked_list. In addition every
-// literal that contained escape sequences is decoded and scanned again (two
-// levels deep), so "child\x5fprocess" is caught. In detail:
+// A lexer for the language finds '...' and "..." strings (decoding \n \t
+// \r \a \b \f \v \0, \e (not in python), octal, \xHH, \x{H..}, \uHHHH,
+// \u{H..}, python \UHHHHHHHH, lua \ddd and \z; unknown escapes keep their
+// backslash in python, php, lua and AppleScript and lose it elsewhere;
+// perl/ruby/php single quotes only decode \\ and \'), python triple quotes
+// and r/b/f/u/t prefixes (raw strings are not decoded), JS template
+// literals (text kept as written, ${...} included), perl q qq qw qx and
+// ruby %q %Q %w %W %i %I %x %() (qw/%w words become separate literals),
+// perl/ruby/php heredocs, lua long strings, PowerShell quoting (doubled
+// quotes, backtick escapes, here-strings) and backtick strings in perl,
+// ruby, php and the generic scan. Comments of the language (and perl POD,
+// ruby =begin) are skipped, and so are JS, perl and ruby regex literals
+// where an operand is expected. Literals are reported in order of
+// appearance, deduplicated, empty ones omitted, each capped at 4096 bytes
+// (cut on a rune boundary), at most 256 of them.
 //
-// Spawns: system( (not platform.system), os.system and other
-// os./posix./Kernel./CORE:: qualified system, exec( in JS and PHP (not
-// .exec(, which is RegExp.exec), os.exec*/execl..execvpe, spawn( and
-// os.spawn*, posix_spawn, popen/popen2-4, proc_open, shell_exec, passthru,
-// pcntl_exec, readpipe, subprocess, child_process, Popen, execSync,
-// execFile(Sync), spawnSync, spawn_sync, execa, shelljs, Open3, PTY.spawn,
-// pty.spawn, Process.spawn, IO.popen, Runtime.getRuntime, ProcessBuilder,
-// NSTask, os.execute and io.popen (lua), os.startfile, Deno.run,
-// Deno.Command, Bun.spawn, Bun.$ and zx-style $`...`, create_subprocess_*,
-// getoutput/getstatusoutput; in perl and ruby also the command forms
-// system "...", exec $x, spawn ...; the names used as strings or symbols
-// ('system', :system), as done by getattr, send or PHP callables;
-// backticks in perl, ruby, php and the generic scan; perl qx and ruby %x;
-// perl/ruby open with a '|' mode or command ("-|", "ls |", "| cmd");
-// literals that name child_process, subprocess, open3 or pty after
-// require/import/from; AppleScript "do shell script" and JXA doShellScript;
-// PowerShell Start-Process, saps, Start-Job, Invoke-Command, Invoke-Item,
-// System.Diagnostics, the & call operator and cmd/bash/sh/wsl/powershell/pwsh
-// in command position.
+// # Flags
 //
-// Destructive: rmtree, rm_rf, rm_r, rm_f, remove_dir_all, remove_tree,
-// remove_file, rmSync, rmdirSync, unlinkSync, removeSync, emptyDirSync,
-// writeFile(Sync), appendFile(Sync), writeTextFile(Sync), write_text,
-// write_bytes, createWriteStream, file_put_contents, copyFileSync, cpSync,
-// renameSync, truncateSync, ftruncate(Sync), chmodSync, chownSync,
-// lchown(Sync), fchmod, fchown, lchmod, removedirs, O_WRONLY, O_RDWR,
-// O_TRUNC, O_CREAT, O_APPEND; unlink, rmdir, truncate, chmod, chown and
-// rename when called (or used as perl/ruby commands, or qualified by os,
-// fs, File, Path, Deno, ...); os.remove, os.replace, os.rename, shutil.move,
-// shutil.copy*, File.delete, File.write, IO.write, Bun.write, Dir.rmdir,
-// fs.rm, Deno.remove, FileUtils.rm*/remove*/mv/move*/cp*/copy*/ln*/chmod*/
-// chown*/install; a write mode ('w', 'a', 'x', '+' in a mode string such
-// as "wb" or "r+") passed as a later argument of an open-like call (open,
-// fopen, openSync, File.new, io.open, Path.open); perl open modes '>',
-// '>>', '+<', '+>'; PowerShell Remove-Item, Clear-Content, Set-Content,
-// Add-Content, Out-File, Move-Item, Rename-Item, Copy-Item, Format-Volume,
-// Clear-Disk and the rm/del/erase/rd/ri/rmdir aliases in command position;
-// AppleScript delete and "empty trash".
+// The flags are computed on the whole text, strings and comments included,
+// so a dangerous name that only appears inside a string or comment still
+// counts (deliberately conservative: print "system ok" in perl is Spawns).
+// Names are matched as whole identifiers: unlink does not match
+// unlinked_list. Python (and generic) code is first folded from fullwidth
+// and mathematical alphanumeric letters to ASCII, and JS (and generic)
+// \uXXXX escapes are decoded, because both can spell identifiers. Every
+// literal that contained escape sequences is decoded and scanned again as
+// code of the same language, two levels deep, so "child\x5fprocess" is
+// caught. Below, "name(" means the name followed by '(' (a call), "x.name"
+// a name qualified by x through '.', '::', '->' or '?.', "'name'" the whole
+// content of a string or a ruby :symbol (as passed to getattr, send, PHP
+// callables), and "cmd form" a perl/ruby list-operator call without
+// parentheses (system "ls", exec $c, system qw(...), unlink $f, chmod 0755,
+// $f).
 //
-// Network: socket/Socket, connect( (not sqlite3.connect), createConnection,
-// createServer, listen(, fsockopen, pfsockopen, stream_socket_client/
-// server, IO::Socket, Net::* (HTTP, FTP, ...), Net.* (.NET), LWP,
-// HTTP::Tiny, TCPSocket, UDPSocket, TCPServer, UDPServer, http.request,
-// https.get and other http/https/http2 request/get calls, http.server,
-// HTTPServer, urllib, urllib2, urllib3, requests. and httpx. (or imported),
-// aiohttp, httplib, http.client, ftplib, smtplib, telnetlib, poplib,
-// imaplib, nntplib, paramiko, pycurl, websocket(s), socketserver, xmlrpc,
-// webbrowser, gethostbyname, getaddrinfo, fetch( (not .fetch( on another
-// object), XMLHttpRequest, WebSocket, EventSource, axios, undici,
-// HttpClient, WebClient, TcpClient, UdpClient, HttpURLConnection,
-// URLSession, Mechanize, HTTParty, Faraday, RestClient, URI.open,
-// curl_init, curl_exec, dgram, Deno.connect/listen/serve, Bun.connect/
-// listen/serve; literals beginning with http://, https://, ftp://, ws://
-// or wss://; literals naming net, http, https, http2, dgram, tls, undici,
-// socket, open-uri or net/http after require/import/from; PowerShell
-// Invoke-WebRequest, Invoke-RestMethod, iwr, irm, DownloadString,
-// DownloadFile, Start-BitsTransfer; AppleScript "open location".
+// Spawns: system( (not platform.system), os./posix./nt./Kernel./CORE::system,
+// 'system', system in perl/ruby cmd form or after import/from (python);
+// exec( and 'exec' (php), bare exec( (JS), exec in perl/ruby cmd form or
+// call; spawn( and x.spawn for pty, PTY, Process, Bun, child_process, cp,
+// os, spawn in perl/ruby cmd form; anywhere: execl execle execlp execlpe
+// execv execve execvp execvpe fexecve posix_spawn posix_spawnp spawnl..
+// spawnvpe spawnSync spawn_sync execSync execFile execFileSync forkpty popen
+// popen2 popen3 popen4 proc_open shell_exec passthru pcntl_exec readpipe
+// subprocess child_process Popen Open3 ProcessBuilder NSTask doShellScript
+// create_subprocess_exec create_subprocess_shell getoutput
+// getstatusoutput getRuntime execa shelljs; os.execute, 'execute' and lua
+// x.execute(; os.startfile; Deno.run, Deno.Command; backticks anywhere in
+// perl, ruby, php and the generic scan; $` (bun/zx shell) in JS; perl qx
+// and ruby %x; a literal starting or ending with '|' shortly after open in
+// the same statement (perl "-|", "ls |", ruby open("| cmd")); a literal
+// child_process, subprocess, open3, pty, execa, shelljs or zx after
+// require/import/from/use/load; AppleScript "do shell script";
+// PowerShell Start-Process, Start-Job, Invoke-Command, Invoke-Item,
+// Diagnostics, the & call operator and saps, cmd, bash, sh, wsl,
+// powershell, pwsh in command position.
 //
-// Dynamic: eval( (and perl/ruby eval "..." or eval $x, not perl eval {}),
-// python bare exec( and compile( (not re.compile), __import__, importlib,
-// import_module, getattr(, globals(, vars(, __builtins__, builtins,
-// __dict__, __globals__, __subclasses__, __getattribute__, __code__,
-// pickle/marshal/dill loads, yaml unsafe_load, Function( and
-// .constructor( (JS), require( or import( of a non-literal, setTimeout/
-// setInterval with a string, vm.runIn*Context, compileFunction, dlopen,
-// mainModule, instance_eval, class_eval, module_eval, *_exec, .send,
-// .public_send, .__send__, const_get (ruby), create_function,
-// call_user_func(_array), assert(, $var(...), ...)(...) and ...](...)
-// (PHP), &$ref and &{...} (perl), perl s///ee, loadstring, dofile,
-// loadfile and bare load( (lua), Invoke-Expression, iex, ScriptBlock,
-// Add-Type (PowerShell), AppleScript "run script" and "do JavaScript";
-// a base64 decoder (b64decode, atob, decode_base64, base64_decode,
-// decode64, FromBase64String, a "base64" literal, ...) together with any
-// exec/eval/system/spawn/popen/Function/compile/load/iex name or another
-// Spawns or Dynamic finding; and, in python, any non-ASCII character in
-// code outside strings and comments (identifiers are NFKC-normalised, so
-// fullwidth or mathematical letters can spell any name; common forms are
-// also folded to ASCII before matching).
+// Destructive: anywhere: rmtree rm_rf rm_r rm_f remove_dir_all remove_tree
+// remove_file rmSync rmdirSync unlinkSync removeSync emptyDirSync
+// writeFileSync appendFileSync writeFile appendFile writeTextFile
+// writeTextFileSync write_text write_bytes createWriteStream
+// file_put_contents copyFile copyFileSync cpSync renameSync truncateSync
+// ftruncate ftruncateSync chmodSync chownSync lchown lchownSync fchmod
+// fchmodSync fchown fchownSync lchmod removedirs O_WRONLY O_RDWR O_TRUNC
+// O_CREAT O_APPEND; unlink, rmdir, truncate, chmod, chown and rename as
+// calls, strings, perl/ruby cmd forms, or qualified by os, fs, fsp,
+// promises, File, Path, Deno, posix, FileUtils, Dir or shutil; x.remove for
+// os, FileUtils, Deno, fs, fse, fsp, promises; File/FileUtils/Dir/Files
+// .delete; os.replace; shutil.move/copy/copy2/copyfile/copytree/chown;
+// fs.rm, fsp.rm, promises.rm, FileUtils.rm, Deno.rm and bare rm( in JS;
+// fs.cp; File/IO/Bun.write; FileUtils.rm*, remove*, mv*, move*, cp*,
+// copy*, ln*, chmod*, chown* and install*; a mode string such as 'w', 'a',
+// 'x', 'wb', 'r+' passed after a ',' or mode= to an open-like call (open, fopen,
+// openSync, sysopen, popen, File.new ...) in the same statement, or as the
+// first argument of x.open( (Path.open('w')); a literal starting with '>',
+// '+<' or '+>' after open (perl); PowerShell Remove-Item, Clear-Content,
+// Set-Content, Add-Content, Out-File, Move-Item, Rename-Item, Copy-Item,
+// Format-Volume, Clear-Disk, Clear-RecycleBin and rm, del, erase, rd, ri,
+// rmdir in command position; AppleScript delete and "empty (the) trash".
 //
-// Limitations: names assembled at run time without any of the Dynamic
-// shapes (for example through aliases of a module held in a variable) are
-// not seen; literal extraction is a lexer heuristic and can mis-pair quotes
-// in unusual code (the flags do not depend on it). Scan never panics and
-// runs in time linear in len(code).
+// Network: anywhere: socket Socket urllib urllib2 urllib3 aiohttp httplib
+// httplib2 ftplib smtplib telnetlib poplib imaplib nntplib paramiko pycurl
+// websocket websockets socketserver xmlrpc fsockopen pfsockopen
+// stream_socket_client stream_socket_server curl_init curl_exec TCPSocket
+// UDPSocket TCPServer UDPServer XMLHttpRequest WebSocket EventSource axios
+// undici LWP createConnection createServer webbrowser gethostbyname
+// getaddrinfo HttpClient WebClient TcpClient UdpClient HttpURLConnection
+// URLSession Mechanize HTTParty Faraday RestClient HTTPServer
+// HTTPConnection HTTPSConnection dgram connectTls open_connection
+// start_server create_connection; requests and httpx followed by '.' or
+// after import/from; bare fetch( and globalThis/window/self.fetch; connect(
+// (not sqlite3/sqlite/duckdb/dbm/shelve.connect); listen(; http, https
+// and http2 .request and .get; http.server, http.client; Bun/Deno.serve;
+// HTTP::Tiny; URI.open; anything qualified by Net (Net::HTTP, Net.WebClient);
+// a literal starting with http://, https://, ftp://, ws:// or wss://
+// (conservative: printing a URL counts); a literal net, http, https,
+// http2, dgram, tls, undici, node-fetch, socket, open-uri, net/http,
+// net/https, net/ftp, socket.io-client or ws (optionally node:) after
+// require/import/from/use/load; PowerShell Invoke-WebRequest,
+// Invoke-RestMethod, DownloadString, DownloadFile, DownloadData,
+// UploadString, Start-BitsTransfer and iwr, irm, curl, wget in command
+// position; AppleScript "open location".
+//
+// Dynamic: eval (python: unqualified, so not model.eval(); perl: call,
+// string or cmd form but not eval { }; elsewhere anywhere); python bare
+// exec, bare compile(, getattr(, globals(, vars(; JS Function(, x.constructor(
+// and 'constructor', vm.Script, require( or import( whose argument is not
+// a single string literal, setTimeout/setInterval/setImmediate with a
+// string, a computed member of global, globalThis, window, self or process
+// (global['ev'+'al']); anywhere: __import__ importlib import_module
+// __builtins__ builtins __dict__ __globals__ __subclasses__
+// __getattribute__ __code__ instance_eval class_eval module_eval
+// instance_exec class_exec module_exec create_function call_user_func
+// call_user_func_array runInNewContext runInThisContext runInContext
+// compileFunction loadstring dofile loadfile unsafe_load dlopen mainModule
+// const_get ctypes cffi runpy load_source _compile _load; pickle, cPickle,
+// marshal, dill, Marshal, jsonpickle, shelve .load/.loads; ruby send,
+// public_send, __send__ (qualified, called or cmd form) and method(,
+// instance_method(, public_method( without a literal argument; PHP
+// assert(, $var(...), ...)(...), ...](...), ...}(...) and preg_replace with
+// an /e pattern; perl &$ref, &{...}, s///ee, do $file/"file" and require
+// $x; lua bare load(, _G[...], _ENV[...], rawget, getfenv, setfenv;
+// PowerShell Invoke-Expression, ScriptBlock, Add-Type and iex in command
+// position; AppleScript "run script" and "do JavaScript"; a base64
+// decoder (b64decode, standard_b64decode, urlsafe_b64decode, b32decode,
+// b16decode, a85decode, b85decode, decodebytes, decodestring, atob,
+// decode_base64, base64_decode, decode64, strict_decode64,
+// urlsafe_decode64, FromBase64String, or a "base64" literal) together with
+// exec, eval, system, spawn, popen, Function, loadstring, iex, execSync,
+// spawnSync, Popen, Invoke-Expression or any other Spawns or Dynamic
+// finding; in python, any non-ASCII character in code outside strings and
+// comments (identifiers are NFKC-normalised, so such characters can spell
+// any name).
+//
+// Limitations: the flags are heuristics over names. Code that reaches a
+// dangerous API through an alias held in a variable, without any of the
+// Dynamic shapes above (for example a module object passed around under
+// another name), is not recognised; Spawns/Destructive/Network say that a
+// capability is used, not what it is used on. Literal extraction can
+// mis-pair quotes in unusual code (the flags do not depend on it); callers
+// must not treat an empty Literals as proof that no command string exists.
+// Scan never panics and runs in time linear in len(code).
 func Scan(lang, code string) Findings {
 	sc := newScanner(lang, code)
 	st := &scanState{seen: map[string]bool{}}
@@ -533,6 +574,7 @@ const (
 	cMember          // followed by '.'
 	cImport          // after import/from/require or ','
 	cDottedCall      // qualified and followed by '('
+	cBare            // not qualified
 )
 
 type rule struct {
@@ -629,13 +671,15 @@ func init() {
 	addRule("open", fN, mAll, cQual, q("URI"), nil)
 
 	// ---- Dynamic ----
-	addRule("eval", fY, mAll, cCall|cQuoted, nil, nil)
-	addRule("eval", fY, mPerlRuby, cCmdNoBrace, nil, nil)
-	addRule("exec", fY, mPy|mGen, cBareCall, nil, nil)
+	addRule("eval", fY, mPy, cBare|cQuoted, nil, nil) // not model.eval()
+	addRule("eval", fY, mAll&^(mPy|mPerl), cAny, nil, nil)
+	addRule("eval", fY, mPerl, cCall|cQuoted|cCmdNoBrace, nil, nil) // not eval { ... }
+	addRule("exec", fY, mPy, cBare, nil, nil)
+	addRule("exec", fY, mGen, cBareCall, nil, nil)
 	addRule("compile", fY, mPy|mGen, cBareCall, nil, nil)
 	addRule("getattr globals vars", fY, mPy|mGen, cCall, nil, nil)
 	addRule("Function", fY, mJS|mGen, cCall, nil, nil)
-	addRule("constructor", fY, mJS|mGen, cDottedCall, nil, nil)
+	addRule("constructor", fY, mJS|mGen, cDottedCall|cQuoted, nil, nil)
 	addRule("Script", fY, mAll, cQual, q("vm"), nil)
 	addRule("__import__ importlib import_module __builtins__ builtins __dict__ __globals__ __subclasses__ "+
 		"__getattribute__ __code__ instance_eval class_eval module_eval instance_exec class_exec module_exec "+
@@ -645,7 +689,7 @@ func init() {
 		fY, mAll, cAny, nil, nil)
 	addRule("loads load", fY, mAll, cQual, q("pickle cPickle marshal dill Marshal jsonpickle shelve"), nil)
 	addRule("load", fY, mLua, cBareCall, nil, nil)
-	addRule("send public_send __send__", fY, mRuby|mGen, cDotted, nil, nil)
+	addRule("send public_send __send__", fY, mRuby|mGen, cDotted|cCall|cCmd, nil, nil)
 	addRule("assert", fY, mPHP|mGen, cCall, nil, nil)
 
 	// ---- case-insensitive: PowerShell and AppleScript ----
@@ -725,7 +769,7 @@ func (sc *scanner) words(t string, st *scanState) {
 					}
 				}
 			}
-		case c == ')' || c == ']':
+		case c == ')' || c == ']' || c == '}':
 			if sc.mask&mPHP != 0 {
 				if k := nextNonSpace(t, i+1); k < len(t) && t[k] == '(' {
 					st.set(fY)
@@ -736,13 +780,42 @@ func (sc *scanner) words(t string, st *scanState) {
 				st.set(fY)
 			}
 			if sc.mask&mPwsh != 0 && (i+1 >= len(t) || t[i+1] != '&') && (i == 0 || t[i-1] != '&') && cmdPosition(t, i) {
-				if k := nextNonSpace(t, i+1); k < len(t) && (isQuoteByte(t[k]) || t[k] == '$' || isIdentStart(t[k])) {
+				if k := nextNonSpace(t, i+1); k < len(t) && (isQuoteByte(t[k]) || t[k] == '$' || t[k] == '(' || isIdentStart(t[k])) {
 					st.set(fS)
 				}
 			}
 		}
 		i++
 	}
+}
+
+// literalArg reports whether the call whose '(' is at open has a single
+// string literal or :symbol as its (first) argument.
+func literalArg(t string, open int) bool {
+	k := nextNonSpace(t, open+1)
+	if k >= len(t) {
+		return false
+	}
+	switch q := t[k]; {
+	case isQuoteByte(q):
+		k++
+		for k < len(t) && t[k] != q {
+			if t[k] == '\\' {
+				k++
+			}
+			k++
+		}
+		k++
+	case q == ':':
+		k++
+		for k < len(t) && isIdentChar(t[k]) {
+			k++
+		}
+	default:
+		return false
+	}
+	k = nextNonSpace(t, k)
+	return k < len(t) && (t[k] == ')' || t[k] == ',')
 }
 
 // cmdPosition reports whether offset i starts a command (PowerShell).
@@ -801,13 +874,11 @@ func (sc *scanner) word(t string, i, j int, st *scanState) {
 			}
 		}
 	}
-	if sc.mask&mJS != 0 {
+	if sc.mask&(mJS|mGen) != 0 {
 		switch w {
 		case "require", "import":
-			if nn < len(t) && t[nn] == '(' {
-				if k := nextNonSpace(t, nn+1); k < len(t) && !isQuoteByte(t[k]) && t[k] != ')' {
-					st.set(fY)
-				}
+			if nn < len(t) && t[nn] == '(' && !literalArg(t, nn) {
+				st.set(fY) // require(name), require("a" + "b")
 			}
 		case "global", "globalThis", "window", "self", "process":
 			if nn < len(t) && t[nn] == '[' {
@@ -819,6 +890,20 @@ func (sc *scanner) word(t string, i, j int, st *scanState) {
 					st.set(fY)
 				}
 			}
+		}
+	}
+	if sc.mask&(mRuby|mGen) != 0 && (w == "method" || w == "instance_method" || w == "public_method") &&
+		nn < len(t) && t[nn] == '(' && !literalArg(t, nn) {
+		st.set(fY) // method("sys" + "tem")
+	}
+	if sc.mask&(mLua|mGen) != 0 {
+		switch w {
+		case "_G", "_ENV":
+			if nn < len(t) && t[nn] == '[' {
+				st.set(fY)
+			}
+		case "rawget", "getfenv", "setfenv":
+			st.set(fY)
 		}
 	}
 	if sc.mask&mPerl != 0 && (w == "do" || w == "require") && nn < len(t) && !dotted {
@@ -934,6 +1019,9 @@ func (sc *scanner) match(t string, i, j int, r *rule, qual string, dotted bool, 
 		return true
 	}
 	if c&cDottedCall != 0 && dotted && call {
+		return true
+	}
+	if c&cBare != 0 && !dotted {
 		return true
 	}
 	if c&cQual != 0 && dotted {

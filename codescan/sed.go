@@ -22,7 +22,11 @@ type SedResult struct {
 // F b t T : v #. File names of r/R/w/W and of the w flag of s, and the command
 // of e, run to the end of the line (a ';' does not end them), exactly as in
 // GNU sed. a/i/c text runs to the end of the line, with backslash-newline
-// continuing it, in both the one-liner (GNU) and the classic "a\" form.
+// continuing it, in both the one-liner (GNU) and the classic "a\" form (as
+// in GNU, the character right after "a\" is taken literally, so "a\\" ends
+// the text at the newline). Labels of : b t T end at a blank, newline, ';',
+// '}' or '#' (a CR is part of a label), and every b/t/T label must be
+// defined by a : command; v accepts no argument or a version up to 4.9.
 //
 // Contract:
 //   - Executes is true when the script contains the e command or an s command

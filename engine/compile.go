@@ -181,7 +181,8 @@ func checkUser(name string, m *ast.Module) []string {
 	for _, r := range m.Rules {
 		ref := r.Head.Ref()
 		head := ref[0].Value.String()
-		if _, isBuiltin := ast.BuiltinMap[ref.String()]; isBuiltin || ast.BuiltinMap[head] != nil {
+		// floor is also OPA's math builtin; the layer sets are checked below (issue 4).
+		if _, isBuiltin := ast.BuiltinMap[ref.String()]; (isBuiltin || ast.BuiltinMap[head] != nil) && layerSets[head] == "" {
 			out = append(out, fmt.Sprintf("%s: rule %s shadows a built-in function", loc(r.Location), ref))
 		}
 		if len(ref) > 1 {
@@ -204,8 +205,10 @@ func checkUser(name string, m *ast.Module) []string {
 }
 
 type compiled struct {
-	pq       rego.PreparedEvalQuery
+	pq       rego.PreparedEvalQuery // data.rivumi.main.result: the layering in Rego
+	hits     rego.PreparedEvalQuery // data.rivumi.main.hits: the fast path (engine/layering.go)
 	meta     map[string]RuleMeta
+	standing []Grant // grants from configuration, in force for every evaluation (engine/disable.go)
 	hash     string
 	compiler *ast.Compiler
 	modules  map[string]*ast.Module
@@ -260,6 +263,7 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 	}
 	meta, mp := readMeta(modules, files)
 	problems = append(problems, mp...)
+	problems = append(problems, addAuthoring(cfg, data, meta)...) // YAML rules, switches, standing grants (engine/yaml.go)
 	grantable := map[string]any{}
 	for id, m := range meta {
 		if m.Grantable() {
@@ -269,9 +273,6 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 	merge(data, map[string]any{"rivumi": map[string]any{"meta": map[string]any{"grantable": grantable}}})
 	db, _ := json.Marshal(data)
 	h.Write(db)
-	if len(problems) > 0 {
-		return nil, &PolicyError{Problems: problems}
-	}
 	compiler := ast.NewCompiler().
 		WithStrict(true).
 		WithCapabilities(capabilities()).
@@ -279,9 +280,12 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 		WithKeepModules(true)
 	compiler.Compile(modules)
 	if compiler.Failed() {
-		return nil, &PolicyError{Problems: astProblems(compiler.Errors)}
+		problems = append(problems, astProblems(compiler.Errors)...) // with the METADATA problems: all at once (issue 4)
 	}
-	store := inmem.NewFromObject(data)
+	if len(problems) > 0 {
+		return nil, &PolicyError{Problems: problems}
+	}
+	store := inmem.NewFromObjectWithOpts(data, inmem.OptReturnASTValuesOnRead(true))
 	pq, err := rego.New(
 		rego.Query("data.rivumi.main.result"),
 		rego.Compiler(compiler),
@@ -291,7 +295,22 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 	if err != nil {
 		return nil, &PolicyError{Problems: astProblems(err)}
 	}
-	return &compiled{pq: pq, meta: meta, hash: hex.EncodeToString(h.Sum(nil))[:16], compiler: compiler, modules: modules, data: data}, nil
+	// The fast query skips main.rego's unions and switch filter when there
+	// is nothing to union or filter.
+	hasUser := len(cfg.authoring.disabled) > 0
+	for _, f := range files {
+		hasUser = hasUser || f.user
+	}
+	hits, err := prepareHits(ctx, compiler, store, hasUser)
+	if err != nil {
+		return nil, &PolicyError{Problems: astProblems(err)}
+	}
+	c := &compiled{pq: pq, hits: hits, meta: meta, hash: hex.EncodeToString(h.Sum(nil))[:16], compiler: compiler, modules: modules, data: data}
+	c.standing = standingGrants(cfg)                   // configuration's standing grants (engine/disable.go)
+	if ps := checkExamples(ctx, c, cfg); len(ps) > 0 { // YAML rule examples (engine/yaml.go)
+		return nil, &PolicyError{Problems: ps}
+	}
+	return c, nil
 }
 
 // userAggregation generates rules collecting the layer sets of user
@@ -357,6 +376,8 @@ func readMeta(modules map[string]*ast.Module, files []file) (map[string]RuleMeta
 				just, _ := a.Custom["justification"].(string)
 				scope, _ := a.Custom["scope"].(string)
 				switch {
+				case mid == "" && a.Custom["ids_from"] != nil:
+					continue // generic rule: its hits carry ids registered from data (engine/yaml.go)
 				case mid == "":
 					problems = append(problems, fmt.Sprintf("%s: METADATA has no custom.id", loc))
 					continue

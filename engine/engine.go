@@ -3,9 +3,11 @@ package engine
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"sort"
 	"strings"
 
+	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 
 	"github.com/rivumi/rivumi/codescan"
@@ -15,7 +17,8 @@ import (
 // Engine grades commands. Create it with [New]; it is safe for concurrent
 // use.
 type Engine struct {
-	c *compiled
+	c     *compiled
+	cache *hitCache
 }
 
 // New loads and compiles the embedded packs plus the user packs named by
@@ -26,11 +29,19 @@ func New(ctx context.Context, opts ...Option) (*Engine, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	// Compiling allocates ~6 MB of short-lived garbage; collecting it while
+	// compiling only delays the first verdict, so the collector pauses until
+	// New returns (it is a process-wide setting, restored on return).
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	c, err := compile(ctx, &cfg)
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{c: c}, nil
+	size := DefaultCacheSize
+	if cfg.cacheSize != nil {
+		size = *cfg.cacheSize
+	}
+	return &Engine{c: c, cache: newHitCache(size)}, nil
 }
 
 // PolicyHash identifies the compiled policy (sources and data).
@@ -140,12 +151,8 @@ func (e *Engine) evaluateAll(ctx context.Context, cmd *parser.Command, c *evalCo
 		if err := ctx.Err(); err != nil {
 			return e.fail(RuleEvalError, LayerEngine, "evaluation cancelled: "+err.Error()), nil
 		}
-		granted := grantedRules(c.grants, seg)
-		res, err := e.c.pq.Eval(ctx, rego.EvalParsedInput(segmentInput(cmd, i, shape, granted)))
-		if err != nil {
-			return e.fail(RuleEvalError, LayerEngine, "policy evaluation failed: "+err.Error()), nil
-		}
-		d, reasons, err := e.segmentResult(res, seg)
+		granted := grantedRules(e.withStanding(c.grants), seg) // standing grants from configuration (engine/disable.go)
+		d, reasons, err := e.gradeSegment(ctx, cmd, i, shape, granted)
 		if err != nil {
 			return e.fail(RuleEvalError, LayerEngine, err.Error()), nil
 		}
@@ -188,7 +195,65 @@ func deciding(d Decision, rs []Reason) []Reason {
 	return out
 }
 
-// segmentResult reads one evaluation of data.rivumi.main.result.
+// gradeSegment evaluates one segment through the fast path (cached layer
+// hits, layering in Go) and returns its decision and reasons.
+func (e *Engine) gradeSegment(ctx context.Context, cmd *parser.Command, i int, shape *ast.Term, granted []string) (Decision, []Reason, error) {
+	seg := cmd.Segments[i]
+	in := segmentInput(cmd, i, shape, granted)
+	h, ok := e.cache.get(in)
+	if !ok {
+		var err error
+		h, err = e.segmentHits(ctx, in)
+		if err != nil {
+			return Deny, nil, fmt.Errorf("policy evaluation failed: %v", err)
+		}
+		e.cache.put(in, h)
+	}
+	gs := make(map[string]bool, len(granted))
+	for _, g := range granted {
+		gs[g] = true
+	}
+	l := e.layer(h, gs)
+	var reasons []Reason
+	for _, group := range []struct {
+		ids   []string
+		layer Layer
+		dec   Decision
+	}{{l.floor, LayerFloor, Deny}, {l.deny, LayerDeny, Deny}, {l.openAsks, LayerAsk, Ask}, {l.grantedAsk, LayerGrant, Allow}, {l.allow, LayerAllow, Allow}} {
+		for _, id := range group.ids {
+			m, known := e.c.meta[id]
+			if !known {
+				return Deny, nil, fmt.Errorf("segment %d: rule id %q has no METADATA: unknown rules deny", seg.Index, id)
+			}
+			reasons = append(reasons, Reason{
+				Rule: id, Layer: group.layer, Decision: group.dec, Segment: seg.Index, Title: m.Title,
+				Justification: m.Justification, Text: seg.Text, Prefix: prefix(seg), Grantable: m.Grantable(),
+			})
+		}
+	}
+	if l.decision == Ask && len(l.openAsks) == 0 {
+		reasons = append(reasons, fallbackReason(seg))
+	}
+	sort.SliceStable(reasons, func(i, j int) bool {
+		if reasons[i].Decision != reasons[j].Decision {
+			return reasons[i].Decision > reasons[j].Decision
+		}
+		return reasons[i].Rule < reasons[j].Rule
+	})
+	return l.decision, reasons, nil
+}
+
+func fallbackReason(seg *parser.Segment) Reason {
+	return Reason{
+		Rule: RuleFallback, Layer: LayerFallback, Decision: Ask, Segment: seg.Index,
+		Title:         "No rule covers this command",
+		Justification: "Nothing allows " + describe(seg) + "; rivumi asks for anything it does not know.",
+		Text:          seg.Text, Prefix: prefix(seg), Suggest: suggest(seg),
+	}
+}
+
+// segmentResult reads one evaluation of data.rivumi.main.result (the
+// layering in Rego), for the test that proves the fast path identical.
 func (e *Engine) segmentResult(res rego.ResultSet, seg *parser.Segment) (Decision, []Reason, error) {
 	if len(res) != 1 || len(res[0].Expressions) != 1 {
 		return Deny, nil, fmt.Errorf("policy returned no result for segment %d", seg.Index)
@@ -229,14 +294,14 @@ func (e *Engine) segmentResult(res rego.ResultSet, seg *parser.Segment) (Decisio
 		}
 	}
 	if d == Ask && !hasDecision(reasons, Ask) {
-		reasons = append(reasons, Reason{
-			Rule: RuleFallback, Layer: LayerFallback, Decision: Ask, Segment: seg.Index,
-			Title:         "No rule covers this command",
-			Justification: "Nothing allows " + describe(seg) + "; rivumi asks for anything it does not know.",
-			Text:          seg.Text, Prefix: prefix(seg), Suggest: suggest(seg),
-		})
+		reasons = append(reasons, fallbackReason(seg))
 	}
-	sort.SliceStable(reasons, func(i, j int) bool { return reasons[i].Decision > reasons[j].Decision })
+	sort.SliceStable(reasons, func(i, j int) bool {
+		if reasons[i].Decision != reasons[j].Decision {
+			return reasons[i].Decision > reasons[j].Decision
+		}
+		return reasons[i].Rule < reasons[j].Rule
+	})
 	return d, reasons, nil
 }
 

@@ -9,12 +9,24 @@ type config struct {
 	userDirs []string
 	userFS   []namedFS
 	extra    []Source
+	// cacheSize overrides DefaultCacheSize when set.
+	cacheSize *int
+	// authoring holds YAML rules, switches and standing grants (engine/yaml.go, issue 4).
+	authoring authoring
 }
 
 type namedFS struct {
 	name string
 	fsys fs.FS
 }
+
+// DefaultCacheSize is how many segment results an Engine remembers.
+const DefaultCacheSize = 4096
+
+// CacheSize sets how many segment results the engine remembers (0 turns
+// the cache off). Results depend only on the segment's facts, the grants
+// and the compiled policy, so a hit is exact.
+func CacheSize(n int) Option { return func(c *config) { c.cacheSize = &n } }
 
 // Source is one policy file given directly (for tests and generated rules).
 type Source struct {

@@ -42,7 +42,9 @@ func (p *walker) parseArgs(seg *Segment, ws []word) []word {
 		w := ws[i]
 		t := w.text
 		if w.dynamic {
-			seg.tag(TagDynamicArgs)
+			if !w.pipe {
+				seg.tag(TagDynamicArgs)
+			}
 			operands = append(operands, w)
 			if inOrder {
 				opts = true
@@ -82,6 +84,7 @@ func (p *walker) parseArgs(seg *Segment, ws []word) []word {
 				val = ws[i].text
 				if ws[i].dynamic {
 					seg.tag(TagDynamicArgs)
+					seg.optWord(o.Canon, ws[i])
 				}
 			}
 			seg.addOption(o.Canon, val)
@@ -109,6 +112,7 @@ func (p *walker) parseArgs(seg *Segment, ws []word) []word {
 					val = ws[i].text
 					if ws[i].dynamic {
 						seg.tag(TagDynamicArgs)
+						seg.optWord(o.Canon, ws[i])
 					}
 				}
 				seg.addOption(o.Canon, val)
@@ -144,6 +148,15 @@ func (p *walker) parseArgs(seg *Segment, ws []word) []word {
 		}
 	}
 	return operands
+}
+
+// optWord keeps the word a dynamic option value came from, so that code
+// options (python -c "$(curl …)") can be judged by their substitutions.
+func (s *Segment) optWord(name string, w word) {
+	if s.dynOpts == nil {
+		s.dynOpts = map[string]word{}
+	}
+	s.dynOpts[name+"\x00"+w.text] = w
 }
 
 // addOption records an option (and its value, when it has one).

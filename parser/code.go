@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/rivumi/rivumi/codescan"
@@ -40,7 +41,7 @@ var fetchers = map[string]bool{
 	"curl": true, "wget": true, "fetch": true, "aria2c": true, "http": true, "https": true,
 	"xh": true, "httpie": true, "lynx": true, "links": true, "w3m": true, "nc": true, "ncat": true,
 	"netcat": true, "socat": true, "openssl": false, "tftp": true, "ftp": true, "scp": true,
-	"rsync": false, "curlie": true, "gsutil": true, "s3cmd": true,
+	"rsync": false, "curlie": true, "gsutil": true, "s3cmd": true, "ssh": true,
 }
 
 // decoders turn data into something else; piping their output to a shell
@@ -79,7 +80,7 @@ func (p *walker) command(f *frame, seg *Segment, words []word) {
 		seg.Dynamic = append(seg.Dynamic, w.dynamic || w.glob)
 	}
 	for _, w := range ws[1:] {
-		if w.dynamic {
+		if w.dynamic && !w.pipe {
 			seg.tag(TagDynamicArgs)
 		}
 	}
@@ -102,15 +103,31 @@ func (p *walker) subtreeFetches(w word) bool {
 // dynamicCode marks seg as running code that cannot be known, fetched when
 // any of the words' substitutions fetch.
 func (p *walker) dynamicCode(seg *Segment, lang string, ws ...word) {
+	p.dynamicCodeIn(nil, seg, lang, ws...)
+}
+
+// dynamicCodeIn is dynamicCode that, for shell code, also parses the
+// words' source as the shell would see it after expansion (rm -rf $HOME
+// stays rm -rf $HOME), so floor shapes inside still show; the segments it
+// yields are tagged dynamic-code and never allowed.
+func (p *walker) dynamicCodeIn(f *frame, seg *Segment, lang string, ws ...word) {
 	seg.tag(TagDynamicCode)
-	var parts []string
+	var parts, raw []string
 	for _, w := range ws {
 		parts = append(parts, w.text)
+		r := w.raw
+		if r == "" {
+			r = w.text
+		}
+		raw = append(raw, r)
 		if p.subtreeFetches(w) {
 			seg.tag(TagFetchedCode)
 		}
 	}
 	seg.Code = append(seg.Code, Code{Lang: lang, Text: strings.Join(parts, " "), Dynamic: true})
+	if f != nil && lang == "shell" {
+		p.script(f, strings.Join(raw, " "), seg.Index, KindScript, true)
+	}
 }
 
 func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []word) {
@@ -124,7 +141,7 @@ func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []wor
 			args = args[1:]
 		}
 		if anyDynamic(args) {
-			p.dynamicCode(seg, "shell", args...)
+			p.dynamicCodeIn(f, seg, "shell", args...)
 			p.changeShell()
 			return
 		}
@@ -167,7 +184,7 @@ func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []wor
 			p.script(f, c, seg.Index, KindRemote, false)
 		}
 	case prog == "git":
-		p.gitCode(f, seg, operands)
+		p.gitCode(f, seg, ws, operands)
 	case prog == "tar" || prog == "bsdtar" || prog == "gtar":
 		for _, k := range []string{"to-command", "use-compress-program", "info-script", "F", "new-volume-script"} {
 			for _, c := range seg.Options[k] {
@@ -190,7 +207,7 @@ func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []wor
 	case prog == "sed" || prog == "gsed":
 		p.sedCode(f, seg, operands)
 	case prog == "vim" || prog == "vi" || prog == "nvim" || prog == "ex" || prog == "view" || prog == "gvim" || prog == "vimdiff":
-		p.vimCode(seg, ws)
+		p.vimCode(f, seg, ws)
 	case prog == "less" || prog == "more" || prog == "most":
 		for _, w := range ws[1:] {
 			if strings.HasPrefix(w.text, "+") && strings.Contains(w.text, "!") {
@@ -199,11 +216,14 @@ func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []wor
 			}
 		}
 	case prog == "man":
-		for _, c := range seg.Options["P"] {
-			p.script(f, c, seg.Index, KindScript, false)
-		}
 		for _, c := range seg.Options["pager"] {
 			p.script(f, c, seg.Index, KindScript, false)
+		}
+	case prog == "emulate":
+		for i, w := range ws {
+			if w.text == "-c" && i+1 < len(ws) {
+				p.script(f, ws[i+1].text, seg.Index, KindScript, ws[i+1].dynamic)
+			}
 		}
 	case prog == "script":
 		for i, w := range ws {
@@ -232,8 +252,14 @@ func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []wor
 			seg.tag(TagResolution)
 			p.changeShell()
 		}
-	case prog == "read" || prog == "mapfile" || prog == "readarray" || prog == "printf" || prog == "getopts":
-		p.readTargets(seg, ws)
+	case prog == "read" || prog == "mapfile" || prog == "readarray" || prog == "printf" || prog == "getopts" || prog == "unset":
+		p.readTargets(f, seg, ws)
+	case prog == "test" || prog == "[":
+		for i, w := range ws {
+			if w.text == "-v" && i+1 < len(ws) && (ws[i+1].dynamic || p.nameString(f, ws[i+1].text, seg.Index)) {
+				seg.tag(TagArithDynamic)
+			}
+		}
 	default:
 		if in, ok := interpreters[prog]; ok {
 			p.interpCode(f, seg, in.lang, in.flags, operands)
@@ -283,9 +309,13 @@ func safeSet(args []word) bool {
 
 // readTargets marks read/printf -v/mapfile into variables that change
 // resolution.
-func (p *walker) readTargets(seg *Segment, ws []word) {
+func (p *walker) readTargets(f *frame, seg *Segment, ws []word) {
 	for i, w := range ws[1:] {
 		t := w.text
+		if !w.dynamic && !strings.HasPrefix(t, "-") && p.nameString(f, t, seg.Index) {
+			// read 'a[$(…)]', unset 'a[$(…)]': the subscript is evaluated.
+			seg.tag(TagArithDynamic)
+		}
 		if w.dynamic {
 			if seg.Program != "printf" {
 				seg.tag(TagResolution)
@@ -329,7 +359,7 @@ func (p *walker) shellCode(f *frame, seg *Segment, operands []word) {
 			return
 		}
 		if operands[0].dynamic {
-			p.dynamicCode(seg, "shell", operands[0])
+			p.dynamicCodeIn(f, seg, "shell", operands[0])
 			return
 		}
 		p.script(f, operands[0].text, seg.Index, KindScript, false)
@@ -347,6 +377,9 @@ func (p *walker) shellCode(f *frame, seg *Segment, operands []word) {
 func (p *walker) stdinCode(f *frame, seg *Segment, lang string) {
 	switch {
 	case f.hdoc != nil:
+		if f.hdoc.fetch {
+			seg.tag(TagFetchedCode)
+		}
 		if lang == "shell" {
 			p.script(f, f.hdoc.text, seg.Index, KindStdin, f.hdoc.dynamic)
 		} else {
@@ -360,6 +393,12 @@ func (p *walker) stdinCode(f *frame, seg *Segment, lang string) {
 			if r.Op == "<" && r.Target.abs != "" && p.download[r.Target.abs] {
 				seg.tag(TagRunsDownloaded)
 			}
+			if r.Op == "<" && r.fetch {
+				seg.tag(TagFetchedCode)
+			}
+			if r.Op == "<" && r.childTo > r.childFrom {
+				p.substOutputCode(f, seg, r.childFrom, r.childTo) // sh < <(echo …)
+			}
 		}
 	default:
 		seg.tag(TagInteractive)
@@ -371,7 +410,8 @@ func (p *walker) scriptFile(f *frame, seg *Segment, w word) {
 	switch {
 	case w.procSubst || w.cmdSubst:
 		p.dynamicCode(seg, "shell", w)
-	case w.text == "/dev/stdin" || w.text == "-":
+		p.substOutputCode(f, seg, w.childFrom, w.childTo)
+	case w.text == "/dev/stdin" || w.text == "-" || w.text == "/dev/fd/0" || w.text == "/proc/self/fd/0":
 		p.stdinCode(f, seg, "shell")
 	case w.dynamic:
 		seg.tag(TagDynamicCode)
@@ -400,7 +440,7 @@ func (p *walker) trapCode(f *frame, seg *Segment, ws []word) {
 		return
 	}
 	if action.dynamic {
-		p.dynamicCode(seg, "shell", action)
+		p.dynamicCodeIn(f, seg, "shell", action)
 	} else {
 		p.script(f, action.text, seg.Index, KindScript, false)
 	}
@@ -441,7 +481,11 @@ func (p *walker) sshCode(f *frame, seg *Segment, operands []word) {
 		return
 	}
 	seg.tag(TagRemote)
-	p.joinedScript(f, seg, operands[1:], KindRemote)
+	remote := operands[1:]
+	if len(remote) > 0 && remote[0].text == "--" {
+		remote = remote[1:]
+	}
+	p.joinedScript(f, seg, remote, KindRemote)
 }
 
 // gitCodeKeys are configuration keys whose value git runs as a command.
@@ -464,13 +508,22 @@ func isGitCodeKey(k string) bool {
 	return false
 }
 
-func (p *walker) gitCode(f *frame, seg *Segment, operands []word) {
+func (p *walker) gitCode(f *frame, seg *Segment, ws, operands []word) {
 	for _, kv := range seg.Options["global:c"] {
 		p.gitConfigValue(f, seg, kv)
 	}
 	for _, kv := range seg.Options["global:config-env"] {
 		seg.Code = append(seg.Code, Code{Lang: "git-config", Text: kv, Dynamic: true})
 		seg.tag(TagDynamicCode)
+	}
+	switch seg.Subcommand {
+	case "show", "cat-file", "diff", "grep", "archive", "blame", "log":
+		// REV:path names a file as committed: reading it reads that path.
+		for _, o := range operands {
+			if _, path, ok := strings.Cut(o.text, ":"); ok && path != "" && !o.dynamic && !strings.Contains(o.text, "://") {
+				seg.Reads = append(seg.Reads, p.operand(word{text: path, path: path}))
+			}
+		}
 	}
 	switch seg.Subcommand {
 	case "rebase":
@@ -487,8 +540,13 @@ func (p *walker) gitCode(f *frame, seg *Segment, operands []word) {
 			p.joinedScript(f, seg, operands[1:], KindScript)
 		}
 	case "bisect":
-		if len(operands) > 1 && operands[0].text == "run" {
-			p.joinedScript(f, seg, operands[1:], KindExec)
+		// git bisect run CMD ARGS…: everything after run is the argv,
+		// options included.
+		for i, w := range ws {
+			if w.text == "run" && i > 0 && ws[i-1].text == "bisect" && i+1 < len(ws) {
+				p.execChild(f, seg, ws[i+1:], "", "")
+				break
+			}
 		}
 	case "filter-branch":
 		for k, vals := range seg.Options {
@@ -639,8 +697,18 @@ func (p *walker) awkCode(f *frame, seg *Segment, operands []word) {
 	if !r.Safe {
 		seg.tag(TagCodeUnsafe)
 		p.opaque(f, seg, "awk", prog.text, false)
+		// print > "file" and print >> "file" write those files.
+		for _, m := range awkRedirect.FindAllStringSubmatch(prog.text, 16) {
+			seg.Writes = append(seg.Writes, p.operand(word{text: m[1], path: m[1]}))
+		}
 	}
 }
+
+var (
+	awkRedirect = regexp.MustCompile(`>>?\s*"([^"\\]+)"`)
+	// sedExec finds GNU sed's `e command` (to the end of the line).
+	sedExec = regexp.MustCompile(`(?m)(?:^|[;{}])\s*(?:[0-9$]+(?:,[0-9$]+)?|/[^/\n]*/)?\s*!?\s*e[ \t]+([^\n]+)`)
+)
 
 func (p *walker) sedCode(f *frame, seg *Segment, operands []word) {
 	scripts := append([]string(nil), seg.Options["expression"]...)
@@ -666,9 +734,15 @@ func (p *walker) sedCode(f *frame, seg *Segment, operands []word) {
 		}
 		if r.Executes {
 			seg.tag(TagCodeSpawns)
+			for _, m := range sedExec.FindAllStringSubmatch(s, 16) {
+				p.script(f, m[1], seg.Index, KindEmbedded, false)
+			}
 		}
 		for _, w := range r.Writes {
 			seg.Writes = append(seg.Writes, p.operand(word{text: w, path: w}))
+		}
+		for _, rd := range r.Reads {
+			seg.Reads = append(seg.Reads, p.operand(word{text: rd, path: rd}))
 		}
 	}
 	if _, inPlace := seg.Options["in-place"]; inPlace || hasFlag(seg.Flags, "in-place") {
@@ -678,7 +752,7 @@ func (p *walker) sedCode(f *frame, seg *Segment, operands []word) {
 	}
 }
 
-func (p *walker) vimCode(seg *Segment, ws []word) {
+func (p *walker) vimCode(f *frame, seg *Segment, ws []word) {
 	for i := 1; i < len(ws); i++ {
 		t := ws[i].text
 		code := ""
@@ -693,6 +767,10 @@ func (p *walker) vimCode(seg *Segment, ws []word) {
 			continue
 		}
 		seg.Code = append(seg.Code, Code{Lang: "vim", Text: code})
+		if i := strings.IndexByte(code, '!'); i >= 0 && i+1 < len(code) {
+			// :!cmd and :r !cmd hand cmd to the shell.
+			p.script(f, code[i+1:], seg.Index, KindEmbedded, false)
+		}
 		if strings.Contains(code, "!") || strings.Contains(code, "system(") || strings.Contains(code, "sh") ||
 			strings.Contains(code, "py") || strings.Contains(code, "lua") || strings.Contains(code, "perl") || strings.Contains(code, "ruby") {
 			seg.tag(TagCodeSpawns)
@@ -708,6 +786,10 @@ func (p *walker) interpCode(f *frame, seg *Segment, lang string, codeFlags []str
 	for _, fl := range codeFlags {
 		for _, c := range seg.Options[fl] {
 			found = true
+			if w, dyn := seg.dynOpts[fl+"\x00"+c]; dyn {
+				p.dynamicCode(seg, lang, w)
+				continue
+			}
 			p.opaque(f, seg, lang, c, false)
 		}
 	}
@@ -758,6 +840,15 @@ func (p *walker) opaque(f *frame, seg *Segment, lang, text string, dynamic bool)
 				p.script(f, lit, seg.Index, KindEmbedded, false)
 			}
 		}
+		// subprocess.run(["rm", "-rf", "/"]): the argv is spread over
+		// literals; read them together as one command too.
+		if len(fnd.Literals) > 1 && len(fnd.Literals) <= 32 {
+			quoted := make([]string, len(fnd.Literals))
+			for i, l := range fnd.Literals {
+				quoted[i] = shellQuote(l)
+			}
+			p.script(f, strings.Join(quoted, " "), seg.Index, KindEmbedded, false)
+		}
 	}
 }
 
@@ -792,9 +883,31 @@ func looksLikeCommand(s string) bool {
 // is fetched; static text from echo, printf or cat of a heredoc is parsed as
 // the shell code it is.
 func (p *walker) pipelineCode(f *frame, info *pipeInfo) {
+	// fetched[i]: a stage before i fetches or decodes (one pass, linear).
+	info.fetched = make([]bool, len(info.stages)+1)
+	for i, idxs := range info.stages {
+		info.fetched[i+1] = info.fetched[i]
+		for _, j := range idxs {
+			up := p.cmd.Segments[j]
+			if fetchers[up.Program] || isDecoder(up) || up.HasTag(TagFetchedCode) {
+				info.fetched[i+1] = true
+			}
+		}
+	}
 	for i, idxs := range info.stages {
 		for _, j := range idxs {
 			seg := p.cmd.Segments[j]
+			if p.upstreamFetches(info, i) {
+				// What a fetch writes through a pipe is a download too.
+				for _, w := range seg.Writes {
+					if w.abs != "" && (seg.Program == "tee" || len(seg.Redirects) > 0) {
+						p.download[w.abs] = true
+					}
+				}
+				if hasWrapper(seg, "xargs") && (shells[seg.Program] || interpreters[seg.Program].lang != "") {
+					seg.tag(TagFetchedCode) // curl … | xargs bash -c: the code is the download
+				}
+			}
 			if i > 0 && len(info.stages[i-1]) == 1 && hasWrapper(seg, "xargs") && seg.HasTag(TagAppendedArgs) {
 				// xargs fed static text: grade the command with those arguments too.
 				if text, ok := staticOutput(p.cmd.Segments[info.stages[i-1][0]]); ok {
@@ -804,17 +917,12 @@ func (p *walker) pipelineCode(f *frame, info *pipeInfo) {
 			if !seg.HasTag(TagStdinCode) {
 				continue
 			}
-			for k := 0; k < i; k++ {
-				for _, u := range info.stages[k] {
-					up := p.cmd.Segments[u]
-					if fetchers[up.Program] || isDecoder(up) || up.HasTag(TagFetchedCode) {
-						seg.tag(TagFetchedCode)
-					}
-				}
+			if p.upstreamFetches(info, i) {
+				seg.tag(TagFetchedCode)
 			}
 			if i > 0 && len(info.stages[i-1]) == 1 {
 				if text, ok := staticOutput(p.cmd.Segments[info.stages[i-1][0]]); ok {
-					if shells[seg.Program] {
+					if shells[seg.Program] || seg.Program == "source" || seg.Program == "." {
 						p.script(f, text, seg.Index, KindStdin, false)
 					} else if in, isInterp := interpreters[seg.Program]; isInterp {
 						p.opaque(f, seg, in.lang, text, false)
@@ -833,7 +941,9 @@ func staticOutput(s *Segment) (string, bool) {
 			return "", false
 		}
 	}
-	if len(s.Wrappers) > 0 || s.PathKind == "dynamic" {
+	// Wrappers (sudo, env, nohup, even xargs with its appended words) do
+	// not change what echo prints first.
+	if s.PathKind == "dynamic" {
 		return "", false
 	}
 	switch s.Program {
@@ -849,12 +959,34 @@ func staticOutput(s *Segment) (string, bool) {
 		if len(s.Argv) >= 2 && !strings.Contains(s.Argv[1], "%") {
 			return strings.ReplaceAll(s.Argv[1], "\\n", "\n"), true
 		}
+		if len(s.Argv) >= 3 && (s.Argv[1] == "%s\\n" || s.Argv[1] == "%s " || s.Argv[1] == "%s") {
+			// printf '%s\n' a b: each argument on its own line.
+			return strings.Join(s.Argv[2:], "\n") + "\n", true
+		}
 	case "cat":
 		if len(s.Argv) == 1 && s.hdoc != nil && !s.hdoc.dynamic {
 			return s.hdoc.text, true
 		}
 	}
 	return "", false
+}
+
+// substOutputCode parses, as shell code run by seg, the static output of
+// the top segments of a substitution (source <(echo 'rm -rf /')).
+func (p *walker) substOutputCode(f *frame, seg *Segment, from, to int) {
+	for _, c := range p.cmd.Segments[from:to] {
+		if c.Kind != KindProcSubst && c.Kind != KindSubst {
+			continue
+		}
+		if text, ok := staticOutput(c); ok {
+			p.script(f, text, seg.Index, KindStdin, false)
+		}
+	}
+}
+
+// upstreamFetches reports a fetch or decoder in a stage before stage i.
+func (p *walker) upstreamFetches(info *pipeInfo, i int) bool {
+	return info.fetched[i]
 }
 
 func hasWrapper(s *Segment, name string) bool {

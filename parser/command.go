@@ -77,8 +77,10 @@ type Segment struct {
 	// Tags are boolean facts; see the Tag* constants.
 	Tags []string `json:"tags"`
 
-	segCwdAbs string    // absolute cwd set by env -C / git -C, for classing operands
-	hdoc      *hdocInfo // the heredoc or here-string on its stdin, if any
+	segCwdAbs string          // absolute cwd set by env -C / git -C, for classing operands
+	hdoc      *hdocInfo       // the heredoc or here-string on its stdin, if any
+	dynOpts   map[string]word // dynamic option values by "name\x00text"
+	procOut   bool            // runs inside >( ) of its parent
 }
 
 // Where a segment sits (Segment.Kind).
@@ -150,6 +152,10 @@ type Redirect struct {
 	Target Operand `json:"target"`
 	// Inherited is true when the redirect is on an enclosing compound command.
 	Inherited bool `json:"inherited"`
+
+	fetch bool // the target is a substitution that fetches from the network
+	// childFrom, childTo: the segments of a substitution target (< <(…)).
+	childFrom, childTo int
 }
 
 // Assign is a NAME=value given to a command (or to the shell, when the

@@ -31,6 +31,7 @@ var writeOptions = map[string][]string{
 	"script":     {},
 	"ssh-keygen": {"f"},
 	"openssl":    {"out"},
+	"tree":       {"o"},
 }
 
 func (p *walker) facts(f *frame, seg *Segment, operands []word) {
@@ -48,7 +49,9 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 		}
 	case prog == "mv":
 		seg.Writes = append(seg.Writes, ops...)
-	case prog == "chmod" || prog == "chown" || prog == "chgrp" || prog == "chattr" || prog == "setfacl":
+	case prog == "setfacl":
+		seg.Writes = append(seg.Writes, ops...) // the ACL comes by option
+	case prog == "chmod" || prog == "chown" || prog == "chgrp" || prog == "chattr":
 		if len(ops) > 1 && len(seg.Options["reference"]) == 0 {
 			seg.Writes = append(seg.Writes, ops[1:]...)
 		} else if len(seg.Options["reference"]) > 0 {
@@ -64,8 +67,14 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 				seg.Options["if"] = append(seg.Options["if"], v)
 			}
 		}
-	case prog == "uniq" && len(ops) > 1:
+	case (prog == "uniq" || prog == "xxd") && len(ops) > 1:
+		// uniq IN OUT, xxd [-r] IN OUT: the second operand is written.
 		seg.Writes = append(seg.Writes, ops[1])
+	case prog == "gzip" || prog == "gunzip" || prog == "bzip2" || prog == "bunzip2" || prog == "xz" || prog == "unxz" || prog == "zstd" || prog == "unzstd":
+		// They replace each file operand with its (de)compressed sibling.
+		if !hasFlag(seg.Flags, "stdout") && !hasFlag(seg.Flags, "c") && !hasFlag(seg.Flags, "d") || hasFlag(seg.Flags, "d") && !hasFlag(seg.Flags, "c") {
+			seg.Writes = append(seg.Writes, ops...)
+		}
 	case prog == "tar" || prog == "bsdtar" || prog == "gtar":
 		p.tarWrites(seg)
 	case prog == "unzip" || prog == "7z" || prog == "unrar" || prog == "cpio":
@@ -74,6 +83,21 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 			dir = d[0]
 		}
 		seg.Writes = append(seg.Writes, p.operand(word{text: dir, path: dir}))
+	case prog == "yq":
+		// yq -s EXPR writes one file per document, named by EXPR; -i
+		// rewrites its inputs.
+		for _, e := range seg.Options["split-exp"] {
+			name := strings.TrimSuffix(strings.TrimPrefix(e, "\""), "\"")
+			literal := len(e) >= 2 && e[0] == '"' && e[len(e)-1] == '"' && !strings.ContainsAny(name, "\"\\$()|+")
+			if !literal {
+				seg.Writes = append(seg.Writes, Operand{Text: e, Class: ClassDynamic, Dynamic: true})
+			} else {
+				seg.Writes = append(seg.Writes, p.operand(word{text: name, path: name}))
+			}
+		}
+		if hasFlag(seg.Flags, "inplace") && len(ops) > 1 {
+			seg.Writes = append(seg.Writes, ops[1:]...)
+		}
 	case prog == "cd" || prog == "pushd" || prog == "popd" || prog == "chdir":
 		p.changeDir(seg, operands)
 	}
@@ -83,7 +107,24 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 		}
 	}
 	if prog == "curl" && (hasFlag(seg.Flags, "remote-name") || hasFlag(seg.Flags, "remote-name-all")) {
-		seg.Writes = append(seg.Writes, p.operand(word{text: ".", path: "."}))
+		// curl -O saves under the URL's last path element.
+		for _, o := range ops {
+			if name := urlBase(o.Text); name != "" {
+				seg.Writes = append(seg.Writes, p.operand(word{text: name, path: name}))
+			}
+		}
+	}
+	if prog == "wget" && len(seg.Options["output-document"]) == 0 {
+		dir := "."
+		if d := seg.Options["directory-prefix"]; len(d) > 0 {
+			dir = d[len(d)-1]
+		}
+		for _, o := range ops {
+			if name := urlBase(o.Text); name != "" {
+				path := dir + "/" + name
+				seg.Writes = append(seg.Writes, p.operand(word{text: path, path: path}))
+			}
+		}
 	}
 	for _, vals := range seg.Options {
 		for _, v := range vals {
@@ -114,11 +155,30 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 	}
 }
 
+// urlBase is the file name a downloader saves a URL under, or "".
+func urlBase(u string) string {
+	if !strings.Contains(u, "://") {
+		return ""
+	}
+	u = u[strings.Index(u, "://")+3:]
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	i := strings.IndexByte(u, '/')
+	if i < 0 {
+		return "index.html"
+	}
+	b := baseName(u[i:])
+	if b == "" || strings.HasSuffix(u, "/") {
+		return "index.html"
+	}
+	return b
+}
+
 // redirectFacts adds redirect targets that are written to Writes.
 func (p *walker) redirectFacts(seg *Segment) {
 	for _, r := range seg.Redirects {
-		switch r.Op {
-		case ">", ">>", ">|", "&>", "&>>", "<>", ">&":
+		if strings.Contains(r.Op, ">") {
 			if r.Target.Class == ClassNull {
 				continue
 			}

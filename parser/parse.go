@@ -57,6 +57,15 @@ func Parse(text string, opts ...Option) (*Command, error) {
 		p.cmd.Shape.Limit = "depth"
 		return p.cmd, nil
 	}
+	if i := strings.IndexByte(text, 0); i >= 0 {
+		// A NUL cannot reach a program's argv; shells differ on what they
+		// do with it, so the text cannot be read as any one shell reads it.
+		line := 1 + strings.Count(text[:i], "\n")
+		col := i - strings.LastIndexByte(text[:i], '\n')
+		pe := &ParseError{Line: line, Col: col, Msg: "NUL byte in command text"}
+		p.cmd.Shape.Error = pe
+		return p.cmd, pe
+	}
 	file, err := parseText(text, cfg.shell)
 	if err != nil {
 		pe := toParseError(err)
@@ -127,6 +136,20 @@ func newWalker(cfg config, text string) *walker {
 	}
 }
 
+// stringOperands are programs whose operands are strings, names or
+// metadata queries rather than file contents read: echo .env reads nothing,
+// ls -l /dev/sda reads no disk.
+var stringOperands = map[string]bool{
+	"echo": true, "printf": true, "basename": true, "dirname": true, "which": true, "type": true,
+	"command": true, "hash": true, "test": true, "[": true, "[[": true, "expr": true, "seq": true,
+	"sleep": true, "true": false, "date": true, "id": true, "whoami": true, "hostname": true,
+	"kill": true, "export": true, "declare": true, "local": true, "read": true, "alias": true,
+	"unalias": true, "set": true, "unset": true, "cd": true, "pushd": true, "ls": true, "stat": true,
+	"du": true, "df": true, "realpath": true, "readlink": true, "lsblk": true, "mkdir": true,
+	"touch": true, "rm": true, "rmdir": true, "printenv": true, "getopts": true, "shift": true,
+	"exit": true, "return": true, "wait": true, "trap": true, "umask": true, "ulimit": true,
+}
+
 // finish computes whole-command facts once every segment is known.
 func (p *walker) finish() {
 	for _, s := range p.cmd.Segments {
@@ -134,7 +157,9 @@ func (p *walker) finish() {
 			p.cmd.Shape.DynamicCommand = true
 		}
 		s.Flags = uniqSorted(s.Flags)
-		s.Reads = append(s.Reads, s.Operands...)
+		if !stringOperands[s.Program] {
+			s.Reads = append(s.Reads, s.Operands...)
+		}
 		for _, r := range s.Redirects {
 			if r.Op == "<" || r.Op == "<>" || r.Op == "<&" {
 				s.Reads = append(s.Reads, r.Target)
@@ -211,10 +236,15 @@ func (p *walker) script(f *frame, text string, parent int, kind string, dynamic 
 	par := p.cmd.Segments[parent]
 	file, err := parseText(text, f.shell)
 	if err != nil {
-		// Unparsable inline code cannot be known.
+		// Unparsable inline code cannot be known; still look for the
+		// substitutions inside it by reading it as a no-op's argument.
 		par.tag(TagDynamicCode)
 		par.Code = append(par.Code, Code{Lang: "shell", Text: text, Dynamic: true})
-		return
+		if alt, err2 := parseText(": "+text, f.shell); err2 == nil {
+			file, text, dynamic = alt, ": "+text, true
+		} else {
+			return
+		}
 	}
 	nf := &frame{src: text, shell: f.shell, kind: kind, parent: parent, depth: par.Depth + 1,
 		recursion: f.recursion + 1, inFunc: f.inFunc}

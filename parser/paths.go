@@ -188,8 +188,39 @@ func (e *pathEnv) classify(text string, glob bool) (abs, class string) {
 		// Only the directory part is known; a glob of a directory's entries
 		// counts as the directory itself for critical classes.
 		i := strings.IndexAny(p, "*?[")
+		if i < 0 {
+			return "", ClassDynamic // zsh's ^ and # globs: not classed
+		}
+		if k := strings.LastIndexByte(p[:i], '/'); strings.HasPrefix(p[k+1:], ".") && p[k+1:] != "./" && !strings.HasPrefix(p[k+1:], "../") {
+			// .e* matches .env: a glob spelled to match hidden names can
+			// reach secrets, so it is not classed, unless its directory is
+			// critical (rm -rf ~/.[!.]* wipes every dotfile of home).
+			if abs := e.absolute(p[:k+1]); abs != "" {
+				switch c := e.classAbs(abs); c {
+				case ClassRoot, ClassHome, ClassSystemTop:
+					return abs, c
+				}
+			}
+			return "", ClassDynamic
+		}
 		j := strings.LastIndexByte(p[:i], '/')
-		if strings.ContainsAny(p[:j+1], "*?[") || strings.Contains(p[i:], "/") {
+		if strings.ContainsAny(p[:j+1], "*?[") {
+			return "", ClassDynamic
+		}
+		if strings.Contains(p[i:], "/") {
+			// /*/ or ~/*/x: a glob in a middle component. Only the
+			// directory before it is known; when that is critical, so is
+			// the glob (it reaches every entry of it).
+			dir := p[:j+1]
+			if dir == "" {
+				dir = "."
+			}
+			if abs := e.absolute(dir); abs != "" {
+				switch c := e.classAbs(abs); c {
+				case ClassRoot, ClassHome, ClassSystemTop:
+					return abs, c
+				}
+			}
 			return "", ClassDynamic
 		}
 		if j < 0 {
@@ -258,7 +289,11 @@ func (e *pathEnv) classAbs(abs string) string {
 }
 
 func isDevice(abs string) bool {
-	if !strings.HasPrefix(abs, "/dev/") {
+	switch {
+	case abs == "/proc/sysrq-trigger", abs == "/proc/kcore", strings.HasPrefix(abs, "/sys/firmware/efi/efivars"),
+		strings.HasPrefix(abs, "/sys/block/"), strings.HasPrefix(abs, "/sys/class/block/"):
+		return true // writing these reboots, bricks or corrupts the machine
+	case !strings.HasPrefix(abs, "/dev/"):
 		return false
 	}
 	for _, p := range devicePrefixes {
@@ -281,19 +316,24 @@ func nameClass(p string) string {
 		} else {
 			rest = ""
 		}
+		// Case-insensitive file systems (macOS, Windows) treat .GIT as .git.
+		lp := strings.ToLower(part)
 		switch {
-		case part == ".git":
+		case lp == ".git":
 			return ClassGit
-		case part == ".ssh":
+		case lp == ".ssh":
 			return ClassSSH
-		case agentDirs[part]:
+		case agentDirs[lp]:
 			return ClassAgentConfig
-		case part == "rivumi" && prev == ".config":
+		case lp == "rivumi" && prev == ".config":
 			return ClassAgentConfig
+		case lp == "fish" && prev == ".config":
+			return ClassRC
 		}
-		prev, base = part, part
+		prev, base = lp, part
 	}
-	padded := "/" + trimmed + "/"
+	padded := "/" + strings.ToLower(trimmed) + "/"
+	lbase := strings.ToLower(base)
 	for _, d := range ciDirPatterns {
 		if strings.Contains(padded, d) {
 			return ClassCI
@@ -305,11 +345,12 @@ func nameClass(p string) string {
 		}
 	}
 	switch {
-	case base == ".envrc":
+	case lbase == ".envrc":
 		return ClassEnvrc
-	case agentFiles[base]:
+	case agentFiles[lbase]:
 		return ClassAgentConfig
-	case rcFiles[base] && (base == trimmed || strings.HasPrefix(base, ".") || strings.HasPrefix(trimmed, "etc/") || strings.Contains(p, "\x00home")):
+	case rcFiles[lbase] && (lbase == strings.ToLower(trimmed) || strings.HasPrefix(lbase, ".") || lbase == "config.fish" ||
+		strings.HasPrefix(trimmed, "etc/") || strings.Contains(p, "\x00home")):
 		return ClassRC
 	case ciFiles[base]:
 		return ClassCI

@@ -46,6 +46,7 @@ func (p *walker) newSegment(f *frame, src string) *Segment {
 		Tags:       []string{},
 		Stdin:      f.stdin,
 		hdoc:       f.hdoc,
+		procOut:    f.procOut,
 	}
 	if p.env.cwd != "" {
 		seg.Cwd, seg.CwdKnown = p.env.display(p.env.cwd), true
@@ -69,9 +70,13 @@ func (p *walker) callExpr(f *frame, c *syntax.CallExpr, s *syntax.Stmt) {
 	// Words first: their substitutions become children of this segment.
 	var words []word
 	for _, w := range c.Args {
-		if exp := braceWords(w); exp != nil {
+		if exp := braceWords(w); exp != nil && f.shell != "sh" {
 			for _, e := range exp {
-				words = append(words, p.resolveWord(f, e, seg.Index))
+				r := p.resolveWord(f, e, seg.Index)
+				if r.text == "" && !r.dynamic && !hasQuotes(e) {
+					continue // an empty unquoted word vanishes: {sh,} is just sh
+				}
+				words = append(words, r)
 			}
 			continue
 		}
@@ -87,12 +92,34 @@ func (p *walker) callExpr(f *frame, c *syntax.CallExpr, s *syntax.Stmt) {
 		if w.arith {
 			seg.tag(TagArithDynamic)
 		}
+		if w.zshQual {
+			seg.tag(TagDynamicCode) // zsh glob qualifiers and flags can run code
+		}
 	}
 	if len(words) == 0 {
 		p.assignOnly(seg, c)
 		return
 	}
 	p.command(f, seg, words)
+	p.procOutCode(f, seg)
+}
+
+// procOutCode settles shells inside >( ) of seg once seg is known: they
+// read seg's output, so a fetch there is fetched code and static text is
+// parsed as the code it is.
+func (p *walker) procOutCode(f *frame, seg *Segment) {
+	for _, c := range p.cmd.Segments[min(f.redirFrom, seg.Index):] {
+		mine := c.Parent == seg.Index || c.Index < seg.Index && c.Parent == f.parent
+		if !mine || !c.procOut || !c.HasTag(TagStdinCode) {
+			continue
+		}
+		if fetchers[seg.Program] || isDecoder(seg) {
+			c.tag(TagFetchedCode)
+		}
+		if text, ok := staticOutput(seg); ok && shells[c.Program] {
+			p.script(f, text, c.Index, KindStdin, false)
+		}
+	}
 }
 
 // assignOnly handles a statement of assignments (and redirects) alone.
@@ -119,7 +146,10 @@ func (p *walker) assign(f *frame, a *syntax.Assign, parent int) Assign {
 		out.Name = a.Name.Value
 	}
 	if a.Index != nil && p.walkArithm(f, a.Index, parent) {
-		out.Dynamic = true
+		out.Dynamic = true // arr[$i]=x evaluates $i arithmetically
+		if parent >= 0 {
+			p.cmd.Segments[parent].tag(TagArithDynamic)
+		}
 	}
 	if a.Array != nil {
 		var vals []string
@@ -136,8 +166,11 @@ func (p *walker) assign(f *frame, a *syntax.Assign, parent int) Assign {
 	}
 	if a.Value != nil {
 		w := p.resolveWord(f, a.Value, parent)
-		out.Value, out.Dynamic = w.text, w.dynamic
-		if !w.dynamic && looksLikeCode(w.text) {
+		out.Value, out.Dynamic = w.text, out.Dynamic || w.dynamic
+		switch {
+		case parent >= 0 && codeEnvNames[out.Name] != "":
+			p.codeEnv(f, p.cmd.Segments[parent], out.Name, w)
+		case !w.dynamic && looksLikeCode(w.text):
 			p.script(f, w.text, parent, KindScript, false)
 		}
 	}
@@ -145,6 +178,54 @@ func (p *walker) assign(f *frame, a *syntax.Assign, parent int) Assign {
 		out.Name = out.Value
 	}
 	return out
+}
+
+// codeEnvNames are variables whose value a program runs: "shell" values
+// are command lines (git runs $PAGER through sh), "file" values are
+// scripts a shell sources at start-up, "lessopen" is less's input filter.
+var codeEnvNames = map[string]string{
+	"PAGER": "shell", "GIT_PAGER": "shell", "MANPAGER": "shell", "SYSTEMD_PAGER": "shell",
+	"EDITOR": "shell", "VISUAL": "shell", "GIT_EDITOR": "shell", "GIT_SEQUENCE_EDITOR": "shell",
+	"SUDO_EDITOR": "shell", "SYSTEMD_EDITOR": "shell", "FCEDIT": "shell", "GIT_SSH_COMMAND": "shell",
+	"GIT_SSH": "shell", "GIT_EXTERNAL_DIFF": "shell", "GIT_PROXY_COMMAND": "shell", "GIT_ASKPASS": "shell",
+	"SSH_ASKPASS": "shell", "RSYNC_RSH": "shell", "BROWSER": "shell", "PROMPT_COMMAND": "shell",
+	"BASH_ENV": "file", "ENV": "file", "LESSOPEN": "lessopen", "LESSCLOSE": "lessopen",
+}
+
+// codeEnv parses the value of a code-carrying variable as the code it is.
+func (p *walker) codeEnv(f *frame, seg *Segment, name string, w word) {
+	kind := codeEnvNames[name]
+	if w.dynamic {
+		if kind == "file" {
+			// BASH_ENV=<(…): the script is the substitution's output.
+			for _, c := range p.cmd.Segments[w.childFrom:w.childTo] {
+				if text, ok := staticOutput(c); ok {
+					p.script(f, text, seg.Index, KindScript, false)
+				}
+			}
+		}
+		p.dynamicCodeIn(f, seg, "shell", w)
+		return
+	}
+	switch kind {
+	case "shell":
+		p.script(f, w.text, seg.Index, KindScript, false)
+	case "lessopen":
+		v := strings.TrimLeft(strings.TrimLeft(w.text, "|"), "-")
+		p.script(f, strings.ReplaceAll(v, "%s", "FILE"), seg.Index, KindScript, false)
+	case "file":
+		seg.tag(TagScriptFile)
+	}
+}
+
+func hasQuotes(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			return true
+		}
+	}
+	return false
 }
 
 func looksLikeCode(s string) bool {
@@ -162,23 +243,40 @@ func (p *walker) resolveRedirect(f *frame, r *syntax.Redirect) (Redirect, *hdocI
 	switch r.Op {
 	case syntax.Hdoc, syntax.DashHdoc:
 		p.cmd.Shape.Heredocs++
-		body := p.resolveWord(f, r.Hdoc, f.parent)
-		text := body.text
-		if r.Hdoc != nil && body.dynamic {
-			text = f.source(r.Hdoc)
+		var text string
+		var body word
+		if delimQuoted(r.Word) {
+			// Any quoting in the delimiter (<<'EOF', <<E"O"F, <<\EOF) makes
+			// the body literal: nothing in it expands.
+			text = literalBody(f, r.Hdoc)
+			p.markVisited(r.Hdoc)
+		} else {
+			body = p.resolveWord(f, r.Hdoc, f.parent)
+			text = body.text
+			if r.Hdoc != nil && body.dynamic {
+				text = literalBody(f, r.Hdoc)
+			}
 		}
 		if r.Op == syntax.DashHdoc {
 			text = stripTabs(text)
 		}
 		out.Target = Operand{Text: "", Class: ClassNull}
-		return out, &hdocInfo{text: text, dynamic: body.dynamic, op: out.Op}
+		return out, &hdocInfo{text: text, dynamic: body.dynamic, op: out.Op, fetch: body.dynamic && p.subtreeFetches(body)}
 	case syntax.WordHdoc:
 		body := p.resolveWord(f, r.Word, f.parent)
+		text := body.text
+		if body.dynamic {
+			text = body.raw
+		}
 		out.Target = Operand{Text: "", Class: ClassNull}
-		return out, &hdocInfo{text: body.text + "\n", dynamic: body.dynamic, op: out.Op}
+		return out, &hdocInfo{text: text + "\n", dynamic: body.dynamic, op: out.Op, fetch: body.dynamic && p.subtreeFetches(body)}
 	}
 	w := p.resolveWord(f, r.Word, f.parent)
 	out.Target = p.operand(w)
+	out.fetch = (w.procSubst || w.cmdSubst) && p.subtreeFetches(w)
+	if w.procSubst || w.cmdSubst {
+		out.childFrom, out.childTo = w.childFrom, w.childTo
+	}
 	if (r.Op == syntax.DplOut || r.Op == syntax.DplIn) && isFdWord(w.text) {
 		out.Target.Class = ClassNull
 	}
@@ -197,6 +295,54 @@ func isFdWord(s string) bool {
 	return s != ""
 }
 
+// literalBody is a heredoc body as text, substitutions left unexpanded.
+func literalBody(f *frame, w *syntax.Word) string {
+	if w == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, part := range w.Parts {
+		if l, ok := part.(*syntax.Lit); ok {
+			b.WriteString(l.Value)
+		} else {
+			b.WriteString(f.source(part))
+		}
+	}
+	return b.String()
+}
+
+// delimQuoted reports a heredoc delimiter with any quoting or escaping.
+func delimQuoted(w *syntax.Word) bool {
+	if w == nil {
+		return false
+	}
+	for _, part := range w.Parts {
+		switch x := part.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			return true
+		case *syntax.Lit:
+			if strings.Contains(x.Value, "\\") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// markVisited records every node below n as handled, so the sweep does not
+// walk substitutions that never run (a quoted heredoc's body).
+func (p *walker) markVisited(n *syntax.Word) {
+	if n == nil {
+		return
+	}
+	syntax.Walk(n, func(node syntax.Node) bool {
+		if node != nil {
+			p.visited[node] = true
+		}
+		return true
+	})
+}
+
 func stripTabs(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
@@ -208,6 +354,10 @@ func stripTabs(s string) string {
 // operand classes a resolved word as a path.
 func (p *walker) operand(w word) Operand {
 	op := Operand{Text: w.text, Dynamic: w.dynamic || w.glob}
+	if w.pipe {
+		op.Class = ClassNull // <(cmd): a pipe; cmd is graded on its own
+		return op
+	}
 	if w.path == "" {
 		op.Class = ClassDynamic
 		return op
@@ -297,7 +447,7 @@ func (p *walker) walkTest(f *frame, seg *Segment, e syntax.TestExpr) {
 				lit := w.Lit()
 				if lit == "" || (!isNumber(lit) && !p.numeric[lit]) {
 					r := p.resolveWord(f, w, seg.Index)
-					if r.dynamic || !isNumber(r.text) {
+					if r.dynamic || p.arithString(f, r.text, seg.Index) {
 						seg.tag(TagArithDynamic)
 					}
 				}
@@ -306,6 +456,13 @@ func (p *walker) walkTest(f *frame, seg *Segment, e syntax.TestExpr) {
 			p.walkTest(f, seg, side)
 		}
 	case *syntax.UnaryTest:
+		if w, ok := x.X.(*syntax.Word); ok && x.Op == syntax.TsVarSet {
+			r := p.resolveWord(f, w, seg.Index)
+			if r.dynamic || p.nameString(f, r.text, seg.Index) {
+				seg.tag(TagArithDynamic)
+			}
+			return
+		}
 		p.walkTest(f, seg, x.X)
 	case *syntax.ParenTest:
 		p.walkTest(f, seg, x.X)

@@ -139,13 +139,12 @@ func wrapperArgs(ws []word, from, to int) []string {
 // genericWrappers run their operand as a command; the value lists the
 // short options that take an argument.
 var genericWrappers = map[string]string{
-	"strace": "oepsuEPIbaXOS", "ltrace": "oepsuEnaS", "valgrind": "", "fakeroot": "isb",
+	"strace": "oepsuEPIbaXOS", "ltrace": "oepsuEnaS", "valgrind": "", "fakeroot": "isb", "doas": "uC",
 	"proxychains": "f", "proxychains4": "f", "torsocks": "aPuip", "unbuffer": "", "caffeinate": "tw",
-	"catchsegv": "", "firejail": "", "nsenter": "tSGTmunipUCrwN", "unshare": "SRGw", "chrt": "",
-	"taskset": "", "cpulimit": "lpe", "prlimit": "p", "numactl": "CNmpi", "faketime": "f",
+	"catchsegv": "", "firejail": "", "nsenter": "tSG", "unshare": "", "cpulimit": "lpe", "prlimit": "p", "numactl": "CNmpi", "faketime": "f",
 	"pkexec": "", "sg": "", "runuser": "ugGs", "systemd-run": "uMpEHs", "bwrap": "", "firejail-run": "",
 	"dbus-launch": "", "xvfb-run": "nsfe", "with-contenv": "", "direnv": "", "chpst": "ugUenlmdofcrp",
-	"eatmydata": "", "tsocks": "", "doas": "uC", "sudo.ws": "", "run0": "uDg", "gosu": "", "su-exec": "",
+	"eatmydata": "", "tsocks": "", "sudo.ws": "", "run0": "uDg", "gosu": "", "su-exec": "",
 	"setpriv": "", "s6-setuidgid": "", "daemonize": "acepElouv", "start-stop-daemon": "",
 }
 
@@ -162,7 +161,7 @@ func (p *walker) unwrap(f *frame, seg *Segment, ws []word) []word {
 		var ok bool
 		switch name {
 		case "sudo", "doas", "run0", "please":
-			next, ok = p.unwrapSudo(seg, name, ws)
+			next, ok = p.unwrapSudo(f, seg, name, ws)
 		case "env":
 			next, ok = p.unwrapEnv(f, seg, ws)
 		case "command":
@@ -172,7 +171,8 @@ func (p *walker) unwrap(f *frame, seg *Segment, ws []word) []word {
 			}
 			next, ok = ws[i:], true
 			seg.Wrappers = append(seg.Wrappers, Wrapper{Name: name, Args: wrapperArgs(ws, 1, i)})
-		case "builtin", "nohup", "exec", "time", "stdbuf", "setsid", "nice", "ionice", "timeout", "chroot", "xargs", "busybox", "flock":
+		case "builtin", "nohup", "exec", "time", "stdbuf", "setsid", "nice", "ionice", "timeout", "chroot", "xargs", "busybox", "flock",
+			"toybox", "noglob", "nocorrect", "taskset", "chrt", "repeat":
 			next, ok = p.unwrapSimple(f, seg, name, ws)
 		case "watch", "parallel":
 			p.codeWrapper(f, seg, name, ws)
@@ -205,7 +205,7 @@ func (p *walker) unwrap(f *frame, seg *Segment, ws []word) []word {
 	return ws
 }
 
-func (p *walker) unwrapSudo(seg *Segment, name string, ws []word) ([]word, bool) {
+func (p *walker) unwrapSudo(f *frame, seg *Segment, name string, ws []word) ([]word, bool) {
 	spec := rules.ProgramSpec(name)
 	if spec == nil {
 		spec = rules.ProgramSpec("doas")
@@ -214,6 +214,9 @@ func (p *walker) unwrapSudo(seg *Segment, name string, ws []word) ([]word, bool)
 	if !good {
 		seg.tag(TagDynamicArgs)
 		return ws, false
+	}
+	for _, d := range opts["chdir"] {
+		p.segCwd(seg, d)
 	}
 	for _, stop := range []string{"edit", "list", "validate", "remove-timestamp", "help", "version"} {
 		if _, ok := opts[stop]; ok {
@@ -224,6 +227,9 @@ func (p *walker) unwrapSudo(seg *Segment, name string, ws []word) ([]word, bool)
 	for j < len(ws) && !ws[j].dynamic && isAssignWord(ws[j].text) {
 		n, v, _ := strings.Cut(ws[j].text, "=")
 		seg.Assigns = append(seg.Assigns, Assign{Name: n, Value: v})
+		if codeEnvNames[n] != "" {
+			p.codeEnv(f, seg, n, word{text: v, path: v})
+		}
 		j++
 	}
 	if j >= len(ws) {
@@ -275,6 +281,9 @@ func (p *walker) unwrapEnv(f *frame, seg *Segment, ws []word) ([]word, bool) {
 	for j < len(rest) && !rest[j].dynamic && isAssignWord(rest[j].text) {
 		n, v, _ := strings.Cut(rest[j].text, "=")
 		seg.Assigns = append(seg.Assigns, Assign{Name: n, Value: v})
+		if codeEnvNames[n] != "" {
+			p.codeEnv(f, seg, n, word{text: v, path: v})
+		}
 		args = append(args, rest[j].text)
 		j++
 	}
@@ -313,7 +322,9 @@ func (p *walker) splitWords(f *frame, s string) ([]word, bool) {
 
 func (p *walker) unwrapSimple(f *frame, seg *Segment, name string, ws []word) ([]word, bool) {
 	specName := name
-	if name == "builtin" || name == "busybox" {
+	if name == "builtin" || name == "busybox" || name == "toybox" || name == "noglob" || name == "nocorrect" {
+		// No options: the next word is the command (zsh's precommand
+		// modifiers noglob and nocorrect likewise).
 		seg.Wrappers = append(seg.Wrappers, Wrapper{Name: name, Args: []string{}})
 		return ws[1:], true
 	}
@@ -330,8 +341,13 @@ func (p *walker) unwrapSimple(f *frame, seg *Segment, name string, ws []word) ([
 		return ws, false
 	}
 	switch name {
-	case "timeout":
-		i++ // the duration
+	case "timeout", "chrt", "repeat":
+		i++ // the duration, priority or count
+	case "taskset":
+		if _, pid := opts["p"]; pid {
+			return ws, false
+		}
+		i++ // the CPU mask
 	case "chroot":
 		i++ // the new root
 	case "ionice":
@@ -429,7 +445,20 @@ func (p *walker) codeWrapper(f *frame, seg *Segment, name string, ws []word) {
 		k++
 	}
 	if len(cmdWords) == 0 {
-		seg.tag(TagDynamicCode)
+		if len(lists) == 0 {
+			seg.tag(TagDynamicCode) // commands come from stdin
+			return
+		}
+		// parallel ::: 'cmd1' 'cmd2': each argument is a command line.
+		for _, l := range lists {
+			for _, a := range l {
+				if a.dynamic {
+					p.dynamicCodeIn(f, seg, "shell", a)
+				} else {
+					p.script(f, a.text, seg.Index, KindExec, false)
+				}
+			}
+		}
 		return
 	}
 	if len(lists) == 0 {

@@ -32,18 +32,22 @@ type frame struct {
 	hdoc       *hdocInfo  // inherited heredoc/herestring
 	pipe       *pipeInfo  // pipeline stage, when in one
 	inFunc     string     // the function whose body this is
+	procOut    bool       // inside >( ): stdin is the enclosing command's output
+	redirFrom  int        // first segment index created by the statement's redirects
 	background bool
 }
 
 type hdocInfo struct {
 	text    string
 	dynamic bool
+	fetch   bool // its substitutions fetch from the network
 	op      string
 }
 
 type pipeInfo struct {
-	stages [][]int // top segment indices per stage
-	stage  int
+	stages  [][]int // top segment indices per stage
+	stage   int
+	fetched []bool // fetched[i]: some stage before i fetches or decodes
 }
 
 func (f *frame) child(_ []*syntax.Stmt, kind string, parent int) *frame {
@@ -105,6 +109,7 @@ func (p *walker) walkStmt(f *frame, s *syntax.Stmt) {
 	}
 	// Redirects of this statement: resolved once; they apply to every
 	// segment inside (a compound's redirects are inherited).
+	nf.redirFrom = len(p.cmd.Segments)
 	var own []Redirect
 	for _, r := range s.Redirs {
 		red, hd := p.resolveRedirect(&nf, r)
@@ -187,9 +192,14 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 					p.resolveWord(f, w, f.parent)
 				}
 			case *syntax.CStyleLoop:
-				p.walkArithm(f, l.Init, f.parent)
-				p.walkArithm(f, l.Cond, f.parent)
-				p.walkArithm(f, l.Post, f.parent)
+				// The header is arithmetic like (( )): grade it as such.
+				seg := p.newSegment(f, f.source(l))
+				seg.Argv, seg.Dynamic, seg.Program, seg.Path, seg.PathKind = []string{"(("}, []bool{false}, "((", "((", "bare"
+				for _, e := range []syntax.ArithmExpr{l.Init, l.Cond, l.Post} {
+					if p.walkArithm(f, e, seg.Index) {
+						seg.tag(TagArithDynamic)
+					}
+				}
 			}
 			p.walkStmts(f, c.Do)
 		})
@@ -277,17 +287,19 @@ func (p *walker) walkPipeline(f *frame, c *syntax.BinaryCmd) {
 		}
 		p.env.cwd = saved // each stage runs in a subshell
 	}
-	// Fill the neighbours now that every stage is known.
+	// Fill the neighbours now that every stage is known: the programs of
+	// the nearest maxNeighbours stages on each side (bounded, so a
+	// 20,000-stage pipeline stays linear).
 	for i, idxs := range info.stages {
 		var up, down []string
-		for k, other := range info.stages {
-			for _, j := range other {
-				prog := p.cmd.Segments[j].Program
-				if k < i {
-					up = append(up, prog)
-				} else if k > i {
-					down = append(down, prog)
-				}
+		for k := max(0, i-maxNeighbours); k < i; k++ {
+			for _, j := range info.stages[k] {
+				up = append(up, p.cmd.Segments[j].Program)
+			}
+		}
+		for k := i + 1; k < len(info.stages) && k <= i+maxNeighbours; k++ {
+			for _, j := range info.stages[k] {
+				down = append(down, p.cmd.Segments[j].Program)
 			}
 		}
 		for _, j := range idxs {
@@ -298,6 +310,9 @@ func (p *walker) walkPipeline(f *frame, c *syntax.BinaryCmd) {
 	}
 	p.pipelineCode(f, info)
 }
+
+// maxNeighbours bounds the pipe neighbours listed on each side of a segment.
+const maxNeighbours = 16
 
 func (p *walker) funcDecl(f *frame, c *syntax.FuncDecl) {
 	name := ""

@@ -23,9 +23,18 @@ type word struct {
 	childFrom, childTo int
 	// arith is true when a variable is evaluated arithmetically.
 	arith bool
+	// raw is the source text without one level of enclosing double
+	// quotes, for re-parsing dynamic code ("rm -rf $HOME" → rm -rf $HOME).
+	raw string
+	// zshQual marks an unquoted zsh glob with qualifiers or flags (*(e:…:))
+	// that can run code.
+	zshQual bool
 	// fill is true for a placeholder filled at run time with paths under
 	// path (find -exec's {}): dynamic, yet classed by its root.
 	fill bool
+	// pipe is true when the whole word is one process substitution: the
+	// program reads or writes a pipe whose other end is graded on its own.
+	pipe bool
 	// procSubst is true when the word is (or contains) a process substitution.
 	procSubst bool
 	// cmdSubst is true when the word contains a command substitution.
@@ -46,8 +55,17 @@ func (p *walker) resolveWord(f *frame, w *syntax.Word, parent int) word {
 		p.resolvePart(f, part, parent, i == 0, false, &out, &sb, &pb, &pathOK)
 	}
 	out.childTo = len(p.cmd.Segments)
+	if len(w.Parts) == 1 {
+		_, out.pipe = w.Parts[0].(*syntax.ProcSubst)
+	}
 	if out.dynamic {
 		out.text = f.source(w)
+		out.raw = out.text
+		if len(w.Parts) == 1 {
+			if dq, ok := w.Parts[0].(*syntax.DblQuoted); ok && len(out.raw) >= 2 && !dq.Dollar {
+				out.raw = out.raw[1 : len(out.raw)-1]
+			}
+		}
 		out.glob = false
 	} else {
 		out.text = sb.String()
@@ -80,6 +98,9 @@ func (p *walker) resolvePart(f *frame, part syntax.WordPart, parent int, first, 
 			if hasGlob(v, f.shell) {
 				out.glob = true
 				out.pathGlob = true
+			}
+			if f.shell == "zsh" && strings.ContainsAny(v, "(") {
+				out.zshQual = true
 			}
 			v = unescapeLit(v)
 		}
@@ -126,7 +147,12 @@ func (p *walker) resolvePart(f *frame, part syntax.WordPart, parent int, first, 
 		out.procSubst = true
 		*pathOK = false
 		p.cmd.Shape.ProcSubsts++
-		p.walkStmts(f.child(x.Stmts, KindProcSubst, parent), x.Stmts)
+		nf := f.child(x.Stmts, KindProcSubst, parent)
+		if x.Op == syntax.CmdOut {
+			// >(cmd) reads what the enclosing command writes into it.
+			nf.stdin, nf.procOut = "pipe", true
+		}
+		p.walkStmts(nf, x.Stmts)
 		p.visited[x] = true
 	case *syntax.ExtGlob:
 		out.dynamic = true
@@ -157,6 +183,11 @@ func (p *walker) walkParamExp(f *frame, x *syntax.ParamExp, parent int, out *wor
 		if p.walkArithm(f, x.Slice.Offset, parent) || p.walkArithm(f, x.Slice.Length, parent) {
 			out.arith = true
 		}
+	}
+	if x.Exp != nil && x.Exp.Op == syntax.OtherParamOps && x.Exp.Word != nil && strings.ContainsAny(x.Exp.Word.Lit(), "PE") {
+		// ${x@P} (prompt) and ${x@E} (escapes) expand the value again: P runs
+		// its command substitutions.
+		out.arith = true
 	}
 	if x.NestedParam != nil || x.Flags != nil || x.Excl || len(x.Modifiers) > 0 {
 		// zsh flags such as ${(e)…} evaluate; ${!x} is indirection.
@@ -205,11 +236,54 @@ func (p *walker) walkArithm(f *frame, e syntax.ArithmExpr, parent int) bool {
 			w := p.resolveWord(f, x, parent)
 			if w.dynamic || w.arith {
 				tainted = true
+			} else if p.arithString(f, w.text, parent) {
+				tainted = true
 			}
 		}
 	}
 	visit(e)
 	return tainted
+}
+
+// arithString judges a static string bash will evaluate arithmetically
+// (let "n = m + 1", [[ "$s" -eq 0 ]] with s static): a name that is not a
+// known number taints it, and $( ) or backticks inside are code, parsed as
+// such.
+func (p *walker) arithString(f *frame, s string, parent int) bool {
+	if strings.Contains(s, "$(") || strings.Contains(s, "`") {
+		if parent >= 0 {
+			p.script(f, ": "+s, parent, KindScript, true)
+		}
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+			j := i
+			for j < len(s) && (s[j] == '_' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
+				j++
+			}
+			if i > 0 && (s[i-1] >= '0' && s[i-1] <= '9' || s[i-1] == '#') {
+				i = j // 0x1f, 16#ff
+				continue
+			}
+			if !p.numeric[s[i:j]] {
+				return true
+			}
+			i = j
+		}
+	}
+	return false
+}
+
+// nameString judges a static string used as a variable name (test -v,
+// read, printf -v, unset): a subscript a[…] is evaluated arithmetically.
+func (p *walker) nameString(f *frame, s string, parent int) bool {
+	i := strings.IndexByte(s, '[')
+	if i < 0 || !strings.HasSuffix(s, "]") {
+		return false
+	}
+	return p.arithString(f, s[i+1:len(s)-1], parent) || strings.Contains(s, "$(")
 }
 
 func isAssignOp(op syntax.BinAritOperator) bool {
@@ -237,7 +311,16 @@ func isNumber(s string) bool {
 }
 
 func isHomeParam(x *syntax.ParamExp) bool {
-	return x.Param != nil && x.Param.Value == "HOME" && x.Exp == nil && x.Repl == nil &&
+	if x.Exp != nil {
+		switch x.Exp.Op {
+		case syntax.ErrorUnset, syntax.ErrorUnsetOrNull, syntax.DefaultUnset, syntax.DefaultUnsetOrNull,
+			syntax.AssignUnset, syntax.AssignUnsetOrNull:
+			// ${HOME:?}, ${HOME:-x}: home whenever HOME is set.
+		default:
+			return false
+		}
+	}
+	return x.Param != nil && x.Param.Value == "HOME" && x.Repl == nil &&
 		x.Index == nil && x.Slice == nil && !x.Excl && !x.Length && x.Flags == nil && x.NestedParam == nil
 }
 
@@ -247,8 +330,13 @@ func hasGlob(v, shell string) bool {
 		switch v[i] {
 		case '\\':
 			i++
-		case '*', '?', '[':
+		case '*', '?':
 			return true
+		case '[':
+			// A bracket expression needs its closing ]; a lone [ is literal.
+			if strings.IndexByte(v[i+1:], ']') >= 0 {
+				return true
+			}
 		case '^', '#':
 			if shell == "zsh" {
 				return true

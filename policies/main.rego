@@ -14,11 +14,19 @@ import data.rivumi.rules
 # engine generates for the user packs it loaded; empty without them).
 floor_hits := rules.floor | data.rivumi.main.user.floor
 
-deny_hits := rules.deny | data.rivumi.main.user.deny
+# Rules a team switched off (data.rivumi.disabled: id -> reason, from
+# configuration; engine/disable.go) are dropped from every layer but the
+# floor, which nothing switches off.
+deny_hits := enabled(rules.deny | data.rivumi.main.user.deny)
 
-ask_hits := rules.ask | data.rivumi.main.user.ask
+ask_hits := enabled(rules.ask | data.rivumi.main.user.ask)
 
-allow_hits := rules.allow | data.rivumi.main.user.allow
+allow_hits := enabled(rules.allow | data.rivumi.main.user.allow)
+
+enabled(hits) := {h | some h in hits; not disabled(h)}
+
+# A malformed hit (no id) is kept, so that the engine sees it and denies.
+disabled(h) if data.rivumi.disabled[h.id]
 
 # An ask is cancelled by a session grant only when the grant names its rule
 # id, the grant's argv prefix matched this segment (input.granted, computed
@@ -57,5 +65,16 @@ result := {
 	"deny": deny_hits,
 	"ask": open_asks,
 	"granted": granted_asks,
+	"allow": allow_hits,
+}
+
+# hits is what the engine's fast path reads: the hits of each layer before
+# grants. The engine applies the same layering as `decision` above in Go
+# (engine/layering.go); a test proves both give identical verdicts on every
+# testcase.
+hits := {
+	"floor": floor_hits,
+	"deny": deny_hits,
+	"ask": ask_hits,
 	"allow": allow_hits,
 }

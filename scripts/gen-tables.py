@@ -11,33 +11,34 @@ import json, os
 ANY = "*"
 # program: (allowed flags, or ANY; dynamic arguments are harmless)
 readonly = {
-    "ls": (ANY, True), "cat": (ANY, True), "head": (ANY, True), "tail": (ANY, True), "wc": (ANY, True),
+    "ls": (ANY, True), "cat": (ANY, False), "head": (ANY, False), "tail": (ANY, False), "wc": (ANY, False),
     "echo": (ANY, True), "printf": ("", True), "pwd": ("L P", True), "whoami": ("", True), "id": (ANY, True),
-    "uname": (ANY, True), "which": (ANY, True), "type": (ANY, True), "stat": (ANY, True),
-    "file": (ANY, True), "du": (ANY, True), "df": (ANY, True), "diff": ("brief report-identical-files c context u unified e n y side-by-side width t expand-tabs initial-tab r recursive new-file exclude exclude-from ignore-case ignore-all-space ignore-space-change ignore-blank-lines text color from-file to-file normal show-c-function q help version", True),
-    "cmp": (ANY, True), "cut": (ANY, True), "tr": (ANY, True), "nl": (ANY, True), "tac": (ANY, True),
-    "rev": (ANY, True), "column": (ANY, True), "jq": ("r raw-output j join-output c compact-output s slurp n null-input e exit-status a ascii-output S sort-keys C color-output M monochrome-output tab indent arg argjson slurpfile rawfile args jsonargs raw-input R seq stream f from-file L 0 h help V version", True),
-    "basename": (ANY, True), "dirname": (ANY, True), "realpath": (ANY, True), "readlink": (ANY, True),
+    "uname": (ANY, True), "which": (ANY, True), "type": (ANY, True), "stat": (ANY, False),
+    "file": (ANY, False), "du": (ANY, False), "df": (ANY, True), "diff": ("brief report-identical-files c context u unified e n y side-by-side width t expand-tabs initial-tab r recursive new-file exclude exclude-from ignore-case ignore-all-space ignore-space-change ignore-blank-lines text color from-file to-file normal show-c-function q help version", False),
+    "cmp": (ANY, False), "cut": (ANY, False), "tr": (ANY, False), "nl": (ANY, False), "tac": (ANY, False),
+    "rev": (ANY, False), "column": (ANY, False), "jq": ("r raw-output j join-output c compact-output s slurp n null-input e exit-status a ascii-output S sort-keys C color-output M monochrome-output tab indent arg argjson slurpfile rawfile args jsonargs raw-input R seq stream f from-file L 0 h help V version", False),
+    "basename": (ANY, True), "dirname": (ANY, True), "realpath": (ANY, False), "readlink": (ANY, False),
     "true": (ANY, True), "false": (ANY, True), "test": (ANY, True), "[": (ANY, True), "[[": (ANY, True),
-    "((": (ANY, True), "let": (ANY, True), "printenv": ("0 null", True), "grep": (ANY, True), "egrep": (ANY, True),
-    "fgrep": (ANY, True), "sleep": (ANY, True), "seq": (ANY, True), "expr": (ANY, True), "cd": ("L P e @", True),
-    "pushd": ("n", True), "popd": ("n", True), "dirs": (ANY, True), "hostname": ("s short f fqdn i ip-address A all-fqdns d domain", False),
+    "((": (ANY, True), "let": (ANY, True), "printenv": ("0 null", True), "grep": (ANY, False), "egrep": (ANY, False),
+    "fgrep": (ANY, False), "sleep": (ANY, True), "seq": (ANY, True), "expr": (ANY, True), "cd": ("L P e @", True),
+    "pushd": ("n", True), "read": (ANY, True), "getopts": (ANY, True), "shift": (ANY, True),
+    "local": (ANY, False), "export": ("n p", False), "declare": ("a A i l u p r x", False), "typeset": ("a A i l u p r x", False), "popd": ("n", True), "dirs": (ANY, True), "hostname": ("s short f fqdn i ip-address A all-fqdns d domain", False),
     "date": ("u utc universal R rfc-email I iso-8601 rfc-3339 d date r reference", False),
-    "sort": ("ignore-leading-blanks dictionary-order ignore-case general-numeric-sort ignore-nonprinting month-sort human-numeric-sort numeric-sort random-sort reverse sort version-sort check C debug key merge stable buffer-size field-separator parallel unique zero-terminated help version", False),
-    "uniq": (ANY, False), "tree": ("a d l f i q N Q p u g s h D F r t v U x L P I gitignore noreport charset dirsfirst filesfirst sort du prune J X C n", False),
+    "sort": ("output ignore-leading-blanks dictionary-order ignore-case general-numeric-sort ignore-nonprinting month-sort human-numeric-sort numeric-sort random-sort reverse sort version-sort check C debug key merge stable buffer-size field-separator parallel unique zero-terminated help version", False),
+    "uniq": (ANY, False), "tree": ("o a d l f i q N Q p u g s h D F r t v U x L P I gitignore noreport charset dirsfirst filesfirst sort du prune J X C n", False),
     "rg": ("regexp file after-context before-context context count count-matches color colors column no-column max-depth encoding fixed-strings files files-with-matches files-without-match glob iglob help hidden with-filename no-filename ignore-case json follow max-count max-columns max-filesize line-number no-line-number no-heading heading only-matching pretty quiet replace case-sensitive smart-case sort sortr type type-not type-list unrestricted invert-match version word-regexp line-regexp null multiline multiline-dotall pcre2 no-ignore no-ignore-vcs no-ignore-dot no-ignore-parent no-ignore-global trim vimgrep stats null-data no-messages no-config byte-offset text binary block-buffered line-buffered crlf one-file-system no-follow glob-case-insensitive field-match-separator field-context-separator path-separator engine sort-files threads", False),
     "find": ("name iname path ipath wholename iwholename regex iregex type xtype size mtime mmin atime amin ctime cmin newer anewer cnewer user group uid gid perm maxdepth mindepth links inum samefile lname ilname fstype print print0 printf ls prune quit true false not o or a and empty executable readable writable nogroup nouser depth follow mount xdev noleaf daystart regextype L H P O0 O1 O2 O3 D readable", False),
     "hash": ("t l", True), "command": ("v V p", True), "set": (ANY, False), "shopt": ("p q", False),
-    "history": ("", True), "env": ("", False), "whereis": (ANY, True), "locale": (ANY, True),
+    "history": ("", True), "env": ("", False), "whereis": (ANY, False), "locale": (ANY, True),
     "nproc": (ANY, True), "free": (ANY, True), "uptime": (ANY, True), "ps": (ANY, True), "groups": (ANY, True),
     "tty": (ANY, True), "arch": (ANY, True), "lsb_release": (ANY, True), "sw_vers": (ANY, True),
-    "md5sum": (ANY, True), "sha1sum": (ANY, True), "sha256sum": (ANY, True), "sha512sum": (ANY, True),
-    "shasum": (ANY, True), "cksum": (ANY, True), "b2sum": (ANY, True), "od": (ANY, True), "hexdump": (ANY, True),
+    "md5sum": (ANY, False), "sha1sum": (ANY, False), "sha256sum": (ANY, False), "sha512sum": (ANY, False),
+    "shasum": (ANY, False), "cksum": (ANY, False), "b2sum": (ANY, False), "od": (ANY, False), "hexdump": (ANY, False),
     "xxd": ("a autoskip b bits c cols E EBCDIC e g groupsize h help i include l len o offset p ps postscript plain s seek u v version", False),
-    "strings": (ANY, True), "fold": (ANY, True), "fmt": (ANY, True), "paste": (ANY, True), "join": (ANY, True),
-    "comm": (ANY, True), "expand": (ANY, True), "unexpand": (ANY, True), "numfmt": (ANY, True), "factor": (ANY, True),
-    "tsort": (ANY, True), "look": (ANY, True), "getconf": (ANY, True), "lscpu": (ANY, True), "lsblk": (ANY, True),
-    "git-ls": ("", False), "yq": ("r e exit-status o output-format p input-format P prettyPrint I indent C colors M no-colors N no-doc j tojson s split-exp null-input n unwrapScalar 0 nul-output", False),
+    "strings": (ANY, False), "fold": (ANY, False), "fmt": (ANY, False), "paste": (ANY, False), "join": (ANY, False),
+    "comm": (ANY, False), "expand": (ANY, False), "unexpand": (ANY, False), "numfmt": (ANY, True), "factor": (ANY, True),
+    "tsort": (ANY, False), "look": (ANY, False), "getconf": (ANY, True), "lscpu": (ANY, True), "lsblk": (ANY, True),
+    "git-ls": ("", False), "yq": ("r e exit-status o output-format p input-format P prettyPrint I indent C colors M no-colors N no-doc j tojson null-input n unwrapScalar 0 nul-output", False),
 }
 # Programs also covered when every write stays inside the workspace.
 writers = {
@@ -48,21 +49,27 @@ writers = {
     "mv": "f force i interactive n no-clobber T no-target-directory t target-directory u update v verbose",
 }
 git_readonly = {
-    "status": ANY, "log": "follow no-decorate decorate source L max-count skip since until author committer grep all-match invert-grep regexp-ignore-case merges no-merges first-parent all branches tags remotes graph oneline format abbrev-commit no-abbrev-commit patch no-patch stat shortstat name-only name-status numstat reverse date color no-color relative-date walk-reflogs NUM",
+    "status": ANY, "log": "S G pickaxe-regex pickaxe-all follow no-decorate decorate source L max-count skip since until author committer grep all-match invert-grep regexp-ignore-case merges no-merges first-parent all branches tags remotes graph oneline format abbrev-commit no-abbrev-commit patch no-patch stat shortstat name-only name-status numstat reverse date color no-color relative-date walk-reflogs NUM",
     "show": "format abbrev-commit oneline stat name-only name-status patch no-patch color no-color quiet NUM",
     "diff": "cached staged stat numstat shortstat name-only name-status color no-color ignore-all-space patch unified check quiet exit-code R minimal patience histogram diff-algorithm relative text word-diff no-ext-diff NUM",
     "branch": "list all remotes verbose show-current contains no-contains merged no-merged points-at sort format color no-color column no-column ignore-case abbrev no-abbrev r a v",
-    "rev-parse": ANY, "ls-files": ANY, "blame": ANY, "help": ANY, "grep": "cached no-index untracked ignore-case I max-depth recursive word-regexp invert-match h H full-name extended-regexp basic-regexp perl-regexp fixed-strings line-number column files-with-matches name-only files-without-match null only-matching count color no-color break heading show-function after-context before-context context function-context max-count threads f e and or not all-match quiet",
+    "rev-parse": ANY, "ls-files": ANY, "blame": ANY, "help": "a all g guides c config i info m man", "grep": "cached no-index untracked ignore-case I max-depth recursive word-regexp invert-match h H full-name extended-regexp basic-regexp perl-regexp fixed-strings line-number column files-with-matches name-only files-without-match null only-matching count color no-color break heading show-function after-context before-context context function-context max-count threads f e and or not all-match quiet",
     "remote": "verbose v", "tag": "list l sort contains no-contains merged no-merged points-at column format color ignore-case n",
     "describe": ANY, "shortlog": "numbered summary email format c committer w group", "cat-file": "t s e p batch batch-check batch-all-objects follow-symlinks unordered buffer",
     "ls-tree": ANY, "for-each-ref": "count sort format color points-at merged no-merged contains no-contains ignore-case",
-    "reflog": "", "stash": "", "worktree": "", "config": "get get-all get-regexp list l show-origin show-scope name-only null z global local system type default includes no-includes",
+    "reflog": "", "stash": "p patch stat name-only include-untracked u", "worktree": "porcelain v verbose z", "config": "get get-all get-regexp list l show-origin show-scope name-only null z global local system type default includes no-includes",
     "whatchanged": ANY, "show-ref": ANY, "show-branch": ANY, "merge-base": ANY, "name-rev": ANY,
     "count-objects": ANY, "fsck": "", "var": ANY, "check-ignore": ANY, "check-attr": ANY, "version": ANY,
     "rev-list": "all max-count count reverse first-parent merges no-merges since until author grep objects NUM",
 }
 # git subcommands whose operands must be a listing word only.
 git_list_words = {"remote": ["-v", "show", "get-url"], "reflog": ["show"], "stash": ["list", "show"], "worktree": ["list"]}
+# git subcommands whose bare form changes something (git stash = push): they
+# need one of their listing words.
+git_needs_word = ["stash", "worktree"]
+# git subcommands that only list when given a listing option (git branch x creates x).
+git_list_flags = {"branch": ["list", "l", "contains", "no-contains", "merged", "no-merged", "points-at", "show-current", "a", "all", "r", "remotes", "v", "verbose"],
+                  "tag": ["list", "l", "n", "contains", "no-contains", "merged", "no-merged", "points-at"]}
 
 network = "curl wget fetch aria2c http https xh httpie lynx links w3m nc ncat netcat socat telnet ftp tftp sftp scp ssh rsync mosh autossh ssh-keyscan ping nmap dig nslookup host whois traceroute mtr openssl gh glab aws gcloud az gsutil s3cmd rclone ngrok cloudflared tailscale".split()
 package_managers = {
@@ -113,10 +120,15 @@ def flagset(spec):
     return {"flags": {f: True for f in spec.split()}}
 
 tables = {"readonly": {}, "writers": {}, "git_readonly": {}, "git_list_words": git_list_words,
+          "git_needs_word": {s: True for s in git_needs_word}, "git_list_flags": git_list_flags,
           "network": {p: True for p in network}, "package_managers": package_managers,
           "workspace_runners": workspace_runners, "ops_tools": {p: True for p in ops_tools}}
+# Programs that change something when given operands (hostname NAME sets it).
+no_operands = {"hostname", "history"}
 for prog, (spec, dyn) in readonly.items():
     e = flagset(spec); e["dynamic_ok"] = dyn
+    if prog in no_operands:
+        e["no_operands"] = True
     tables["readonly"][prog] = e
 for prog, spec in writers.items():
     tables["writers"][prog] = flagset(spec)

@@ -38,6 +38,7 @@ func (p *policyFlags) newEngine(ctx context.Context) (*engine.Engine, error) {
 	for _, d := range p.policyDirs {
 		opts = append(opts, engine.UserDir(d))
 	}
+	opts = append(opts, p.configOptions(ctx)...) // user and project config files (trust.go)
 	e, err := engine.New(ctx, opts...)
 	if err != nil {
 		var pe *engine.PolicyError

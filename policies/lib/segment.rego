@@ -10,7 +10,7 @@ critical_classes := {"root", "home", "system-top"}
 protected_classes := {"git", "agent-config", "rc", "ssh", "ci", "envrc"}
 
 # Classes whose reading needs consent.
-secret_classes := {"secret", "ssh", "credentials"}
+secret_classes := {"secret", "ssh", "credentials", "device"}
 
 # Wrappers that may surround an allowed program.
 harmless_wrappers := {"timeout", "time", "nice", "nohup", "stdbuf"}
@@ -56,9 +56,20 @@ plain_assigns if not "assigns" in input.segment.tags
 plain_assigns if {
 	"assigns" in input.segment.tags
 	every a in input.segment.assigns {
-		a.name in harmless_assigns
-		not a.dynamic
+		harmless_assign(a)
 	}
+}
+
+harmless_assign(a) if {
+	a.name in harmless_assigns
+	not a.dynamic
+}
+
+# IFS= read -r line: IFS only shapes read's own splitting.
+harmless_assign(a) if {
+	a.name == "IFS"
+	input.segment.program in {"read", "mapfile", "readarray"}
+	not a.dynamic
 }
 
 # writes_in_workspace holds when everything the segment writes is inside the
@@ -73,7 +84,11 @@ writes_in_workspace if {
 no_writes if count(input.segment.writes) == 0
 
 # reads_ok holds when nothing the segment reads is a secret.
-reads_ok if count(input.segment.read_classes & secret_classes) == 0
+reads_ok if count(input.segment.read_classes & unreadable_classes) == 0
+
+# Reads that need consent: secrets, and paths nobody can know beforehand
+# (cat "$f" may be cat ~/.ssh/id_rsa).
+unreadable_classes := secret_classes | {"dynamic", "unknown"}
 
 # query_only holds for `prog --version` and `prog --help`.
 query_only if {

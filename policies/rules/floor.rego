@@ -82,6 +82,38 @@ floor contains {"id": "floor.device-format"} if {
 }
 
 # METADATA
+# title: Repartitioning or encrypting a device
+# custom:
+#   id: floor.device-partition
+#   justification: >-
+#     fdisk, sfdisk, parted, sgdisk and cryptsetup luksFormat rewrite a disk's partition table or
+#     header, losing its data. Listing (-l, print) is fine; do the rest by hand.
+floor contains {"id": "floor.device-partition"} if {
+	input.segment.program in {"fdisk", "sfdisk", "cfdisk", "parted", "sgdisk", "gdisk"}
+	"device" in input.segment.read_classes
+	not partition_listing
+}
+
+floor contains {"id": "floor.device-partition"} if {
+	input.segment.program == "cryptsetup"
+	some o in input.segment.operands
+	o.text in {"luksFormat", "erase", "luksErase", "reencrypt", "format", "luksKillSlot"}
+}
+
+partition_listing if {
+	some f in {"l", "list", "d", "dump", "p", "print", "J", "json", "s", "show-size", "v", "version", "help", "V"}
+	f in input.segment.flags
+	not input.segment.program == "parted"
+}
+
+partition_listing if {
+	input.segment.program == "parted"
+	some o in input.segment.operands
+	o.text == "print"
+	count(input.segment.operands) == 2
+}
+
+# METADATA
 # title: Formatting with mkfs
 # custom:
 #   id: floor.mkfs
@@ -121,7 +153,7 @@ floor contains {"id": "floor.download-exec"} if {
 #     another machine. There is no legitimate use in automation.
 floor contains {"id": "floor.reverse-shell"} if {
 	input.segment.program in {"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"}
-	some f in {"e", "c"}
+	some f in {"e", "c", "exec", "sh-exec", "lua-exec"}
 	seg.has_flag(f)
 }
 

@@ -117,7 +117,14 @@ ask contains {"id": "git.delete-ref"} if {
 #     drop history. Confirm it is your own unpublished work.
 ask contains {"id": "git.rewrite-history"} if {
 	input.segment.program == "git"
-	input.segment.subcommand in {"filter-branch", "filter-repo", "rebase", "replace", "reflog", "gc", "prune"}
+	input.segment.subcommand in {"filter-branch", "filter-repo", "rebase", "replace", "gc", "prune"}
+}
+
+ask contains {"id": "git.rewrite-history"} if {
+	input.segment.program == "git"
+	input.segment.subcommand == "reflog"
+	some o in input.segment.operands
+	o.text in {"expire", "delete"}
 }
 
 ask contains {"id": "git.rewrite-history"} if {
@@ -208,4 +215,12 @@ git_config_read if {
 	seg.has_flag(f)
 }
 
-git_config_read if count(input.segment.operands) == 1
+git_config_read if {
+	count(input.segment.operands) == 1
+	not git_config_edits
+}
+
+git_config_edits if {
+	some f in {"unset", "unset-all", "rename-section", "remove-section", "add", "replace-all", "edit", "e"}
+	f in input.segment.flags
+}

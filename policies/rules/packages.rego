@@ -1,6 +1,8 @@
 # Package managers and tools that run workspace code.
 package rivumi.rules
 
+import data.rivumi.lib.segment as seg
+
 # METADATA
 # title: Installing or changing packages
 # custom:
@@ -26,6 +28,7 @@ ask contains {"id": "packages.install"} if {
 #     hostile. Confirm before running it.
 ask contains {"id": "exec.workspace-code"} if {
 	data.rivumi.tables.workspace_runners[input.segment.program] == true
+	not seg.query_only
 }
 
 ask contains {"id": "exec.workspace-code"} if {

@@ -12,15 +12,38 @@ import data.rivumi.lib.segment as seg
 #   id: allow.readonly
 #   justification: The program only reads and prints, with options on its allowed list.
 allow contains {"id": "allow.readonly"} if {
-	spec := data.rivumi.tables.readonly[input.segment.program]
+	data.rivumi.tables.readonly[input.segment.program]
 	input.segment.program != "git"
+	readonly_flags_ok
+	readonly_dynamic_ok
+	readonly_operands_ok
 	seg.plain
-	flags_allowed(spec)
-	dynamic_ok(spec)
 	seg.writes_in_workspace
 	seg.reads_ok
 	count(input.segment.code) == 0
 }
+
+# Every option used is on the program's list (or the list says any).
+readonly_flags_ok if data.rivumi.tables.readonly[input.segment.program].any
+
+readonly_flags_ok if {
+	spec := data.rivumi.tables.readonly[input.segment.program]
+	not spec.any
+	every f in input.segment.flags {
+		spec.flags[f]
+	}
+}
+
+# hostname NAME sets the host name: some programs are read-only only bare.
+readonly_operands_ok if not data.rivumi.tables.readonly[input.segment.program].no_operands
+
+readonly_operands_ok if count(input.segment.operands) == 0
+
+# Dynamic arguments are fine only for programs whose options cannot write
+# or run anything.
+readonly_dynamic_ok if not "dynamic-args" in input.segment.tags
+
+readonly_dynamic_ok if data.rivumi.tables.readonly[input.segment.program].dynamic_ok
 
 # METADATA
 # title: Read-only git subcommand
@@ -31,10 +54,10 @@ allow contains {"id": "allow.readonly"} if {
 #     other than -C inside the workspace.
 allow contains {"id": "allow.git-readonly"} if {
 	input.segment.program == "git"
-	spec := data.rivumi.tables.git_readonly[input.segment.subcommand]
+	data.rivumi.tables.git_readonly[input.segment.subcommand]
 	seg.plain
 	seg.static_args
-	flags_allowed(spec)
+	git_flags_ok
 	git_globals_ok
 	git_list_ok
 	seg.writes_in_workspace
@@ -43,13 +66,31 @@ allow contains {"id": "allow.git-readonly"} if {
 }
 
 # METADATA
+# title: Plain assignment
+# custom:
+#   id: allow.assignment
+#   justification: >-
+#     x=5 sets a shell variable and runs nothing; names that change how commands resolve and values
+#     that carry code are judged by other rules.
+allow contains {"id": "allow.assignment"} if {
+	input.segment.program == ""
+	count(input.segment.argv) == 0
+	"assigns" in input.segment.tags
+	count(input.segment.tags & seg.unknowable_tags) == 0
+	every a in input.segment.assigns {
+		not a.dynamic
+	}
+	seg.writes_in_workspace
+}
+
+# METADATA
 # title: Version or help
 # custom:
 #   id: allow.version
 #   justification: Asking a program for its version or help prints text and changes nothing.
 allow contains {"id": "allow.version"} if {
-	count(input.segment.argv) == 2
 	input.segment.argv[1] in {"--version", "--help"}
+	count(input.segment.argv) == 2
 	seg.plain
 	seg.no_writes
 	count(input.segment.wrappers) == 0
@@ -61,11 +102,11 @@ allow contains {"id": "allow.version"} if {
 #   id: allow.workspace-write
 #   justification: mkdir, touch, tee, cp and mv are allowed when everything they write stays in the workspace.
 allow contains {"id": "allow.workspace-write"} if {
-	spec := data.rivumi.tables.writers[input.segment.program]
+	data.rivumi.tables.writers[input.segment.program]
+	"writes" in input.segment.tags
 	seg.plain
 	seg.static_args
-	flags_allowed(spec)
-	count(input.segment.writes) > 0
+	writer_flags_ok
 	seg.writes_in_workspace
 	seg.reads_ok
 }
@@ -84,26 +125,27 @@ allow contains {"id": "allow.text-script"} if {
 		c.safe
 	}
 	every f in input.segment.flags {
-		f in {"n", "quiet", "silent", "E", "r", "regexp-extended", "s", "separate", "z", "null-data", "e", "expression", "F", "field-separator", "v", "assign", "posix", "sandbox", "u", "unbuffered", "debug"}
+		f in {"n", "quiet", "silent", "E", "r", "regexp-extended", "s", "separate", "z", "null-data", "e", "expression", "F", "field-separator", "v", "assign", "posix", "sandbox", "u", "unbuffered"}
 	}
 	seg.writes_in_workspace
 	seg.reads_ok
 }
 
-flags_allowed(spec) if spec.any
+git_flags_ok if data.rivumi.tables.git_readonly[input.segment.subcommand].any
 
-flags_allowed(spec) if {
+git_flags_ok if {
+	spec := data.rivumi.tables.git_readonly[input.segment.subcommand]
 	not spec.any
 	every f in input.segment.flags {
 		spec.flags[f]
 	}
 }
 
-dynamic_ok(spec) if spec.dynamic_ok
-
-dynamic_ok(spec) if {
-	not spec.dynamic_ok
-	seg.static_args
+writer_flags_ok if {
+	spec := data.rivumi.tables.writers[input.segment.program]
+	every f in input.segment.flags {
+		spec.flags[f]
+	}
 }
 
 git_globals_ok if {
@@ -119,11 +161,34 @@ git_option_ok(k) if not startswith(k, "global:")
 
 git_option_ok(k) if k in {"global:C", "global:no-pager", "global:P"}
 
-git_list_ok if not data.rivumi.tables.git_list_words[input.segment.subcommand]
-
 git_list_ok if {
+	git_words_ok
+	git_list_flags_ok
+}
+
+git_words_ok if {
+	not data.rivumi.tables.git_list_words[input.segment.subcommand]
+}
+
+git_words_ok if {
 	words := data.rivumi.tables.git_list_words[input.segment.subcommand]
 	every o in input.segment.operands {
 		o.text in words
 	}
+	git_word_given
+}
+
+# git stash alone pushes a stash: such subcommands need a listing word.
+git_word_given if not data.rivumi.tables.git_needs_word[input.segment.subcommand]
+
+git_word_given if count(input.segment.operands) > 0
+
+# git branch NAME creates a branch: with operands, only listing forms read.
+git_list_flags_ok if not data.rivumi.tables.git_list_flags[input.segment.subcommand]
+
+git_list_flags_ok if count(input.segment.operands) == 0
+
+git_list_flags_ok if {
+	some f in data.rivumi.tables.git_list_flags[input.segment.subcommand]
+	f in input.segment.flags
 }

@@ -158,6 +158,13 @@ ask contains {"id": "shell.code-env"} if {
 	"assigns" in input.segment.tags
 	some a in input.segment.assigns
 	code_env(a.name)
+	not harmless_for_program(a.name)
+}
+
+# IFS= read -r line: IFS only shapes read's own splitting.
+harmless_for_program(name) if {
+	name == "IFS"
+	input.segment.program in {"read", "mapfile", "readarray"}
 }
 
 code_env(n) if n in {

@@ -1,0 +1,706 @@
+package hook
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/rivumi/rivumi/audit"
+	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/server"
+)
+
+// Agent names an agent CLI whose hook protocol rivumi speaks.
+type Agent string
+
+// The agents.
+const (
+	ClaudeCode Agent = "claude-code"
+	Gemini     Agent = "gemini"
+	Codex      Agent = "codex"
+)
+
+// Agents lists the supported agents.
+var Agents = []Agent{ClaudeCode, Gemini, Codex}
+
+// ParseAgent returns the agent named s.
+func ParseAgent(s string) (Agent, error) {
+	for _, a := range Agents {
+		if string(a) == s {
+			return a, nil
+		}
+	}
+	return "", fmt.Errorf("unknown agent %q (want claude-code, gemini or codex)", s)
+}
+
+// event is the hook event the agent sends before a tool runs.
+func (a Agent) event() string {
+	if a == Gemini {
+		return "BeforeTool"
+	}
+	return "PreToolUse"
+}
+
+// AskAs is what an adapter answers for an ask verdict when the agent
+// cannot ask (Gemini CLI, Codex).
+type AskAs string
+
+// The answers for ask.
+const (
+	// AskDeny blocks, with a reason that says how to grant it (default).
+	AskDeny AskAs = "deny"
+	// AskPass answers nothing: the agent's own approval settings decide.
+	AskPass AskAs = "pass"
+	// AskAllow allows.
+	AskAllow AskAs = "allow"
+)
+
+// Grader grades a shell command: an in-process engine ([Local]), a
+// running `rivumi serve` ([server.Client.Verdict]), or a test double.
+type Grader func(ctx context.Context, r server.Request) (engine.Verdict, error)
+
+// Local grades with an engine in this process.
+func Local(e *engine.Engine) Grader {
+	return func(ctx context.Context, r server.Request) (engine.Verdict, error) { return r.Evaluate(ctx, e) }
+}
+
+// Config configures [Run].
+type Config struct {
+	Agent Agent
+	// NewGrader returns the grader for shell commands. It is called only
+	// when the tool is a shell, so file tools never compile the policy.
+	NewGrader func(ctx context.Context) (Grader, error)
+	// Workspace is the configured project root, used when the agent does
+	// not name one (CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR). Without
+	// either, the project root of the payload's cwd (nearest .git) is.
+	Workspace string
+	// Shell is the dialect commands are parsed in: bash, sh or zsh; ""
+	// means the basename of $SHELL (bash when unknown).
+	Shell string
+	// Home is the user's home directory.
+	Home string
+	// AskAs is the answer for ask on agents that cannot ask (default deny).
+	AskAs AskAs
+	// Shadow grades and logs, but answers nothing: the agent behaves as
+	// without rivumi. For measuring friction before enforcing.
+	Shadow bool
+	// Timeout is the internal deadline for the whole call, reading stdin
+	// included (default 5 s); keep it below the agent's hook timeout.
+	Timeout time.Duration
+	// MaxInput caps the payload size in bytes (default 4 MiB).
+	MaxInput int64
+	// Protected and Secrets are extra path globs (see [PathPolicy]).
+	Protected, Secrets []string
+	// Grants returns the grants in force for a workspace (nil: none).
+	Grants func(workspace string) ([]engine.Grant, error)
+	// Audit receives one entry per call (nil: none).
+	Audit audit.Sink
+	// Getenv reads the environment (default os.Getenv).
+	Getenv func(string) string
+}
+
+// Defaults.
+const (
+	DefaultTimeout  = 5 * time.Second
+	DefaultMaxInput = 4 << 20
+)
+
+// payload is the part of the agents' hook input rivumi reads.
+type payload struct {
+	SessionID     string          `json:"session_id"`
+	Cwd           *string         `json:"cwd"`
+	HookEventName *string         `json:"hook_event_name"`
+	ToolName      *string         `json:"tool_name"`
+	ToolInput     json.RawMessage `json:"tool_input"`
+}
+
+// Answer is the outcome of one hook call.
+type Answer struct {
+	// Verdict is the policy's (or the path policy's) verdict; zero for
+	// tools rivumi has no opinion on and for failures.
+	Verdict engine.Verdict
+	// Graded is false for tools rivumi does not judge.
+	Graded bool
+	// Reply is what the agent is told: allow, ask, deny, or "" (no
+	// opinion: the agent proceeds as without the hook).
+	Reply string
+	// Reason is the text given with the reply.
+	Reason string
+	// Failure is set when the call failed closed (bad input, internal
+	// error, deadline); the reply is then deny.
+	Failure string
+	// AuditError is set when the audit entry could not be written (the
+	// answer stands; Write reports it on stderr).
+	AuditError error
+
+	tool, command, cwd, workspace string
+	paths                         []string
+}
+
+// Run handles one hook call: it reads the payload from stdin, grades it,
+// writes the agent's answer to stdout (and stderr) and returns the exit
+// code for the process. It never fails open: bad input, an internal error
+// or a missed deadline answer with the protocol's blocking form (exit 2
+// with the reason on stderr).
+func Run(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := Decide(ctx, cfg, stdin)
+	return Write(cfg, a, stdout, stderr)
+}
+
+// Decide reads and grades one hook call, within cfg.Timeout, and logs it.
+func Decide(ctx context.Context, cfg Config, stdin io.Reader) Answer {
+	cfg = withDefaults(cfg)
+	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
+	defer cancel()
+	done := make(chan Answer, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- failed(fmt.Sprintf("internal error: %v", p))
+			}
+		}()
+		done <- decide(ctx, &cfg, stdin)
+	}()
+	var a Answer
+	select {
+	case a = <-done:
+		if ctx.Err() != nil && a.Failure == "" {
+			a = failed(fmt.Sprintf("internal deadline of %v passed", cfg.Timeout))
+		}
+	case <-ctx.Done():
+		a = failed(fmt.Sprintf("internal deadline of %v passed", cfg.Timeout))
+	}
+	a.AuditError = logAnswer(&cfg, a)
+	return a
+}
+
+func withDefaults(cfg Config) Config {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.MaxInput <= 0 {
+		cfg.MaxInput = DefaultMaxInput
+	}
+	if cfg.AskAs == "" {
+		cfg.AskAs = AskDeny
+	}
+	if cfg.Getenv == nil {
+		cfg.Getenv = os.Getenv
+	}
+	if cfg.Home == "" {
+		if h, err := os.UserHomeDir(); err == nil && h != "/" {
+			cfg.Home = h
+		}
+	}
+	return cfg
+}
+
+func failed(why string) Answer {
+	return Answer{Reply: "deny", Failure: why, Reason: "rivumi blocked this tool call: " + why + " (rivumi fails closed)"}
+}
+
+func decide(ctx context.Context, cfg *Config, stdin io.Reader) Answer {
+	b, err := io.ReadAll(io.LimitReader(stdin, cfg.MaxInput+1))
+	if err != nil {
+		return failed("cannot read the hook input: " + err.Error())
+	}
+	if int64(len(b)) > cfg.MaxInput {
+		return failed(fmt.Sprintf("hook input over %d bytes", cfg.MaxInput))
+	}
+	if err := ctx.Err(); err != nil {
+		return failed(fmt.Sprintf("internal deadline of %v passed", cfg.Timeout))
+	}
+	var p payload
+	if err := json.Unmarshal(b, &p); err != nil {
+		return failed("malformed hook input: " + err.Error())
+	}
+	switch {
+	case p.ToolName == nil || *p.ToolName == "":
+		return failed(`hook input without "tool_name"`)
+	case len(p.ToolInput) == 0 || bytes.Equal(p.ToolInput, []byte("null")):
+		return failed(`hook input without "tool_input"`)
+	case p.Cwd == nil || !filepath.IsAbs(*p.Cwd):
+		return failed(`hook input without an absolute "cwd"`)
+	case p.HookEventName != nil && *p.HookEventName != cfg.Agent.event():
+		return failed(fmt.Sprintf("hook event %q: rivumi hook %s answers %s only", *p.HookEventName, cfg.Agent, cfg.Agent.event()))
+	}
+	var input map[string]any
+	if err := json.Unmarshal(p.ToolInput, &input); err != nil {
+		return failed(`"tool_input" is not an object`)
+	}
+	a := Answer{tool: *p.ToolName, cwd: filepath.Clean(*p.Cwd)}
+	a.workspace, err = workspaceFor(cfg, a.cwd)
+	if err != nil {
+		return failed(err.Error())
+	}
+	call, ok, err := toolCall(cfg.Agent, a.tool, input, a.cwd)
+	if err != nil {
+		return failed(err.Error())
+	}
+	if !ok {
+		return a // no opinion
+	}
+	a.Graded = true
+	if call.shell {
+		a.command = call.command
+		if call.argv != nil {
+			a.command = strings.Join(call.argv, " ")
+		}
+		v, err := gradeShell(ctx, cfg, call, a.workspace)
+		if err != nil {
+			f := failed(err.Error())
+			f.tool, f.command, f.cwd, f.workspace = a.tool, a.command, a.cwd, a.workspace
+			return f
+		}
+		a.Verdict = v
+	} else {
+		a.paths = call.paths
+		pp := PathPolicy{Workspace: a.workspace, Home: cfg.Home, Protected: cfg.Protected, Secrets: cfg.Secrets}
+		a.Verdict = engine.Verdict{Decision: engine.Allow, Policy: PolicyID}
+		var reasons []engine.Reason
+		for _, path := range call.paths {
+			v := pp.Check(call.op, path, call.cwd)
+			a.Verdict.Decision = engine.Max(a.Verdict.Decision, v.Decision)
+			reasons = append(reasons, v.Reasons...)
+		}
+		for _, r := range reasons {
+			if r.Decision == a.Verdict.Decision {
+				a.Verdict.Reasons = append(a.Verdict.Reasons, r)
+			}
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return failed(fmt.Sprintf("internal deadline of %v passed", cfg.Timeout))
+	}
+	reply(cfg, &a)
+	return a
+}
+
+// workspaceFor picks the project root: the agent's project directory
+// variable, else the configured one, else the project root of cwd.
+func workspaceFor(cfg *Config, cwd string) (string, error) {
+	var vars []string
+	switch cfg.Agent {
+	case ClaudeCode:
+		vars = []string{"CLAUDE_PROJECT_DIR"}
+	case Gemini:
+		vars = []string{"GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"}
+	}
+	for _, v := range vars {
+		if d := cfg.Getenv(v); d != "" {
+			if !filepath.IsAbs(d) {
+				return "", fmt.Errorf("%s=%q is not an absolute path", v, d)
+			}
+			return filepath.Clean(d), nil
+		}
+	}
+	if cfg.Workspace != "" {
+		if !filepath.IsAbs(cfg.Workspace) {
+			return "", fmt.Errorf("workspace %q is not an absolute path", cfg.Workspace)
+		}
+		return filepath.Clean(cfg.Workspace), nil
+	}
+	return harness.ProjectRoot(cwd)
+}
+
+// call is a tool call rivumi judges.
+type call struct {
+	shell   bool
+	command string
+	argv    []string
+	cwd     string
+	op      Op
+	paths   []string
+}
+
+// Shell tools, per agent.
+var shellTools = map[Agent]map[string]bool{
+	ClaudeCode: {"Bash": true},
+	Gemini:     {"run_shell_command": true},
+	Codex:      {"Bash": true, "shell": true, "local_shell": true},
+}
+
+// fileTool says which input fields of a file tool hold paths.
+type fileTool struct {
+	op     Op
+	fields []string // string fields; the first present one is used
+	list   string   // a field holding a list of paths
+	patch  bool     // Codex apply_patch: paths inside the patch text
+	opt    bool     // the path is optional (defaults to the cwd)
+}
+
+var fileTools = map[Agent]map[string]fileTool{
+	ClaudeCode: {
+		"Read":         {op: OpRead, fields: []string{"file_path"}},
+		"Write":        {op: OpWrite, fields: []string{"file_path"}},
+		"Edit":         {op: OpWrite, fields: []string{"file_path"}},
+		"MultiEdit":    {op: OpWrite, fields: []string{"file_path"}},
+		"NotebookEdit": {op: OpWrite, fields: []string{"notebook_path"}},
+		"NotebookRead": {op: OpRead, fields: []string{"notebook_path"}},
+		"Grep":         {op: OpRead, fields: []string{"path"}, opt: true},
+	},
+	Gemini: {
+		"read_file":           {op: OpRead, fields: []string{"absolute_path", "file_path", "path"}},
+		"read_many_files":     {op: OpRead, list: "paths"},
+		"write_file":          {op: OpWrite, fields: []string{"file_path", "absolute_path", "path"}},
+		"replace":             {op: OpWrite, fields: []string{"file_path", "absolute_path", "path"}},
+		"edit":                {op: OpWrite, fields: []string{"file_path", "absolute_path", "path"}},
+		"search_file_content": {op: OpRead, fields: []string{"path", "dir_path"}, opt: true},
+	},
+	Codex: {
+		"apply_patch": {op: OpWrite, patch: true},
+	},
+}
+
+// toolCall extracts what to judge from a tool's input; ok is false for
+// tools rivumi has no opinion on.
+func toolCall(agent Agent, tool string, in map[string]any, cwd string) (call, bool, error) {
+	if shellTools[agent][tool] {
+		c := call{shell: true, cwd: cwd}
+		switch cmd := in["command"].(type) {
+		case string:
+			c.command = cmd
+		case []any:
+			for _, w := range cmd {
+				s, ok := w.(string)
+				if !ok {
+					return c, false, errors.New(`"tool_input.command" holds a non-string word`)
+				}
+				c.argv = append(c.argv, s)
+			}
+			if len(c.argv) == 0 {
+				return c, false, errors.New(`empty "tool_input.command"`)
+			}
+		default:
+			return c, false, errors.New(`shell tool input without a "command" string`)
+		}
+		// Gemini runs the command in "directory", relative to the project.
+		if d, ok := in["directory"].(string); ok && d != "" {
+			if filepath.IsAbs(d) {
+				c.cwd = filepath.Clean(d)
+			} else {
+				c.cwd = filepath.Join(cwd, d)
+			}
+		}
+		return c, true, nil
+	}
+	ft, ok := fileTools[agent][tool]
+	if !ok {
+		return call{}, false, nil
+	}
+	c := call{op: ft.op, cwd: cwd}
+	switch {
+	case ft.patch:
+		for _, v := range in {
+			if s, ok := v.(string); ok {
+				c.paths = append(c.paths, patchPaths(s)...)
+			}
+		}
+		if len(c.paths) == 0 {
+			return c, false, fmt.Errorf("%s input names no file", tool)
+		}
+	case ft.list != "":
+		list, _ := in[ft.list].([]any)
+		for _, x := range list {
+			s, ok := x.(string)
+			if !ok {
+				return c, false, fmt.Errorf("%s: %q holds a non-string", tool, ft.list)
+			}
+			c.paths = append(c.paths, s)
+		}
+		if len(c.paths) == 0 {
+			return c, false, fmt.Errorf("%s input without %q", tool, ft.list)
+		}
+	default:
+		for _, f := range ft.fields {
+			if s, ok := in[f].(string); ok && s != "" {
+				c.paths = []string{s}
+				break
+			}
+		}
+		if len(c.paths) == 0 {
+			if !ft.opt {
+				return c, false, fmt.Errorf("%s input without %q", tool, ft.fields[0])
+			}
+			c.paths = []string{cwd}
+		}
+	}
+	return c, true, nil
+}
+
+// patchPaths returns the files a Codex patch adds, updates, deletes or
+// moves to.
+func patchPaths(s string) []string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.TrimSpace(line)
+		for _, h := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
+			if p, ok := strings.CutPrefix(line, h); ok && strings.TrimSpace(p) != "" {
+				out = append(out, strings.TrimSpace(p))
+			}
+		}
+	}
+	return out
+}
+
+func gradeShell(ctx context.Context, cfg *Config, c call, workspace string) (engine.Verdict, error) {
+	if cfg.NewGrader == nil {
+		return engine.Verdict{}, errors.New("no grader configured")
+	}
+	g, err := cfg.NewGrader(ctx)
+	if err != nil {
+		return engine.Verdict{}, fmt.Errorf("policy: %v", err)
+	}
+	r := server.Request{Cwd: c.cwd, Workspace: workspace, Home: cfg.Home, Shell: shellDialect(cfg)}
+	if c.argv != nil {
+		r.Argv = c.argv
+	} else {
+		r.Command = &c.command
+	}
+	if cfg.Grants != nil {
+		gs, err := cfg.Grants(workspace)
+		if err != nil {
+			return engine.Verdict{}, fmt.Errorf("grants: %v", err)
+		}
+		r.Grants = gs
+	}
+	v, err := g(ctx, r)
+	if err != nil {
+		return engine.Verdict{}, err
+	}
+	if v.Decision < engine.Allow || v.Decision > engine.Deny {
+		return engine.Verdict{}, fmt.Errorf("grader returned decision %d", v.Decision)
+	}
+	return v, nil
+}
+
+// shellDialect is the configured shell, else $SHELL's basename, mapped to
+// bash, sh or zsh.
+func shellDialect(cfg *Config) string {
+	s := cfg.Shell
+	if s == "" {
+		s = cfg.Getenv("SHELL")
+	}
+	switch filepath.Base(s) {
+	case "zsh":
+		return "zsh"
+	case "sh", "dash", "ash", "ksh", "mksh", "posh":
+		return "sh"
+	}
+	return "bash"
+}
+
+// reply sets the answer for a graded call.
+func reply(cfg *Config, a *Answer) {
+	v := a.Verdict
+	if cfg.Shadow {
+		a.Reply, a.Reason = "", "shadow mode: rivumi would "+v.Decision.String()+": "+reasonText(v)
+		return
+	}
+	switch v.Decision {
+	case engine.Allow:
+		a.Reply, a.Reason = "allow", "rivumi allows: "+reasonText(v)
+	case engine.Deny:
+		a.Reply, a.Reason = "deny", "rivumi denies: "+reasonText(v)
+	default:
+		if cfg.Agent == ClaudeCode {
+			a.Reply, a.Reason = "ask", "rivumi asks: "+sentence(reasonText(v))+grantHint(v, a.workspace)
+			return
+		}
+		switch cfg.AskAs {
+		case AskPass:
+			a.Reply, a.Reason = "", "rivumi would ask: "+reasonText(v)
+		case AskAllow:
+			a.Reply, a.Reason = "allow", "rivumi would ask (allowed by --ask-as allow): "+reasonText(v)
+		default:
+			a.Reply = "deny"
+			a.Reason = fmt.Sprintf("rivumi needs a human to confirm this, and %s hooks cannot ask, so it is denied: %s%s",
+				cfg.Agent, sentence(reasonText(v)), grantHint(v, a.workspace))
+		}
+	}
+}
+
+// reasonText names each deciding rule with its title and justification.
+func reasonText(v engine.Verdict) string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, r := range v.Reasons {
+		if seen[r.Rule] {
+			continue
+		}
+		seen[r.Rule] = true
+		s := r.Rule
+		if r.Layer == engine.LayerGrant {
+			s = "a grant for " + r.Rule
+		}
+		if r.Title != "" {
+			s += " (" + r.Title + ")"
+		}
+		if r.Justification != "" {
+			s += ": " + r.Justification
+		}
+		if r.Text != "" && r.Segment >= 0 {
+			s += " [in: " + abridge(r.Text, 120) + "]"
+		} else if r.Text != "" && r.Segment < 0 && v.Policy == PolicyID {
+			s += " [" + abridge(r.Text, 200) + "]"
+		}
+		parts = append(parts, s)
+		if len(parts) == 4 && len(v.Reasons) > 4 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(v.Reasons)-4))
+			break
+		}
+	}
+	if len(parts) == 0 {
+		return "no reason given"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// sentence ends s with a single period.
+func sentence(s string) string { return strings.TrimRight(s, ". ") + "." }
+
+func abridge(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// grantHint tells the user how to make an ask go away for good, when a
+// grant can.
+func grantHint(v engine.Verdict, workspace string) string {
+	gs := harness.GrantsFor(v)
+	if len(gs) == 0 {
+		return " No grant can cover this; run it yourself if it is what you want."
+	}
+	var cmds []string
+	for _, g := range gs {
+		c := "rivumi grant add -C " + shellQuote(workspace)
+		for _, r := range g.Rules {
+			c += " --rule " + r
+		}
+		c += " --"
+		for _, w := range g.Prefix {
+			c += " " + shellQuote(w)
+		}
+		cmds = append(cmds, c)
+	}
+	return " To allow it in this project from now on: " + strings.Join(cmds, " && ")
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:@+,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Write writes a's answer in cfg.Agent's protocol and returns the exit
+// code. Failures exit 2 with the reason on stderr, which every supported
+// agent takes as a block.
+func Write(cfg Config, a Answer, stdout, stderr io.Writer) int {
+	if a.AuditError != nil {
+		fmt.Fprintf(stderr, "rivumi: audit: %v\n", a.AuditError)
+	}
+	if a.Failure != "" {
+		fmt.Fprintln(stderr, a.Reason)
+		return 2
+	}
+	var out any
+	switch cfg.Agent {
+	case ClaudeCode:
+		if a.Reply != "" {
+			out = hookOutput(a.Reply, a.Reason)
+		}
+	case Codex:
+		// Codex supports deny only; allow and no opinion are silence.
+		if a.Reply == "deny" {
+			out = hookOutput("deny", a.Reason)
+		}
+	case Gemini:
+		switch a.Reply {
+		case "allow", "deny":
+			out = map[string]string{"decision": a.Reply, "reason": a.Reason}
+		default:
+			out = map[string]string{}
+		}
+	default:
+		fmt.Fprintf(stderr, "rivumi: unknown agent %q\n", cfg.Agent)
+		return 2
+	}
+	if out == nil {
+		return 0
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		fmt.Fprintln(stderr, "rivumi blocked this tool call: cannot encode the answer")
+		return 2
+	}
+	if _, err := stdout.Write(buf.Bytes()); err != nil {
+		fmt.Fprintln(stderr, "rivumi blocked this tool call: cannot write the answer")
+		return 2
+	}
+	return 0
+}
+
+type hookSpecific struct {
+	HookEventName            string `json:"hookEventName"`
+	PermissionDecision       string `json:"permissionDecision"`
+	PermissionDecisionReason string `json:"permissionDecisionReason"`
+}
+
+func hookOutput(decision, reason string) any {
+	return struct {
+		HookSpecificOutput hookSpecific `json:"hookSpecificOutput"`
+	}{hookSpecific{"PreToolUse", decision, reason}}
+}
+
+// logAnswer writes the audit entry of one call.
+func logAnswer(cfg *Config, a Answer) error {
+	if cfg.Audit == nil {
+		return nil
+	}
+	e := audit.Entry{
+		Kind: audit.KindGrade, Source: "hook/" + string(cfg.Agent), Cwd: a.cwd, Workspace: a.workspace,
+		Command: a.command, Approver: "hook", Error: a.Failure,
+	}
+	if a.Graded {
+		e.Verdict = a.Verdict.Decision.String()
+		e.Policy = a.Verdict.Policy
+		for _, r := range a.Verdict.Reasons {
+			e.Rules = append(e.Rules, r.Rule)
+		}
+	}
+	e.Decision = a.Reply
+	e.Answer = a.Reply
+	if e.Answer == "" {
+		e.Answer = "none"
+	}
+	notes := []string{}
+	if a.tool != "" {
+		notes = append(notes, "tool "+a.tool)
+	}
+	if len(a.paths) > 0 {
+		notes = append(notes, "paths "+strings.Join(a.paths, " "))
+	}
+	if cfg.Shadow {
+		notes = append(notes, "shadow")
+	}
+	if !a.Graded && a.Failure == "" {
+		notes = append(notes, "not judged")
+	}
+	e.Note = strings.Join(notes, "; ")
+	return cfg.Audit.Log(context.Background(), e)
+}

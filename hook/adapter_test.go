@@ -1,0 +1,185 @@
+package hook
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/server"
+)
+
+func graderOf(g Grader) func(context.Context) (Grader, error) {
+	return func(context.Context) (Grader, error) { return g, nil }
+}
+
+func run(t *testing.T, cfg Config, stdin io.Reader) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), cfg, stdin, &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func bash(cmd string) io.Reader {
+	return bytes.NewReader(SamplePayload(ClaudeCode, cmd, "/work/proj"))
+}
+
+// Whatever goes wrong inside, the answer is a block (exit 2), in time.
+func TestFailsClosed(t *testing.T) {
+	block := make(chan struct{})
+	t.Cleanup(func() { close(block) })
+	for _, c := range []struct {
+		name  string
+		cfg   Config
+		stdin io.Reader
+		want  string
+	}{
+		{"grader ignores the deadline", Config{NewGrader: graderOf(func(context.Context, server.Request) (engine.Verdict, error) {
+			<-block
+			return engine.Verdict{}, nil
+		})}, bash("ls"), "internal deadline of 50ms passed"},
+		{"stdin never ends", Config{}, blockingReader{block}, "internal deadline of 50ms passed"},
+		{"grader panics", Config{NewGrader: graderOf(func(context.Context, server.Request) (engine.Verdict, error) {
+			panic("boom")
+		})}, bash("ls"), "internal error: boom"},
+		{"grader fails", Config{NewGrader: graderOf(func(context.Context, server.Request) (engine.Verdict, error) {
+			return engine.Verdict{}, errors.New("no policy")
+		})}, bash("ls"), "no policy"},
+		{"policy does not load", Config{NewGrader: func(context.Context) (Grader, error) { return nil, errors.New("bad pack") }},
+			bash("ls"), "policy: bad pack"},
+		{"unknown decision", Config{NewGrader: graderOf(func(context.Context, server.Request) (engine.Verdict, error) {
+			return engine.Verdict{Decision: 7}, nil
+		})}, bash("ls"), "decision 7"},
+		{"no grader", Config{}, bash("ls"), "no grader configured"},
+		{"empty input", Config{}, strings.NewReader(""), "malformed hook input"},
+		{"null tool_input", Config{}, strings.NewReader(`{"cwd": "/", "tool_name": "Bash", "tool_input": null}`), `without "tool_input"`},
+		{"tool_input not an object", Config{}, strings.NewReader(`{"cwd": "/", "tool_name": "Bash", "tool_input": "ls"}`), "not an object"},
+		{"relative cwd", Config{}, strings.NewReader(`{"cwd": "proj", "tool_name": "Bash", "tool_input": {"command": "ls"}}`), `absolute "cwd"`},
+		{"argv with a number", Config{}, strings.NewReader(`{"cwd": "/", "tool_name": "Bash", "tool_input": {"command": ["ls", 1]}}`), "non-string word"},
+		{"relative CLAUDE_PROJECT_DIR", Config{Getenv: func(k string) string {
+			if k == "CLAUDE_PROJECT_DIR" {
+				return "proj"
+			}
+			return ""
+		}}, bash("ls"), "not an absolute path"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.cfg.Agent = ClaudeCode
+			c.cfg.Timeout = 50 * time.Millisecond
+			if c.cfg.Getenv == nil {
+				c.cfg.Getenv = func(string) string { return "" }
+			}
+			start := time.Now()
+			out, errs, code := run(t, c.cfg, c.stdin)
+			if code != 2 || out != "" || !strings.Contains(errs, c.want) || !strings.Contains(errs, "fails closed") {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out, errs, c.want)
+			}
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("took %v", d)
+			}
+		})
+	}
+}
+
+type blockingReader struct{ c chan struct{} }
+
+func (b blockingReader) Read([]byte) (int, error) { <-b.c; return 0, io.EOF }
+
+// The grader gets the cwd, workspace, home, dialect and grants.
+func TestShellRequest(t *testing.T) {
+	var got server.Request
+	cfg := Config{
+		Agent: ClaudeCode, Home: "/home/me",
+		Getenv: func(k string) string {
+			return map[string]string{"CLAUDE_PROJECT_DIR": "/work/proj", "SHELL": "/usr/local/bin/zsh"}[k]
+		},
+		Grants: func(ws string) ([]engine.Grant, error) {
+			return []engine.Grant{{Prefix: []string{"make"}, Rules: []string{"exec.workspace-code"}}}, nil
+		},
+		NewGrader: graderOf(func(_ context.Context, r server.Request) (engine.Verdict, error) {
+			got = r
+			return engine.Verdict{Decision: engine.Allow}, nil
+		}),
+	}
+	payload := `{"cwd": "/work/proj/sub", "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "make"}}`
+	out, _, code := run(t, cfg, strings.NewReader(payload))
+	if code != 0 || !strings.Contains(out, `"permissionDecision":"allow"`) {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	if *got.Command != "make" || got.Cwd != "/work/proj/sub" || got.Workspace != "/work/proj" || got.Home != "/home/me" ||
+		got.Shell != "zsh" || len(got.Grants) != 1 {
+		t.Errorf("request: %+v", got)
+	}
+}
+
+func TestShellDialect(t *testing.T) {
+	for shell, want := range map[string]string{
+		"": "bash", "/bin/bash": "bash", "/bin/zsh": "zsh", "/opt/homebrew/bin/zsh": "zsh", "/bin/sh": "sh",
+		"/usr/bin/dash": "sh", "/usr/bin/fish": "bash", "ksh": "sh",
+	} {
+		cfg := Config{Getenv: func(string) string { return shell }}
+		if got := shellDialect(&cfg); got != want {
+			t.Errorf("SHELL=%q: %s, want %s", shell, got, want)
+		}
+	}
+	cfg := Config{Shell: "sh", Getenv: func(string) string { return "/bin/zsh" }}
+	if got := shellDialect(&cfg); got != "sh" {
+		t.Errorf("--shell sh with SHELL=zsh: %s", got)
+	}
+}
+
+func TestPatchPaths(t *testing.T) {
+	patch := "*** Begin Patch\n*** Add File: a.txt\n+x\n*** Update File: src/b.go\n*** Move to: src/c.go\n@@\n*** Delete File: old.txt\n*** End Patch\n"
+	got := strings.Join(patchPaths(patch), " ")
+	if got != "a.txt src/b.go src/c.go old.txt" {
+		t.Errorf("patchPaths: %s", got)
+	}
+}
+
+func TestIsRivumiHook(t *testing.T) {
+	for cmd, want := range map[string]bool{
+		"/usr/local/bin/rivumi hook claude-code":                true,
+		"'/Users/me/my tools/rivumi' hook claude-code --shadow": true,
+		"rivumi hook claude-code":                               true,
+		"/usr/local/bin/rivumi hook gemini":                     false,
+		"other-tool hook claude-code":                           false,
+		"rivumi":                                                false,
+	} {
+		if got := IsRivumiHook(cmd, ClaudeCode); got != want {
+			t.Errorf("IsRivumiHook(%q) = %v", cmd, got)
+		}
+	}
+	if p := CommandPath("'/a b/rivumi' hook codex"); p != "/a b/rivumi" {
+		t.Errorf("CommandPath: %q", p)
+	}
+	if c := HookCommand("/a b/rivumi", Codex, "--ask-as", "pass"); c != "'/a b/rivumi' hook codex --ask-as pass" {
+		t.Errorf("HookCommand: %q", c)
+	}
+}
+
+func TestBlocks(t *testing.T) {
+	for _, c := range []struct {
+		agent  Agent
+		stdout string
+		stderr string
+		exit   int
+		want   bool
+	}{
+		{ClaudeCode, `{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"x"}}`, "", 0, true},
+		{ClaudeCode, `{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"x"}}`, "", 0, false},
+		{ClaudeCode, ``, "why", 2, true},
+		{ClaudeCode, ``, "why", 1, false},
+		{Gemini, `{"decision":"block","reason":"x"}`, "", 0, true},
+		{Gemini, `{}`, "", 0, false},
+		{Codex, ``, "", 2, false}, // Codex needs a non-empty stderr
+		{Codex, `{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":""}}`, "", 0, false},
+	} {
+		if got, _ := Blocks(c.agent, []byte(c.stdout), []byte(c.stderr), c.exit); got != c.want {
+			t.Errorf("Blocks(%s, %q, %q, %d) = %v", c.agent, c.stdout, c.stderr, c.exit, got)
+		}
+	}
+}

@@ -1,0 +1,313 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Scope says which settings file an install writes.
+type Scope string
+
+// The scopes.
+const (
+	ScopeProject Scope = "project"
+	ScopeUser    Scope = "user"
+)
+
+// SettingsFile returns the settings file holding agent's hooks for scope:
+// for the project rooted at dir, or for the user with home directory home.
+//
+//	claude-code  .claude/settings.json   ~/.claude/settings.json
+//	gemini       .gemini/settings.json   ~/.gemini/settings.json
+//	codex        .codex/hooks.json       $CODEX_HOME/hooks.json (~/.codex)
+func SettingsFile(agent Agent, scope Scope, dir, home string, getenv func(string) string) string {
+	base := dir
+	if scope == ScopeUser {
+		base = home
+	}
+	switch agent {
+	case Gemini:
+		return filepath.Join(base, ".gemini", "settings.json")
+	case Codex:
+		if scope == ScopeUser && getenv != nil && getenv("CODEX_HOME") != "" {
+			return filepath.Join(getenv("CODEX_HOME"), "hooks.json")
+		}
+		return filepath.Join(base, ".codex", "hooks.json")
+	}
+	return filepath.Join(base, ".claude", "settings.json")
+}
+
+// Matchers are the tools each agent's entry hooks.
+var Matchers = map[Agent]string{
+	ClaudeCode: "Bash|Read|Write|Edit|MultiEdit|NotebookEdit|Grep",
+	Gemini:     "run_shell_command|read_file|read_many_files|write_file|replace|search_file_content",
+	Codex:      "Bash",
+}
+
+// Entry is the hook entry Install writes.
+type Entry struct {
+	Agent   Agent
+	Command string // the full command line, absolute binary path first
+	Matcher string
+	Timeout time.Duration
+}
+
+// HookCommand returns the command line that runs `rivumi hook AGENT`
+// with the binary at exe (absolute) and extra flags, quoted for a shell.
+func HookCommand(exe string, agent Agent, flags ...string) string {
+	parts := []string{shellQuote(exe), "hook", string(agent)}
+	for _, f := range flags {
+		parts = append(parts, shellQuote(f))
+	}
+	return strings.Join(parts, " ")
+}
+
+// group renders the entry as the agent's matcher group.
+func (e Entry) group() map[string]any {
+	h := map[string]any{"type": "command", "command": e.Command}
+	switch e.Agent {
+	case Gemini:
+		h["name"] = "rivumi"
+		h["timeout"] = e.Timeout.Milliseconds() // Gemini counts milliseconds
+	default:
+		h["timeout"] = int64(e.Timeout / time.Second)
+	}
+	return map[string]any{"matcher": e.Matcher, "hooks": []any{h}}
+}
+
+// Snippet returns the settings JSON holding only the entry, as docs show it.
+func (e Entry) Snippet() string {
+	b, _ := json.MarshalIndent(map[string]any{"hooks": map[string]any{e.Agent.event(): []any{e.group()}}}, "", "  ")
+	return string(b)
+}
+
+// IsRivumiHook reports whether a hook command line runs `rivumi hook
+// agent` (any binary path whose name starts with rivumi).
+func IsRivumiHook(command string, agent Agent) bool {
+	f := strings.Fields(command)
+	for i := 0; i+2 < len(f); i++ {
+		if f[i+1] == "hook" && f[i+2] == string(agent) && strings.HasPrefix(filepath.Base(strings.Trim(f[i], `'"`)), "rivumi") {
+			return true
+		}
+	}
+	return false
+}
+
+// Install merges e into the settings file path: an existing rivumi entry
+// for the agent is replaced in place (so installing twice changes
+// nothing), other hooks and settings are kept. When the file changes, the
+// previous version is kept as path.bak. It reports whether the file
+// changed. A file that is not a JSON object is left alone (an error).
+func Install(path string, e Entry) (changed bool, err error) {
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return false, err
+	}
+	existed := err == nil
+	settings := map[string]any{}
+	if existed && len(bytes.TrimSpace(old)) > 0 {
+		if err := json.Unmarshal(old, &settings); err != nil {
+			return false, fmt.Errorf("%s: not a JSON object (%v); add the hook by hand:\n%s", path, err, e.Snippet())
+		}
+	}
+	if err := merge(settings, e); err != nil {
+		return false, fmt.Errorf("%s: %v", path, err)
+	}
+	b, err := json.MarshalIndent(settings, "", "  ")
+	if err != nil {
+		return false, err
+	}
+	b = append(b, '\n')
+	if existed && bytes.Equal(b, old) {
+		return false, nil
+	}
+	mode := os.FileMode(0o644)
+	if existed {
+		if fi, err := os.Stat(path); err == nil {
+			mode = fi.Mode().Perm()
+		}
+		if err := writeAtomic(path+".bak", old, mode); err != nil {
+			return false, fmt.Errorf("backup: %v", err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return false, err
+	}
+	return true, writeAtomic(path, b, mode)
+}
+
+// merge puts e's group into settings["hooks"][event].
+func merge(settings map[string]any, e Entry) error {
+	hooks, ok := settings["hooks"].(map[string]any)
+	if settings["hooks"] != nil && !ok {
+		return errors.New(`"hooks" is not an object`)
+	}
+	if hooks == nil {
+		hooks = map[string]any{}
+		settings["hooks"] = hooks
+	}
+	event := e.Agent.event()
+	groups, ok := hooks[event].([]any)
+	if hooks[event] != nil && !ok {
+		return fmt.Errorf(`"hooks.%s" is not an array`, event)
+	}
+	for i, g := range groups {
+		gm, _ := g.(map[string]any)
+		hs, _ := gm["hooks"].([]any)
+		for _, h := range hs {
+			hm, _ := h.(map[string]any)
+			if c, _ := hm["command"].(string); IsRivumiHook(c, e.Agent) {
+				groups[i] = e.group()
+				hooks[event] = groups
+				return nil
+			}
+		}
+	}
+	hooks[event] = append(groups, e.group())
+	return nil
+}
+
+func writeAtomic(path string, b []byte, mode os.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// Installed is a rivumi hook entry found in a settings file.
+type Installed struct {
+	File    string
+	Matcher string
+	Command string
+}
+
+// FindInstalled returns the rivumi entries for agent in the settings
+// file path (none when the file does not exist).
+func FindInstalled(path string, agent Agent) ([]Installed, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var settings struct {
+		Hooks map[string][]struct {
+			Matcher string `json:"matcher"`
+			Hooks   []struct {
+				Type    string `json:"type"`
+				Command string `json:"command"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(b, &settings); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	var out []Installed
+	for _, g := range settings.Hooks[agent.event()] {
+		for _, h := range g.Hooks {
+			if IsRivumiHook(h.Command, agent) {
+				out = append(out, Installed{File: path, Matcher: g.Matcher, Command: h.Command})
+			}
+		}
+	}
+	return out, nil
+}
+
+// CommandPath returns the program of a hook command line, unquoted.
+func CommandPath(command string) string {
+	command = strings.TrimSpace(command)
+	if strings.HasPrefix(command, "'") {
+		if i := strings.Index(command[1:], "'"); i >= 0 {
+			return command[1 : i+1]
+		}
+	}
+	if strings.HasPrefix(command, `"`) {
+		if i := strings.Index(command[1:], `"`); i >= 0 {
+			return command[1 : i+1]
+		}
+	}
+	if f := strings.Fields(command); len(f) > 0 {
+		return f[0]
+	}
+	return ""
+}
+
+// SamplePayload returns a hook input for agent running the shell command
+// in cwd, as the agent would send it.
+func SamplePayload(agent Agent, command, cwd string) []byte {
+	tool := "Bash"
+	if agent == Gemini {
+		tool = "run_shell_command"
+	}
+	b, _ := json.Marshal(map[string]any{
+		"session_id": "rivumi-doctor", "cwd": cwd, "hook_event_name": agent.event(),
+		"tool_name": tool, "tool_input": map[string]any{"command": command},
+	})
+	return b
+}
+
+// Blocks reports whether a hook's output (stdout and exit code) blocks
+// the tool call in agent's protocol, and the reason given.
+func Blocks(agent Agent, stdout, stderr []byte, exit int) (bool, string) {
+	if exit == 2 {
+		return len(bytes.TrimSpace(stderr)) > 0 || agent != Codex, string(bytes.TrimSpace(stderr))
+	}
+	if exit != 0 {
+		return false, fmt.Sprintf("exit status %d does not block", exit)
+	}
+	var out struct {
+		Decision           string `json:"decision"`
+		Reason             string `json:"reason"`
+		HookSpecificOutput struct {
+			PermissionDecision       string `json:"permissionDecision"`
+			PermissionDecisionReason string `json:"permissionDecisionReason"`
+		} `json:"hookSpecificOutput"`
+	}
+	if len(bytes.TrimSpace(stdout)) == 0 {
+		return false, "no answer"
+	}
+	if err := json.Unmarshal(stdout, &out); err != nil {
+		return false, "answer is not JSON: " + err.Error()
+	}
+	if agent == Gemini {
+		return out.Decision == "deny" || out.Decision == "block", out.Reason
+	}
+	h := out.HookSpecificOutput
+	return h.PermissionDecision == "deny" && h.PermissionDecisionReason != "", h.PermissionDecisionReason
+}
+
+// EscapeGlob quotes the glob metacharacters of a literal path.
+func EscapeGlob(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

@@ -1,0 +1,275 @@
+package hook
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/parser"
+)
+
+// Op is what a file tool does with a path.
+type Op int
+
+const (
+	// OpRead: the tool reads the file (Read, read_file, Grep …).
+	OpRead Op = iota
+	// OpWrite: the tool creates, changes or deletes the file (Write, Edit …).
+	OpWrite
+)
+
+func (o Op) String() string {
+	if o == OpWrite {
+		return "write"
+	}
+	return "read"
+}
+
+// Path policy rule ids. They mirror the shell path policy of the packs
+// (fs.protected-write, fs.write-outside, fs.read-secret) for file tools.
+const (
+	RuleProtectedWrite   = "path.protected-write"
+	RuleProtectedPattern = "path.protected-pattern"
+	RuleCriticalWrite    = "path.critical-write"
+	RuleWriteOutside     = "path.write-outside"
+	RuleWriteWorkspace   = "path.write-workspace"
+	RuleReadSecret       = "path.read-secret"
+	RuleRead             = "path.read"
+	RuleBadPath          = "path.unresolvable"
+)
+
+// PolicyID stands in for the policy hash in path policy verdicts.
+const PolicyID = "path-policy"
+
+// Classes the path policy treats alike; they are the sets of the same
+// names in policies/lib/segment.rego (a test keeps them in sync).
+var (
+	protectedClasses = map[string]bool{
+		parser.ClassGit: true, parser.ClassAgentConfig: true, parser.ClassRC: true,
+		parser.ClassSSH: true, parser.ClassCI: true, parser.ClassEnvrc: true,
+	}
+	secretClasses = map[string]bool{
+		parser.ClassSecret: true, parser.ClassSSH: true, parser.ClassCredentials: true, parser.ClassDevice: true,
+	}
+	// Writes here are floor shapes in the shell (or make no sense for a file tool).
+	criticalClasses = map[string]bool{
+		parser.ClassCredentials: true, parser.ClassDevice: true, parser.ClassNet: true,
+		parser.ClassRoot: true, parser.ClassHome: true, parser.ClassSystemTop: true,
+	}
+)
+
+// PathPolicy grades file tool calls with the same classes as shell write
+// targets. Paths are resolved before they are classed: relative paths
+// against the cwd, then every symlink along the way (dangling ones too),
+// and both the path as written and the resolved one are judged; the
+// stricter decision wins.
+//
+//   - writes into .git/, agent and rivumi configuration (.claude/, .gemini/,
+//     .codex/, …), shell rc files, ~/.ssh, CI workflows, .envrc, or a
+//     Protected pattern: deny;
+//   - writes onto credentials files, devices, /, ~ itself, top-level
+//     system directories: deny;
+//   - other writes outside the workspace: ask;
+//   - reads of secrets (.env, keys, *.pem, cloud credentials, ~/.ssh) or
+//     of a Secrets pattern: ask;
+//   - everything else: allow.
+type PathPolicy struct {
+	// Workspace is the absolute project root.
+	Workspace string
+	// Home is the user's home directory ("" when unknown).
+	Home string
+	// Protected are globs (see [Match]) writes to which are denied.
+	// Relative patterns are matched against the path relative to the
+	// workspace; "~/" patterns against home; absolute ones as they are.
+	Protected []string
+	// Secrets are globs, as Protected, reads of which ask.
+	Secrets []string
+}
+
+// Check grades one file tool access of name, relative to cwd.
+func (p *PathPolicy) Check(op Op, name, cwd string) engine.Verdict {
+	v, err := p.check(op, name, cwd)
+	if err != nil {
+		return pathVerdict(engine.Deny, engine.LayerEngine, RuleBadPath, name,
+			"Unresolvable path", fmt.Sprintf("rivumi cannot tell where %q points (%v), so the tool may not use it.", name, err))
+	}
+	return v
+}
+
+func (p *PathPolicy) check(op Op, name, cwd string) (engine.Verdict, error) {
+	if name == "" {
+		return engine.Verdict{}, errors.New("empty path")
+	}
+	if strings.ContainsRune(name, 0) {
+		return engine.Verdict{}, errors.New("NUL in path")
+	}
+	if p.Workspace == "" || !filepath.IsAbs(p.Workspace) {
+		return engine.Verdict{}, errors.New("no absolute workspace")
+	}
+	lex, err := absPath(name, cwd, p.Home)
+	if err != nil {
+		return engine.Verdict{}, err
+	}
+	real, err := Resolve(lex)
+	if err != nil {
+		return engine.Verdict{}, err
+	}
+	ws := filepath.Clean(p.Workspace)
+	wsReal, err := Resolve(ws)
+	if err != nil {
+		return engine.Verdict{}, err
+	}
+	home, homeReal := "", ""
+	if p.Home != "" && filepath.IsAbs(p.Home) {
+		home = filepath.Clean(p.Home)
+		if homeReal, err = Resolve(home); err != nil {
+			return engine.Verdict{}, err
+		}
+	}
+	a := p.decide(op, name, lex, ws, home)
+	b := p.decide(op, name, real, wsReal, homeReal)
+	if a.Decision > b.Decision {
+		return a, nil
+	}
+	return b, nil
+}
+
+// absPath makes name absolute: "~" and "~/…" against home, relative
+// against cwd. It does not clean the result: `..` is resolved physically.
+func absPath(name, cwd, home string) (string, error) {
+	switch {
+	case name == "~" || strings.HasPrefix(name, "~/"):
+		if home == "" {
+			return "", errors.New("~ without a known home directory")
+		}
+		return home + name[1:], nil
+	case filepath.IsAbs(name):
+		return name, nil
+	case cwd == "" || !filepath.IsAbs(cwd):
+		return "", errors.New("relative path without an absolute cwd")
+	}
+	return cwd + "/" + name, nil
+}
+
+// Resolve returns the physical absolute path of the absolute path name:
+// every symlink along it is followed, dangling ones included (a write
+// through a dangling link creates its target), and `..` applies to the
+// resolved directory, as the kernel does. Components that do not exist
+// are kept as written. More than 40 links is an error (a loop).
+func Resolve(name string) (string, error) {
+	if !filepath.IsAbs(name) {
+		return "", fmt.Errorf("%q is not absolute", name)
+	}
+	queue := strings.Split(name, "/")
+	resolved := "/"
+	links := 0
+	missing := false // once a component is missing, the rest is lexical
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			resolved = filepath.Dir(resolved)
+			continue
+		}
+		next := filepath.Join(resolved, c)
+		if missing {
+			resolved = next
+			continue
+		}
+		fi, err := os.Lstat(next)
+		if err != nil {
+			if !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+				return "", err
+			}
+			missing = true
+			resolved = next
+			continue
+		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			resolved = next
+			continue
+		}
+		links++
+		if links > 40 {
+			return "", fmt.Errorf("too many levels of symbolic links in %q", name)
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return "", err
+		}
+		if filepath.IsAbs(target) {
+			resolved = "/"
+		}
+		queue = append(strings.Split(target, "/"), queue...)
+	}
+	return resolved, nil
+}
+
+func (p *PathPolicy) decide(op Op, name, abs, ws, home string) engine.Verdict {
+	opts := []parser.Option{parser.Workspace(ws), parser.Cwd("/")}
+	if home != "" {
+		opts = append(opts, parser.Home(home))
+	}
+	_, class := parser.ClassifyPath(abs, opts...)
+	shown := name
+	if abs != name {
+		shown = name + " (" + abs + ")"
+	}
+	if op == OpWrite {
+		switch {
+		case p.matches(p.Protected, abs, ws, home):
+			return pathVerdict(engine.Deny, engine.LayerDeny, RuleProtectedPattern, shown, "Writing a protected path",
+				"The path matches a protected pattern of this installation; change it by hand, not from an agent.")
+		case protectedClasses[class]:
+			return pathVerdict(engine.Deny, engine.LayerDeny, RuleProtectedWrite, shown, "Writing a protected path",
+				".git/, agent and rivumi configuration, shell start-up files, ~/.ssh, CI workflows and .envrc control what runs later, outside any review ("+class+"). Change them by hand, not from an agent.")
+		case criticalClasses[class]:
+			return pathVerdict(engine.Deny, engine.LayerFloor, RuleCriticalWrite, shown, "Writing a critical system path",
+				"Credentials files, devices, / , the home directory itself and top-level system directories are never written by an agent ("+class+").")
+		case class == parser.ClassWorkspace || class == parser.ClassNull:
+			return pathVerdict(engine.Allow, engine.LayerAllow, RuleWriteWorkspace, shown, "Writing inside the workspace",
+				"The file is inside the workspace and not protected.")
+		}
+		return pathVerdict(engine.Ask, engine.LayerAsk, RuleWriteOutside, shown, "Writing outside the workspace",
+			"The tool writes outside the workspace ("+class+"); confirm the target.")
+	}
+	if secretClasses[class] || p.matches(p.Secrets, abs, ws, home) {
+		return pathVerdict(engine.Ask, engine.LayerAsk, RuleReadSecret, shown, "Reading secrets",
+			"The tool reads a secret (.env, keys, cloud credentials, ~/.ssh, /etc/shadow) that may leave the machine.")
+	}
+	return pathVerdict(engine.Allow, engine.LayerAllow, RuleRead, shown, "Reading a file", "Reading a file that holds no known secret.")
+}
+
+// matches reports whether abs matches one of the patterns.
+func (p *PathPolicy) matches(patterns []string, abs, ws, home string) bool {
+	for _, pat := range patterns {
+		switch {
+		case strings.HasPrefix(pat, "~/"):
+			if home != "" && Match(home+pat[1:], abs) {
+				return true
+			}
+		case strings.HasPrefix(pat, "/"):
+			if Match(pat, abs) {
+				return true
+			}
+		default:
+			if rel, ok := strings.CutPrefix(abs, ws+"/"); ok && Match(pat, rel) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func pathVerdict(d engine.Decision, layer engine.Layer, rule, text, title, why string) engine.Verdict {
+	return engine.Verdict{Decision: d, Policy: PolicyID, Reasons: []engine.Reason{{
+		Rule: rule, Layer: layer, Decision: d, Segment: -1, Title: title, Justification: why, Text: text,
+	}}}
+}

@@ -1,0 +1,164 @@
+package hook
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/policies"
+)
+
+func TestPathPolicy(t *testing.T) {
+	root := t.TempDir()
+	ws := filepath.Join(root, "ws")
+	home := filepath.Join(root, "home")
+	outside := filepath.Join(root, "outside")
+	for _, d := range []string{ws + "/src/a", ws + "/.git", home + "/.ssh", outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, l := range []struct{ target, link string }{
+		{outside, ws + "/out"},                          // a symlink in the workspace pointing out
+		{ws + "/.git/config", ws + "/innocent"},         // into .git
+		{home + "/.bashrc", ws + "/dangling"},           // dangling: a write creates ~/.bashrc
+		{"src", ws + "/srclink"},                        // relative, stays inside
+		{"../outside", ws + "/rel-out"},                 // relative, points out
+		{ws + "/loop2", ws + "/loop1"},                  // a loop
+		{ws + "/loop1", ws + "/loop2"},                  //
+		{filepath.Join(home, ".ssh"), ws + "/keys"},     // into ~/.ssh
+		{filepath.Join(outside, "x.env"), ws + "/.env"}, // a secret reached through a link
+	} {
+		if err := os.Symlink(l.target, l.link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := &PathPolicy{Workspace: ws, Home: home, Protected: []string{"src/*.go", "~/notes/**"}, Secrets: []string{"**/*.secret"}}
+	for _, c := range []struct {
+		op   Op
+		path string
+		cwd  string
+		want engine.Decision
+		rule string
+	}{
+		{OpWrite, "src/main.go", ws, engine.Deny, RuleProtectedPattern}, // src/*.go is protected
+		{OpWrite, "src/a/b.go", ws, engine.Allow, RuleWriteWorkspace},   // * does not cross /
+		{OpWrite, ws + "/src/a/b.go", "/", engine.Allow, RuleWriteWorkspace},
+		{OpWrite, "../x", ws, engine.Ask, RuleWriteOutside},
+		{OpWrite, "src/../../x", ws, engine.Ask, RuleWriteOutside},
+		{OpWrite, outside + "/y", ws, engine.Ask, RuleWriteOutside},
+		{OpWrite, "/tmp/scratch.txt", ws, engine.Ask, RuleWriteOutside},
+		{OpWrite, "out/file", ws, engine.Ask, RuleWriteOutside},     // symlink in the workspace pointing out
+		{OpWrite, "rel-out/file", ws, engine.Ask, RuleWriteOutside}, // relative symlink pointing out
+		{OpWrite, "srclink/a/c.txt", ws, engine.Allow, RuleWriteWorkspace},
+		{OpWrite, "innocent", ws, engine.Deny, RuleProtectedWrite}, // resolves into .git
+		{OpWrite, "dangling", ws, engine.Deny, RuleProtectedWrite}, // dangling link to ~/.bashrc
+		{OpWrite, ".git/config", ws, engine.Deny, RuleProtectedWrite},
+		{OpWrite, ".git/hooks/pre-commit", ws, engine.Deny, RuleProtectedWrite},
+		{OpWrite, ".claude/settings.json", ws, engine.Deny, RuleProtectedWrite},
+		{OpWrite, ".gemini/settings.json", ws, engine.Deny, RuleProtectedWrite},
+		{OpWrite, ".codex/hooks.json", ws, engine.Deny, RuleProtectedWrite},
+		{OpWrite, ".github/workflows/ci.yml", ws, engine.Deny, RuleProtectedWrite},
+		{OpWrite, ".envrc", ws, engine.Deny, RuleProtectedWrite},
+		{OpWrite, "~/.bashrc", ws, engine.Deny, RuleProtectedWrite},
+		{OpWrite, "~/.ssh/authorized_keys", ws, engine.Deny, RuleProtectedWrite},
+		{OpWrite, "keys/authorized_keys", ws, engine.Deny, RuleProtectedWrite},
+		{OpWrite, "~/.config/rivumi/policies/x.rego", ws, engine.Deny, RuleProtectedWrite},
+		{OpWrite, "~/notes/todo.md", ws, engine.Deny, RuleProtectedPattern},
+		{OpWrite, "/etc/passwd", ws, engine.Deny, RuleCriticalWrite},
+		{OpWrite, "/dev/sda", ws, engine.Deny, RuleCriticalWrite},
+		{OpWrite, "/dev/null", ws, engine.Allow, RuleWriteWorkspace},
+		{OpWrite, "loop1/x", ws, engine.Deny, RuleBadPath},
+		{OpWrite, "relative/without/cwd", "", engine.Deny, RuleBadPath},
+		{OpWrite, "", ws, engine.Deny, RuleBadPath},
+		{OpRead, "src/main.go", ws, engine.Allow, RuleRead},
+		{OpRead, "/etc/hosts", ws, engine.Allow, RuleRead},
+		{OpRead, ".env", ws, engine.Ask, RuleReadSecret},
+		{OpRead, "config/.env.local", ws, engine.Ask, RuleReadSecret},
+		{OpRead, ".env.example", ws, engine.Allow, RuleRead},
+		{OpRead, "~/.ssh/id_ed25519", ws, engine.Ask, RuleReadSecret},
+		{OpRead, "keys/id_ed25519", ws, engine.Ask, RuleReadSecret}, // through a link
+		{OpRead, "certs/server.pem", ws, engine.Ask, RuleReadSecret},
+		{OpRead, "~/.aws/credentials", ws, engine.Ask, RuleReadSecret},
+		{OpRead, "/etc/shadow", ws, engine.Ask, RuleReadSecret},
+		{OpRead, "db/prod.secret", ws, engine.Ask, RuleReadSecret},
+	} {
+		v := p.Check(c.op, c.path, c.cwd)
+		if v.Decision != c.want || len(v.Reasons) != 1 || v.Reasons[0].Rule != c.rule {
+			t.Errorf("%s %q (cwd %q) = %s %+v, want %s %s", c.op, c.path, c.cwd, v.Decision, v.Reasons, c.want, c.rule)
+		}
+	}
+}
+
+func TestResolve(t *testing.T) {
+	root := t.TempDir()
+	real, _ := filepath.EvalSymlinks(root)
+	os.MkdirAll(filepath.Join(root, "a/b"), 0o755)
+	os.Symlink(filepath.Join(root, "a/b"), filepath.Join(root, "l"))
+	for in, want := range map[string]string{
+		root + "/a/b/c":         real + "/a/b/c",
+		root + "/l/c":           real + "/a/b/c",
+		root + "/l/../x":        real + "/a/x", // .. after a link applies to its target
+		root + "/missing/../x":  real + "/x",
+		root + "/a/b/f/../../g": real + "/a/g",
+	} {
+		got, err := Resolve(in)
+		if err != nil || got != want {
+			t.Errorf("Resolve(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+}
+
+// TestClassSetsMatchRego keeps the Go class sets equal to the sets the
+// shell path policy uses in policies/lib/segment.rego.
+func TestClassSetsMatchRego(t *testing.T) {
+	b, err := fs.ReadFile(policies.FS, "lib/segment.rego")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ast.ParseModuleWithOpts("segment.rego", string(b), ast.ParserOptions{RegoVersion: ast.RegoV1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets := map[string]map[string]bool{"protected_classes": protectedClasses, "secret_classes": secretClasses}
+	for _, r := range m.Rules {
+		name := r.Head.Name.String()
+		if name == "" {
+			name = r.Head.Reference.String()
+		}
+		want, ok := sets[name]
+		if !ok {
+			continue
+		}
+		delete(sets, name)
+		set, ok := r.Head.Value.Value.(ast.Set)
+		if !ok {
+			t.Fatalf("%s is not a set literal", name)
+		}
+		var got, exp []string
+		set.Foreach(func(x *ast.Term) { got = append(got, string(x.Value.(ast.String))) })
+		for k := range want {
+			exp = append(exp, k)
+		}
+		sort.Strings(got)
+		sort.Strings(exp)
+		if len(got) != len(exp) {
+			t.Errorf("%s: Rego %v, Go %v", name, got, exp)
+			continue
+		}
+		for i := range got {
+			if got[i] != exp[i] {
+				t.Errorf("%s: Rego %v, Go %v", name, got, exp)
+				break
+			}
+		}
+	}
+	if len(sets) > 0 {
+		t.Errorf("not found in segment.rego: %v", sets)
+	}
+}

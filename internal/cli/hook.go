@@ -1,0 +1,488 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/rivumi/rivumi/audit"
+	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/hook"
+	"github.com/rivumi/rivumi/server"
+)
+
+func init() {
+	for _, a := range hook.Agents {
+		register("hook "+string(a), "answer one "+string(a)+" hook call (JSON on stdin) with rivumi's verdict", hookRunner(a))
+	}
+	register("hook install", "wire `rivumi hook AGENT` into an agent's settings (claude-code, gemini, codex)", hookInstall)
+	register("hook doctor", "check the hook wiring and that a floor command is denied end to end", hookDoctor)
+}
+
+// ExitHookBlock is the exit code that every supported agent takes as
+// "block this tool call": hook errors exit with it so that a broken hook
+// never fails open.
+const ExitHookBlock = 2
+
+const hookUsage = `Usage: rivumi hook %s [flags] < payload.json
+
+Reads one %s hook call on stdin and answers in its protocol: shell
+commands are graded by the policy (a running 'rivumi serve --socket' when
+there is one, else compiled in-process), file tools by the path policy.
+Anything that goes wrong (bad input, internal error, deadline) blocks the
+call (exit 2, reason on stderr). Install with 'rivumi hook install %s'.
+
+Flags:
+`
+
+// hookFlags are the flags of `rivumi hook AGENT`.
+type hookFlags struct {
+	pf        policyFlags
+	socket    string
+	askAs     string
+	shadow    bool
+	timeout   time.Duration
+	maxInput  int64
+	auditFile string
+	grants    string
+	protect   stringList
+	secrets   stringList
+}
+
+func (h *hookFlags) register(fs *flag.FlagSet) {
+	fs.Var(&h.pf.policyDirs, "policy", "directory of user Rego packs (package rivumi.user…); repeatable")
+	fs.StringVar(&h.pf.workspace, "workspace", "", "project root when the agent does not name one (CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR win; default: the nearest .git above the cwd)")
+	fs.StringVar(&h.pf.shell, "shell", "", "shell dialect: bash, sh or zsh (default: the basename of $SHELL)")
+	fs.StringVar(&h.socket, "socket", "", "use the `rivumi serve` socket at `PATH` (default: "+server.DefaultSocket()+" when it is there and no --policy is given); none: always compile in-process")
+	fs.StringVar(&h.askAs, "ask-as", "deny", "answer for ask on agents that cannot ask (gemini, codex): deny, pass (let the agent's own approval decide) or allow")
+	fs.BoolVar(&h.shadow, "shadow", false, "grade and log, but answer nothing: the agent behaves as without rivumi")
+	fs.DurationVar(&h.timeout, "timeout", hook.DefaultTimeout, "internal deadline; keep it below the agent's hook timeout")
+	fs.Int64Var(&h.maxInput, "max-input", hook.DefaultMaxInput, "largest hook input in `bytes`")
+	fs.StringVar(&h.auditFile, "audit", "", "append one audit entry per call to `FILE` (default $XDG_STATE_HOME/rivumi/audit.jsonl; off: none)")
+	fs.StringVar(&h.grants, "grants", "", "grants `FILE` (default: the project's, as `rivumi grant` keeps them)")
+	fs.Var(&h.protect, "protect", "`GLOB` of paths file tools may not write (relative to the workspace, ~/…, or absolute); repeatable")
+	fs.Var(&h.secrets, "secret", "`GLOB` of paths whose reading asks; repeatable")
+}
+
+func hookRunner(agent hook.Agent) func(ctx context.Context, stdio Stdio, args []string) error {
+	return func(ctx context.Context, stdio Stdio, args []string) error {
+		fs := newFlags("hook "+string(agent), stdio)
+		var h hookFlags
+		h.register(fs)
+		fs.Usage = func() {
+			fmt.Fprintf(fs.Output(), hookUsage, agent, agent, agent)
+			fs.PrintDefaults()
+		}
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return err
+			}
+			return exitf(ExitHookBlock, "blocked: bad hook flags in the agent's settings: %v", err)
+		}
+		if fs.NArg() > 0 {
+			return exitf(ExitHookBlock, "blocked: unexpected arguments %q in the agent's settings", fs.Args())
+		}
+		cfg, closeAudit, err := h.config(agent)
+		if err != nil {
+			return exitf(ExitHookBlock, "blocked: %v", err)
+		}
+		defer closeAudit()
+		if code := hook.Run(ctx, cfg, stdio.In, stdio.Out, stdio.Err); code != 0 {
+			return exitCode(code)
+		}
+		return nil
+	}
+}
+
+// config builds the adapter's configuration from the flags.
+func (h *hookFlags) config(agent hook.Agent) (hook.Config, func(), error) {
+	cfg := hook.Config{
+		Agent: agent, Workspace: abs(h.pf.workspace), Shell: h.pf.shell, Shadow: h.shadow,
+		Timeout: h.timeout, MaxInput: h.maxInput, AskAs: hook.AskAs(h.askAs),
+		Protected: append([]string(nil), h.protect...), Secrets: h.secrets,
+		NewGrader: h.newGrader,
+	}
+	switch cfg.AskAs {
+	case hook.AskDeny, hook.AskPass, hook.AskAllow:
+	default:
+		return cfg, nil, fmt.Errorf("--ask-as %q: want deny, pass or allow", h.askAs)
+	}
+	switch h.pf.shell {
+	case "", "bash", "sh", "zsh":
+	default:
+		return cfg, nil, fmt.Errorf("--shell %q: want bash, sh or zsh", h.pf.shell)
+	}
+	for _, g := range append(append([]string(nil), h.protect...), h.secrets...) {
+		if !hook.ValidGlob(g) {
+			return cfg, nil, fmt.Errorf("bad glob %q", g)
+		}
+	}
+	// rivumi's own state is protected from file tools wherever it lives.
+	for _, d := range h.pf.policyDirs {
+		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(abs(d))+"/")
+	}
+	if g, err := harness.DefaultGrantsPath("/"); err == nil {
+		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(filepath.Dir(filepath.Dir(g)))+"/")
+	}
+	if h.grants != "" {
+		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(abs(h.grants)))
+		cfg.Grants = func(string) ([]engine.Grant, error) { return loadGrants(h.grants) }
+	} else {
+		cfg.Grants = func(ws string) ([]engine.Grant, error) {
+			p, err := harness.DefaultGrantsPath(ws)
+			if err != nil {
+				return nil, err
+			}
+			return loadGrants(p)
+		}
+	}
+	closer := func() {}
+	if h.auditFile != "off" {
+		path := h.auditFile
+		if path == "" {
+			var err error
+			if path, err = defaultAuditPath(); err != nil {
+				return cfg, nil, err
+			}
+		}
+		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(filepath.Dir(abs(path)))+"/")
+		l, err := audit.Open(path)
+		if err != nil {
+			return cfg, nil, err
+		}
+		cfg.Audit = l
+		closer = func() { l.Close() }
+	}
+	return cfg, closer, nil
+}
+
+func loadGrants(path string) ([]engine.Grant, error) {
+	s, err := harness.LoadGrants(path)
+	if err != nil {
+		return nil, err
+	}
+	return s.List(), nil
+}
+
+// newGrader returns the server on the socket when one answers there, and
+// falls back to compiling the policy in this process.
+func (h *hookFlags) newGrader(ctx context.Context) (hook.Grader, error) {
+	local := func(ctx context.Context) (hook.Grader, error) {
+		e, err := h.pf.newEngine(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return hook.Local(e), nil
+	}
+	path := h.socket
+	switch {
+	case path == "none":
+		return local(ctx)
+	case path == "" && len(h.pf.policyDirs) > 0:
+		// The user's packs are named here: a server may serve others.
+		return local(ctx)
+	case path == "":
+		path = server.DefaultSocket()
+	}
+	if err := server.TrustedSocket(path); err != nil {
+		return local(ctx)
+	}
+	c := server.NewUnixClient(path)
+	return func(ctx context.Context, r server.Request) (engine.Verdict, error) {
+		v, err := c.Verdict(ctx, r)
+		if err == nil {
+			return v, nil
+		}
+		g, lerr := local(ctx)
+		if lerr != nil {
+			return engine.Verdict{}, fmt.Errorf("server: %v; in-process: %v", err, lerr)
+		}
+		return g(ctx, r)
+	}, nil
+}
+
+// hookTarget is the agent and settings file that install and doctor act on.
+func hookScope(fs *flag.FlagSet) (project, user *bool, dir *string) {
+	project = fs.Bool("project", false, "the project's settings (of the project containing -C DIR)")
+	user = fs.Bool("user", false, "the user's settings (the default)")
+	dir = fs.String("C", "", "the project is the one containing `DIR` (default: the current directory)")
+	return
+}
+
+func settingsFiles(agent hook.Agent, project, user bool, dir string) ([]string, error) {
+	cwd, err := workDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	root, err := harness.ProjectRoot(cwd)
+	if err != nil {
+		return nil, err
+	}
+	home, err := os.UserHomeDir()
+	if err != nil && (user || !project) {
+		return nil, fmt.Errorf("no home directory: %v", err)
+	}
+	var out []string
+	if project {
+		out = append(out, hook.SettingsFile(agent, hook.ScopeProject, root, home, os.Getenv))
+	}
+	if user {
+		out = append(out, hook.SettingsFile(agent, hook.ScopeUser, root, home, os.Getenv))
+	}
+	return out, nil
+}
+
+const installUsage = `Usage: rivumi hook install AGENT [--user | --project] [flags] [-- HOOK FLAGS...]
+
+Writes the PreToolUse (Gemini: BeforeTool) hook entry that runs this
+binary, by its absolute path, as 'rivumi hook AGENT' into the agent's
+settings (AGENT: claude-code, gemini, codex). Other hooks and settings are
+kept, an earlier rivumi entry is replaced, and the previous file is kept as
+FILE.bak. Flags after -- are passed to the hook (e.g. -- --shadow).
+
+Flags:
+`
+
+func hookInstall(ctx context.Context, stdio Stdio, args []string) error {
+	fs := newFlags("hook install", stdio)
+	project, user, dir := hookScope(fs)
+	binary := fs.String("binary", "", "absolute path of the rivumi binary the hook runs (default: this one)")
+	timeout := fs.Duration("timeout", 10*time.Second, "the agent's timeout for the hook (the hook's own deadline is 5 s)")
+	matcher := fs.String("matcher", "", "tools the entry hooks (default: the agent's shell and file tools)")
+	fs.Usage = func() { fmt.Fprint(fs.Output(), installUsage); fs.PrintDefaults() }
+	var name string
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		name, args = args[0], args[1:]
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	hookArgs := fs.Args()
+	if name == "" && len(hookArgs) > 0 {
+		name, hookArgs = hookArgs[0], hookArgs[1:]
+	}
+	if name == "" {
+		fs.Usage()
+		return exitf(ExitError, "hook install: name the agent: claude-code, gemini or codex")
+	}
+	agent, err := hook.ParseAgent(name)
+	if err != nil {
+		return exitf(ExitError, "hook install: %v", err)
+	}
+	if len(hookArgs) > 0 && hookArgs[0] == "--" {
+		hookArgs = hookArgs[1:]
+	}
+	// A bad hook flag would block every tool call: check them now.
+	hfs := newFlags("hook "+string(agent), stdio)
+	var hf hookFlags
+	hf.register(hfs)
+	if err := hfs.Parse(hookArgs); err != nil || hfs.NArg() > 0 {
+		return exitf(ExitError, "hook install: bad hook flags %q", hookArgs)
+	}
+	if *project && *user {
+		return exitf(ExitError, "hook install: --project or --user, not both")
+	}
+	if !*project {
+		*user = true
+	}
+	if *timeout < 2*time.Second {
+		return exitf(ExitError, "hook install: --timeout %v is too short for the hook's own deadline", *timeout)
+	}
+	exe := *binary
+	if exe == "" {
+		if exe, err = os.Executable(); err != nil {
+			return exitf(ExitError, "hook install: cannot find this binary: %v", err)
+		}
+		if r, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = r
+		}
+	}
+	if !filepath.IsAbs(exe) {
+		return exitf(ExitError, "hook install: --binary %q is not an absolute path", exe)
+	}
+	files, err := settingsFiles(agent, *project, *user, *dir)
+	if err != nil {
+		return exitf(ExitError, "hook install: %v", err)
+	}
+	m := *matcher
+	if m == "" {
+		m = hook.Matchers[agent]
+	}
+	e := hook.Entry{Agent: agent, Command: hook.HookCommand(exe, agent, hookArgs...), Matcher: m, Timeout: *timeout}
+	for _, f := range files {
+		changed, err := hook.Install(f, e)
+		if err != nil {
+			return exitf(ExitError, "hook install: %v", err)
+		}
+		if changed {
+			fmt.Fprintf(stdio.Out, "installed %s in %s\n", e.Command, f)
+		} else {
+			fmt.Fprintf(stdio.Out, "already installed in %s\n", f)
+		}
+	}
+	if agent == hook.Codex {
+		fmt.Fprintln(stdio.Out, "note: Codex runs hooks only with the hooks feature on (see docs/agents.md)")
+	}
+	return nil
+}
+
+func hookDoctor(ctx context.Context, stdio Stdio, args []string) error {
+	fs := newFlags("hook doctor", stdio)
+	project, user, dir := hookScope(fs)
+	names, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	agents := hook.Agents
+	if len(names) > 0 {
+		agents = nil
+		for _, a := range names {
+			ag, err := hook.ParseAgent(a)
+			if err != nil {
+				return exitf(ExitError, "hook doctor: %v", err)
+			}
+			agents = append(agents, ag)
+		}
+	}
+	if !*project && !*user {
+		*project, *user = true, true
+	}
+	cwd, err := workDir(*dir)
+	if err != nil {
+		return exitf(ExitError, "hook doctor: %v", err)
+	}
+	self, _ := os.Executable()
+	wired, problems := 0, 0
+	fail := func(format string, a ...any) {
+		problems++
+		fmt.Fprintf(stdio.Out, "FAIL  "+format+"\n", a...)
+	}
+	ok := func(format string, a ...any) { fmt.Fprintf(stdio.Out, "ok    "+format+"\n", a...) }
+	for _, agent := range agents {
+		files, err := settingsFiles(agent, *project, *user, *dir)
+		if err != nil {
+			return exitf(ExitError, "hook doctor: %v", err)
+		}
+		for _, f := range files {
+			entries, err := hook.FindInstalled(f, agent)
+			if err != nil {
+				fail("%s: %v", agent, err)
+				continue
+			}
+			if len(entries) == 0 {
+				fmt.Fprintf(stdio.Out, "-     %s: not wired in %s\n", agent, f)
+				continue
+			}
+			for _, e := range entries {
+				wired++
+				ok("%s: wired in %s (matcher %q): %s", agent, f, e.Matcher, e.Command)
+				doctorEntry(ctx, agent, e, cwd, self, ok, fail)
+			}
+		}
+	}
+	if wired == 0 {
+		return exitf(ExitError, "hook doctor: no rivumi hook is wired; run `rivumi hook install AGENT`")
+	}
+	if problems > 0 {
+		return exitf(ExitError, "hook doctor: %d problem(s)", problems)
+	}
+	return nil
+}
+
+// doctorEntry checks one wired entry: the binary, and that the floor
+// command `rm -rf /` is blocked in-process and through the entry itself.
+func doctorEntry(ctx context.Context, agent hook.Agent, e hook.Installed, cwd, self string, ok, fail func(string, ...any)) {
+	const floor = "rm -rf /"
+	bin := hook.CommandPath(e.Command)
+	switch fi, err := os.Stat(bin); {
+	case !filepath.IsAbs(bin):
+		fail("%s: %q is not an absolute path: the agent may not find it (and skips the hook silently)", agent, bin)
+		return
+	case err != nil:
+		fail("%s: %v: the agent will skip the hook", agent, err)
+		return
+	case fi.Mode()&0o111 == 0 || fi.IsDir():
+		fail("%s: %s is not an executable file", agent, bin)
+		return
+	default:
+		same := ""
+		if sfi, err := os.Stat(self); err == nil && os.SameFile(fi, sfi) {
+			same = " (this binary)"
+		}
+		ok("%s: %s is executable%s", agent, bin, same)
+	}
+	// In-process, with the default configuration.
+	var h hookFlags
+	h.register(flag.NewFlagSet("defaults", flag.ContinueOnError)) // sets the defaults
+	h.auditFile = "off"
+	cfg, closeAudit, err := h.config(agent)
+	if err != nil {
+		fail("%s: %v", agent, err)
+		return
+	}
+	var out, errb bytes.Buffer
+	code := hook.Run(ctx, cfg, bytes.NewReader(hook.SamplePayload(agent, floor, cwd)), &out, &errb)
+	closeAudit()
+	if blocked, why := hook.Blocks(agent, out.Bytes(), errb.Bytes(), code); blocked {
+		ok("%s: `%s` is denied in-process: %s", agent, floor, firstLine(why))
+	} else {
+		fail("%s: `%s` is not denied in-process: %s", agent, floor, why)
+	}
+	// End to end: the entry's own command line, as the agent runs it.
+	cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(cctx, "/bin/sh", "-c", e.Command)
+	cmd.Dir = cwd
+	cmd.Stdin = bytes.NewReader(hook.SamplePayload(agent, floor, cwd))
+	var cout, cerr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &cout, &cerr
+	err = cmd.Run()
+	code = 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		fail("%s: running the entry: %v", agent, err)
+		return
+	}
+	if blocked, why := hook.Blocks(agent, cout.Bytes(), cerr.Bytes(), code); blocked {
+		ok("%s: `%s` is denied end to end: %s", agent, floor, firstLine(why))
+	} else {
+		fail("%s: `%s` is not denied by the entry: %s (stderr: %s)", agent, floor, why, firstLine(cerr.String()))
+	}
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if len(s) > 160 {
+		s = s[:160] + "…"
+	}
+	return s
+}
+
+// parseInterleaved parses flags that may come before, between or after
+// positional arguments, and returns the positional ones.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := parseFlags(fs, args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos, args = append(pos, args[0]), args[1:]
+	}
+}

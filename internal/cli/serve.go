@@ -1,0 +1,173 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/rivumi/rivumi/audit"
+	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/server"
+)
+
+func init() {
+	register("serve", "serve verdicts over HTTP (loopback), a unix socket or stdio (JSON Lines)", runServe)
+}
+
+const serveUsage = `Usage: rivumi serve [--addr HOST:PORT] [--socket[=PATH]] [--stdio] [flags]
+
+Serves verdicts: POST /v1/verdict {"command": …} or {"argv": […]} (plus
+optional cwd, workspace, home, shell, grants), POST /v1/verdicts (an
+array), GET /healthz, GET /metrics (Prometheus). With --stdio, each input
+line is a request (or an array) and each output line its verdict(s).
+
+Without --addr, --socket or --stdio it listens on 127.0.0.1:8181.
+--socket alone uses the socket the hook adapters look for (%s).
+SIGHUP reloads the policy (a policy that fails to load leaves the old
+one serving); SIGTERM and SIGINT shut down gracefully.
+
+Flags:
+`
+
+// socketFlag is --socket (the default path) or --socket=PATH.
+type socketFlag struct{ path string }
+
+func (s *socketFlag) String() string { return s.path }
+func (s *socketFlag) Set(v string) error {
+	if v == "true" {
+		v = server.DefaultSocket()
+	}
+	if v == "false" {
+		v = ""
+	}
+	s.path = v
+	return nil
+}
+func (s *socketFlag) IsBoolFlag() bool { return true }
+
+func runServe(ctx context.Context, stdio Stdio, args []string) error {
+	fs := newFlags("serve", stdio)
+	var pf policyFlags
+	fs.Var(&pf.policyDirs, "policy", "directory of user Rego packs (package rivumi.user…); repeatable")
+	addr := fs.String("addr", "", "listen for HTTP on `HOST:PORT` (default 127.0.0.1:8181 when no other transport is named)")
+	var sock socketFlag
+	fs.Var(&sock, "socket", "listen on a unix socket: --socket (the default path) or --socket=`PATH`")
+	stdioMode := fs.Bool("stdio", false, "answer JSON Lines on stdin/stdout instead of listening")
+	auditFile := fs.String("audit", "", "decision log `FILE` (default $XDG_STATE_HOME/rivumi/audit.jsonl; off: none)")
+	auditSync := fs.Bool("audit-sync", true, "fsync the decision log after each verdict")
+	maxBody := fs.Int64("max-body", server.DefaultMaxBody, "largest request body (or stdio line) in `bytes`")
+	maxBatch := fs.Int("max-batch", server.DefaultMaxBatch, "most requests in one batch")
+	evalTimeout := fs.Duration("eval-timeout", server.DefaultEvalTimeout, "deadline of one evaluation")
+	fs.Usage = func() { fmt.Fprintf(fs.Output(), serveUsage, server.DefaultSocket()); fs.PrintDefaults() }
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return exitf(ExitError, "serve: unexpected arguments %q (a socket path goes as --socket=PATH)", fs.Args())
+	}
+	if *stdioMode && (*addr != "" || sock.path != "") {
+		return exitf(ExitError, "serve: --stdio cannot be combined with --addr or --socket")
+	}
+	if !*stdioMode && *addr == "" && sock.path == "" {
+		*addr = "127.0.0.1:8181"
+	}
+	logger := log.New(stdio.Err, "rivumi serve: ", 0)
+	opts := []server.Option{server.WithLogger(logger), server.WithLimits(*maxBody, *maxBatch, *evalTimeout)}
+	if *auditFile != "off" {
+		path := *auditFile
+		if path == "" {
+			var err error
+			if path, err = defaultAuditPath(); err != nil {
+				return exitf(ExitError, "serve: %v", err)
+			}
+		}
+		var aopts []audit.Option
+		if !*auditSync {
+			aopts = append(aopts, audit.WithoutSync())
+		}
+		l, err := audit.Open(path, aopts...)
+		if err != nil {
+			return exitf(ExitError, "serve: %v", err)
+		}
+		defer l.Close()
+		opts = append(opts, server.WithAudit(l))
+	}
+	load := func(ctx context.Context) (*engine.Engine, error) { return pf.newEngine(ctx) }
+	srv, err := server.New(ctx, load, opts...)
+	if err != nil {
+		return err
+	}
+
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+				_ = srv.Reload(ctx) // logged; the old policy keeps serving on failure
+			}
+		}
+	}()
+
+	if *stdioMode {
+		logger.Printf("answering JSON Lines on stdin (policy %s)", srv.Engine().PolicyHash())
+		done := make(chan error, 1)
+		go func() { done <- srv.ServeStdio(ctx, stdio.In, stdio.Out) }()
+		select {
+		case err := <-done:
+			return err
+		case <-ctx.Done():
+			return nil
+		}
+	}
+
+	var lns []net.Listener
+	if *addr != "" {
+		ln, err := net.Listen("tcp", *addr)
+		if err != nil {
+			return exitf(ExitError, "serve: %v", err)
+		}
+		if ta, ok := ln.Addr().(*net.TCPAddr); ok && !ta.IP.IsLoopback() {
+			logger.Printf("warning: %s is not a loopback address; anyone who reaches it can query this server", ln.Addr())
+		}
+		logger.Printf("listening on http://%s (policy %s)", ln.Addr(), srv.Engine().PolicyHash())
+		lns = append(lns, ln)
+	}
+	if sock.path != "" {
+		ln, err := server.ListenUnix(sock.path)
+		if err != nil {
+			for _, l := range lns {
+				l.Close()
+			}
+			return exitf(ExitError, "serve: %v", err)
+		}
+		logger.Printf("listening on unix:%s (policy %s)", sock.path, srv.Engine().PolicyHash())
+		lns = append(lns, ln)
+	}
+	// One listener failing stops them all.
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make(chan error, len(lns))
+	for _, ln := range lns {
+		go func(ln net.Listener) { errs <- srv.Serve(sctx, ln) }(ln)
+	}
+	var first error
+	for range lns {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+			cancel()
+		}
+	}
+	logger.Printf("stopped")
+	if first != nil {
+		return exitf(ExitError, "serve: %v", first)
+	}
+	return nil
+}

@@ -1,0 +1,275 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/rules"
+)
+
+func init() {
+	register("trust", "trust the project's .rivumi.yaml (its allow rules, grants and switches take effect)", runTrust)
+}
+
+// noConfigEnv, when set to a non-empty value, makes rivumi ignore the
+// user's and the project's configuration files.
+const noConfigEnv = "RIVUMI_NO_CONFIG"
+
+type warnKey struct{}
+
+// withWarnings makes configuration warnings go to w (default: os.Stderr).
+func withWarnings(ctx context.Context, w io.Writer) context.Context {
+	return context.WithValue(ctx, warnKey{}, w)
+}
+
+func warnWriter(ctx context.Context) io.Writer {
+	if w, ok := ctx.Value(warnKey{}).(io.Writer); ok && w != nil {
+		return w
+	}
+	return os.Stderr
+}
+
+// configOptions returns the engine options that the configuration files
+// add (see [loadConfigs]). Problems in them make engine.New fail, with
+// every problem listed: rivumi never runs on half its configuration.
+func (p *policyFlags) configOptions(ctx context.Context) []engine.Option {
+	if os.Getenv(noConfigEnv) != "" {
+		return nil
+	}
+	cfgs, problems := loadConfigs(ctx, p.cwd)
+	opts := configEngineOptions(cfgs, &problems)
+	if len(problems) > 0 {
+		opts = append(opts, engine.LoadProblems(problems...))
+	}
+	return opts
+}
+
+// loadConfigs reads the user's configuration file and the project's
+// .rivumi.yaml (found from cwd, default the current directory, by walking
+// up to the repository root). A project file the user has not trusted
+// (`rivumi trust`) keeps only its deny and ask rules; what it loses is
+// listed in a warning.
+func loadConfigs(ctx context.Context, cwd string) ([]*rules.Config, []string) {
+	var cfgs []*rules.Config
+	var problems []string
+	load := func(path string) *rules.Config {
+		c, err := rules.LoadConfig(path)
+		problems = append(problems, ruleProblems(err)...)
+		return c
+	}
+	if path, err := rules.UserConfigPath(); err == nil {
+		if _, err := os.Stat(path); err == nil {
+			if c := load(path); c != nil {
+				cfgs = append(cfgs, c)
+			}
+		}
+	}
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	path, err := rules.FindProjectConfig(cwd)
+	if err != nil || path == "" {
+		return cfgs, problems
+	}
+	c := load(path)
+	if c == nil {
+		return cfgs, problems
+	}
+	if !projectTrusted(c) {
+		kept, dropped := c.Untrusted()
+		if len(dropped) > 0 {
+			fmt.Fprintf(warnWriter(ctx), "rivumi: warning: %s is not trusted, ignoring: %s (after reviewing it, run `rivumi trust`)\n",
+				path, strings.Join(dropped, "; "))
+		}
+		c = kept
+	}
+	return append(cfgs, c), problems
+}
+
+// projectTrusted reports whether the trust store holds c's current digest.
+func projectTrusted(c *rules.Config) bool {
+	digest, err := c.Digest()
+	if err != nil {
+		return false
+	}
+	sp, err := rules.TrustStorePath()
+	if err != nil {
+		return false
+	}
+	s, err := rules.LoadTrust(sp)
+	return err == nil && s.IsTrusted(c.Path, digest)
+}
+
+func ruleProblems(err error) []string {
+	var re *rules.RuleError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &re):
+		return re.Problems
+	}
+	return []string{err.Error()}
+}
+
+// configEngineOptions turns configurations into engine options. Grants
+// that could run anything (see harness.CheckGrant) are problems.
+func configEngineOptions(cfgs []*rules.Config, problems *[]string) []engine.Option {
+	var opts []engine.Option
+	for _, c := range cfgs {
+		for _, d := range c.Policies {
+			opts = append(opts, engine.UserDir(d))
+		}
+		if len(c.Rules) > 0 {
+			opts = append(opts, engine.YAMLRules(c.Rules...))
+		}
+		for _, s := range c.Disable {
+			opts = append(opts, engine.Disable(engine.Switch{ID: s.ID, Reason: s.Reason, Where: c.Where(s.Line)}))
+		}
+		for _, g := range c.Grants {
+			eg := engine.Grant{Prefix: g.Prefix, Rules: g.Rules}
+			if err := harness.CheckGrant(eg); err != nil {
+				*problems = append(*problems, fmt.Sprintf("%s: %v", c.Where(g.Line), err))
+				continue
+			}
+			opts = append(opts, engine.StandingGrants(c.Where(g.Line), eg))
+		}
+	}
+	if len(opts) > 0 {
+		if dir, err := os.UserCacheDir(); err == nil {
+			opts = append(opts, engine.ExampleCache(filepath.Join(dir, "rivumi", "examples")))
+		}
+	}
+	return opts
+}
+
+func runTrust(ctx context.Context, stdio Stdio, args []string) error {
+	fs := newFlags("trust", stdio)
+	dir := fs.String("C", "", "find the project file from `DIR` (default: the current directory)")
+	revoke := fs.Bool("revoke", false, "forget the trust given to the file")
+	check := fs.Bool("check", false, "only report whether the file is trusted (exit 0) or not (exit 1)")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `Usage: rivumi trust [-C DIR] [--revoke | --check] [FILE]
+
+A project's .rivumi.yaml comes with the repository, which may be hostile:
+until you trust it, rivumi uses only its deny and ask rules. Trusting
+records the sha256 of the file and of every file it names (rule files,
+policy directories) in $XDG_CONFIG_HOME/rivumi/trusted.json; any change
+makes it untrusted again. Review the file before trusting it.
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 1 {
+		fs.Usage()
+		return exitf(ExitError, "trust: at most one file")
+	}
+	path := fs.Arg(0)
+	if path == "" {
+		start := *dir
+		if start == "" {
+			start, _ = os.Getwd()
+		}
+		p, err := rules.FindProjectConfig(start)
+		if err != nil {
+			return exitf(ExitError, "trust: %v", err)
+		}
+		if p == "" {
+			return exitf(ExitError, "trust: no %s at the root of a repository above %s", rules.ProjectConfigName, start)
+		}
+		path = p
+	}
+	path, err := filepath.Abs(path)
+	if err != nil {
+		return exitf(ExitError, "trust: %v", err)
+	}
+	sp, err := rules.TrustStorePath()
+	if err != nil {
+		return exitf(ExitError, "trust: %v", err)
+	}
+	store, err := rules.LoadTrust(sp)
+	if err != nil {
+		return exitf(ExitError, "trust: %v", err)
+	}
+	if *revoke {
+		ok, err := store.Revoke(path)
+		if err != nil {
+			return exitf(ExitError, "trust: %v", err)
+		}
+		if !ok {
+			return exitf(ExitError, "trust: %s was not trusted", path)
+		}
+		fmt.Fprintf(stdio.Out, "no longer trusted: %s\n", path)
+		return nil
+	}
+	c, err := rules.LoadConfig(path)
+	ps := ruleProblems(err)
+	if len(ps) == 0 {
+		// Load it as trusted, to refuse now what would stop rivumi later.
+		opts := configEngineOptions([]*rules.Config{c}, &ps)
+		if _, err := engine.New(ctx, opts...); err != nil {
+			ps = append(ps, policyErrorProblems(err)...)
+		}
+	}
+	if len(ps) > 0 {
+		return exitf(ExitPolicyError, "trust: %s has problems, not trusted:\n%s", path, strings.Join(ps, "\n"))
+	}
+	digest, err := c.Digest()
+	if err != nil {
+		return exitf(ExitError, "trust: %v", err)
+	}
+	if *check {
+		if store.IsTrusted(path, digest) {
+			fmt.Fprintf(stdio.Out, "trusted: %s\n", path)
+			return nil
+		}
+		if _, was := store.Trusted[path]; was {
+			return exitf(ExitError, "%s changed since it was trusted", path)
+		}
+		return exitf(ExitError, "%s is not trusted", path)
+	}
+	if err := store.Trust(path, digest); err != nil {
+		return exitf(ExitError, "trust: %v", err)
+	}
+	fmt.Fprintf(stdio.Out, "trusted: %s (%s)\n", path, digest)
+	fmt.Fprintln(stdio.Out, summarize(c))
+	return nil
+}
+
+// summarize says what a trusted project file now adds.
+func summarize(c *rules.Config) string {
+	count := map[string]int{}
+	for _, r := range c.Rules {
+		count[r.Decision]++
+	}
+	parts := []string{
+		plural(count["deny"], "deny rule"), plural(count["ask"], "ask rule"), plural(count["allow"], "allow rule"),
+		plural(len(c.Policies), "policy directory"), plural(len(c.Disable), "switch"), plural(len(c.Grants), "grant"),
+	}
+	return "it adds " + strings.Join(parts, ", ")
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	switch {
+	case strings.HasSuffix(what, "y"):
+		what = strings.TrimSuffix(what, "y") + "ies"
+	case strings.HasSuffix(what, "ch"):
+		what += "es"
+	default:
+		what += "s"
+	}
+	return fmt.Sprintf("%d %s", n, what)
+}

@@ -1,0 +1,154 @@
+package rivumi.rules_test
+
+import data.rivumi.lib.fixture as fx
+import data.rivumi.rules
+
+# packages.install
+
+test_packages_install if {
+	every c in [["npm", "install"], ["pip", "install"], ["apt-get", "install"], ["cargo", "add"], ["go", "get"]] {
+		{"id": "packages.install"} in rules.ask with input as fx.run(array.concat(c, ["x"]), {"subcommand": c[1]})
+			with data.rivumi.tables as fx.tables
+	}
+}
+
+test_packages_install_runners if {
+	every prog in ["npx", "uvx", "pipx", "dpkg", "pacman"] {
+		{"id": "packages.install"} in rules.ask with input as fx.run([prog, "x"], {})
+			with data.rivumi.tables as fx.tables
+	}
+}
+
+test_packages_install_listing if {
+	not {"id": "packages.install"} in rules.ask with input as fx.run(["npm", "ls"], {"subcommand": "ls"})
+		with data.rivumi.tables as fx.tables
+	not {"id": "packages.install"} in rules.ask with input as fx.run(["pip", "list"], {"subcommand": "list"})
+		with data.rivumi.tables as fx.tables
+}
+
+# exec.workspace-code
+
+test_workspace_code_any_use if {
+	every prog in ["make", "pytest", "cmake", "tox"] {
+		{"id": "exec.workspace-code"} in rules.ask with input as fx.run([prog], {})
+			with data.rivumi.tables as fx.tables
+	}
+}
+
+test_workspace_code_subcommands if {
+	every c in [["go", "test"], ["npm", "run"], ["cargo", "build"], ["uv", "run"]] {
+		{"id": "exec.workspace-code"} in rules.ask with input as fx.run(c, {"subcommand": c[1]})
+			with data.rivumi.tables as fx.tables
+	}
+}
+
+test_workspace_code_near_misses if {
+	not {"id": "exec.workspace-code"} in rules.ask with input as fx.run(["go", "version"], {"subcommand": "version"})
+		with data.rivumi.tables as fx.tables
+	not {"id": "exec.workspace-code"} in rules.ask with input as fx.run(["npm", "view", "x"], {"subcommand": "view"})
+		with data.rivumi.tables as fx.tables
+
+	# python's entry lists no subcommand: its scripts are judged by the shell rules.
+	not {"id": "exec.workspace-code"} in rules.ask with input as fx.run(["python", "x.py"], {})
+		with data.rivumi.tables as fx.tables
+}
+
+# exec.local-program
+
+test_local_program if {
+	{"id": "exec.local-program"} in rules.ask with input as fx.run(["./build.sh"], {
+		"program": "build.sh",
+		"path_kind": "relative",
+	})
+	{"id": "exec.local-program"} in rules.ask with input as fx.run(["/opt/tool/bin/x"], {
+		"program": "x",
+		"path_kind": "absolute",
+	})
+}
+
+test_local_program_near_misses if {
+	not {"id": "exec.local-program"} in rules.ask with input as fx.run(["ls"], {})
+	not {"id": "exec.local-program"} in rules.ask with input as fx.run(["/usr/bin/ls"], {
+		"program": "ls",
+		"path_kind": "system",
+	})
+}
+
+# privilege.escalation
+
+test_privilege_wrapper if {
+	every w in ["sudo", "doas", "su", "chroot"] {
+		{"id": "privilege.escalation"} in rules.ask with input as fx.run(["ls"], {"wrappers": [fx.wrapper(w, [])]})
+	}
+}
+
+test_privilege_program if {
+	every prog in ["sudo", "su", "passwd", "visudo", "usermod", "setcap"] {
+		{"id": "privilege.escalation"} in rules.ask with input as fx.run([prog], {})
+	}
+}
+
+test_privilege_harmless_wrapper if {
+	not {"id": "privilege.escalation"} in rules.ask with input as fx.run(["ls"], {
+		"wrappers": [fx.wrapper("timeout", ["5"])],
+	})
+}
+
+# ops.destroy
+
+test_ops_destroy if {
+	{"id": "ops.destroy"} in rules.ask with input as fx.run(["kubectl", "delete", "pod", "x"], {"subcommand": "delete"})
+		with data.rivumi.tables as fx.tables
+	{"id": "ops.destroy"} in rules.ask with input as fx.run(["terraform", "destroy"], {"subcommand": "destroy"})
+		with data.rivumi.tables as fx.tables
+	{"id": "ops.destroy"} in rules.ask with input as fx.run(["aws", "s3", "rm", "--recursive", "s3://b"], {})
+		with data.rivumi.tables as fx.tables
+}
+
+test_ops_destroy_sql if {
+	{"id": "ops.destroy"} in rules.ask with input as fx.run(["psql", "-c", "DROP TABLE users"], {"flags": {"c"}})
+	{"id": "ops.destroy"} in rules.ask with input as fx.run(["redis-cli", "FLUSHALL"], {})
+}
+
+test_ops_destroy_near_misses if {
+	not {"id": "ops.destroy"} in rules.ask with input as fx.run(["kubectl", "get", "pods"], {"subcommand": "get"})
+		with data.rivumi.tables as fx.tables
+	not {"id": "ops.destroy"} in rules.ask with input as fx.run(["psql", "-c", "SELECT 1"], {"flags": {"c"}})
+
+	# A destructive word for a program that is not an ops tool.
+	not {"id": "ops.destroy"} in rules.ask with input as fx.run(["echo", "delete"], {})
+		with data.rivumi.tables as fx.tables
+}
+
+# ops.system
+
+test_ops_system if {
+	every prog in ["systemctl", "crontab", "mount", "iptables", "sysctl"] {
+		{"id": "ops.system"} in rules.ask with input as fx.run([prog, "x"], {})
+	}
+}
+
+test_ops_system_near_miss if {
+	not {"id": "ops.system"} in rules.ask with input as fx.run(["uptime"], {})
+}
+
+# ops.kill
+
+test_ops_kill if {
+	every prog in ["kill", "pkill", "killall", "xkill"] {
+		kill := fx.run([prog, "1234"], {"operands": [fx.path("1234", "workspace")]})
+		{"id": "ops.kill"} in rules.ask with input as kill
+	}
+}
+
+test_ops_kill_near_miss if {
+	not {"id": "ops.kill"} in rules.ask with input as fx.run(["ps", "aux"], {})
+}
+
+test_ops_destroy_sql_words_elsewhere if {
+	not {"id": "ops.destroy"} in rules.ask with input as fx.run(["grep", "-i", "drop table", "schema.sql"], {
+		"flags": {"ignore-case"},
+		"operands": [fx.path("drop table", "workspace"), fx.path("schema.sql", "workspace")],
+	})
+		with data.rivumi.tables as fx.tables
+}

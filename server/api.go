@@ -1,0 +1,115 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/rivumi/rivumi/engine"
+)
+
+// Request asks for one verdict. Exactly one of Command and Argv is set.
+// Paths must be absolute; without Cwd and Workspace, relative paths in the
+// command count as inside an unknown workspace.
+type Request struct {
+	Command   *string        `json:"command,omitempty"`
+	Argv      []string       `json:"argv,omitempty"`
+	Cwd       string         `json:"cwd,omitempty"`
+	Workspace string         `json:"workspace,omitempty"`
+	Home      string         `json:"home,omitempty"`
+	Shell     string         `json:"shell,omitempty"`
+	Grants    []engine.Grant `json:"grants,omitempty"`
+}
+
+// Text returns a request for grading command text.
+func Text(command string) Request { return Request{Command: &command} }
+
+// Response is one verdict, with the request's command or argv echoed and,
+// for requests that could not be graded, the reason in Error.
+type Response struct {
+	Command string   `json:"command,omitempty"`
+	Argv    []string `json:"argv,omitempty"`
+	engine.Verdict
+	Error string `json:"error,omitempty"`
+}
+
+// RuleBadInput is the rule of verdicts for requests that cannot be graded.
+const RuleBadInput = "engine.bad-input"
+
+// Validate reports what is wrong with r, or nil.
+func (r *Request) Validate() error {
+	switch {
+	case r.Command == nil && r.Argv == nil:
+		return errors.New(`missing "command" or "argv"`)
+	case r.Command != nil && r.Argv != nil:
+		return errors.New(`give "command" or "argv", not both`)
+	case r.Argv != nil && len(r.Argv) == 0:
+		return errors.New(`empty "argv"`)
+	}
+	for _, p := range []struct{ name, v string }{{"cwd", r.Cwd}, {"workspace", r.Workspace}, {"home", r.Home}} {
+		if p.v != "" && !filepath.IsAbs(p.v) {
+			return fmt.Errorf("%q must be an absolute path, not %q", p.name, p.v)
+		}
+	}
+	switch r.Shell {
+	case "", "bash", "sh", "zsh":
+	default:
+		return fmt.Errorf(`"shell" must be bash, sh or zsh, not %q`, r.Shell)
+	}
+	for i, g := range r.Grants {
+		if len(g.Prefix) == 0 || len(g.Rules) == 0 {
+			return fmt.Errorf("grant %d: needs a non-empty \"prefix\" and \"rules\"", i)
+		}
+	}
+	return nil
+}
+
+// evalOptions returns the engine options for r.
+func (r *Request) evalOptions() []engine.EvalOption {
+	var o []engine.EvalOption
+	if r.Cwd != "" {
+		o = append(o, engine.Cwd(r.Cwd))
+	}
+	if r.Workspace != "" {
+		o = append(o, engine.Workspace(r.Workspace))
+	}
+	if r.Home != "" {
+		o = append(o, engine.Home(r.Home))
+	}
+	if r.Shell != "" {
+		o = append(o, engine.Shell(r.Shell))
+	}
+	if len(r.Grants) > 0 {
+		o = append(o, engine.Grants(r.Grants))
+	}
+	return o
+}
+
+// badInput is the deny response for a request that cannot be graded.
+func badInput(policy string, r *Request, err error) Response {
+	msg := err.Error()
+	resp := Response{Error: msg, Verdict: engine.Verdict{Decision: engine.Deny, Policy: policy, Reasons: []engine.Reason{{
+		Rule: RuleBadInput, Layer: engine.LayerEngine, Decision: engine.Deny, Segment: -1,
+		Title: "Bad request", Justification: msg,
+	}}}}
+	if r != nil {
+		if r.Command != nil {
+			resp.Command = *r.Command
+		}
+		resp.Argv = r.Argv
+	}
+	return resp
+}
+
+// Evaluate validates r and grades it with e. An invalid request is an
+// error (and no verdict).
+func (r *Request) Evaluate(ctx context.Context, e *engine.Engine) (engine.Verdict, error) {
+	if err := r.Validate(); err != nil {
+		return engine.Verdict{}, err
+	}
+	if r.Command != nil {
+		return e.EvaluateText(ctx, *r.Command, r.evalOptions()...), nil
+	}
+	return e.EvaluateArgv(ctx, r.Argv, r.evalOptions()...), nil
+}

@@ -1,0 +1,106 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/rivumi/rivumi/engine"
+)
+
+// Client calls a rivumi server. Create it with [NewClient] or
+// [NewUnixClient]; it is safe for concurrent use.
+type Client struct {
+	hc   *http.Client
+	base string
+}
+
+// NewClient returns a client for the HTTP server at base
+// ("http://127.0.0.1:8181").
+func NewClient(base string) *Client {
+	return &Client{hc: &http.Client{Timeout: 30 * time.Second}, base: base}
+}
+
+// NewUnixClient returns a client for the server on the unix socket path.
+func NewUnixClient(path string) *Client {
+	tr := &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, "unix", path)
+		},
+		MaxIdleConnsPerHost: 64,
+	}
+	return &Client{hc: &http.Client{Transport: tr, Timeout: 30 * time.Second}, base: "http://rivumi"}
+}
+
+// Verdict grades one request. A response the server marks as an error
+// (bad request) is returned as a deny verdict together with an error.
+func (c *Client) Verdict(ctx context.Context, r Request) (engine.Verdict, error) {
+	var resp Response
+	if err := c.post(ctx, "/v1/verdict", r, &resp); err != nil {
+		return engine.Verdict{}, err
+	}
+	if resp.Error != "" {
+		return resp.Verdict, fmt.Errorf("server: %s", resp.Error)
+	}
+	return resp.Verdict, nil
+}
+
+// Verdicts grades a batch; the responses are in request order.
+func (c *Client) Verdicts(ctx context.Context, rs []Request) ([]Response, error) {
+	var out []Response
+	if err := c.post(ctx, "/v1/verdicts", rs, &out); err != nil {
+		return nil, err
+	}
+	if len(out) != len(rs) {
+		return nil, fmt.Errorf("server answered %d verdicts for %d requests", len(out), len(rs))
+	}
+	return out, nil
+}
+
+// Health returns the server's status and policy hash.
+func (c *Client) Health(ctx context.Context) (Health, error) {
+	var h Health
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/healthz", nil)
+	if err != nil {
+		return h, err
+	}
+	return h, c.do(req, &h)
+}
+
+func (c *Client) post(ctx context.Context, path string, in, out any) error {
+	b, err := json.Marshal(in)
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+path, bytes.NewReader(b))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	return c.do(req, out)
+}
+
+func (c *Client) do(req *http.Request, out any) error {
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusBadRequest {
+		return fmt.Errorf("server: %s: %s", resp.Status, bytes.TrimSpace(body))
+	}
+	if err := json.Unmarshal(body, out); err != nil {
+		return fmt.Errorf("server: bad response: %v", err)
+	}
+	return nil
+}

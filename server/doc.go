@@ -1,0 +1,21 @@
+// Package server serves rivumi verdicts over HTTP (on loopback by
+// default), a unix socket, or JSON Lines on stdin/stdout, all with the
+// same API:
+//
+//	POST /v1/verdict   {"command": "…"} or {"argv": […]}, plus optional
+//	                   "cwd", "workspace", "home", "shell", "grants" → one verdict
+//	POST /v1/verdicts  an array of those → an array of verdicts, in order
+//	GET  /healthz      {"status": "ok", "policy": "<hash>"}
+//	GET  /metrics      Prometheus: verdict counts and latency by decision
+//
+// A verdict is the JSON of [engine.Verdict] with the command (or argv)
+// echoed, the same shape `rivumi policy eval --batch` writes. A request
+// that cannot be graded (bad JSON, both or neither of command and argv,
+// relative paths, too large) gets a deny verdict from rule
+// "engine.bad-input" with an "error" field, and HTTP status 400 (413 when
+// too large); clients that fail closed can read the decision either way.
+//
+// The policy lives in an [atomic.Pointer]: [Server.Reload] compiles a new
+// one and swaps it in only when it compiles, so a broken edit keeps the
+// old policy serving. Every verdict can go to an audit log ([audit.Sink]).
+package server

@@ -1,0 +1,301 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/rivumi/rivumi/audit"
+	"github.com/rivumi/rivumi/engine"
+)
+
+// LoadFunc compiles the policy to serve. It is called once by [New] and
+// again by every [Server.Reload].
+type LoadFunc func(ctx context.Context) (*engine.Engine, error)
+
+// Default limits.
+const (
+	DefaultMaxBody     = 1 << 20 // bytes per request body or stdio line
+	DefaultMaxBatch    = 1000    // requests per batch
+	DefaultEvalTimeout = 5 * time.Second
+)
+
+// Server grades commands for many clients at once. Create it with [New].
+type Server struct {
+	eng  atomic.Pointer[engine.Engine]
+	load LoadFunc
+	// reloadMu serialises reloads (evaluations never wait for it).
+	reloadMu sync.Mutex
+
+	audit       audit.Sink
+	logger      *log.Logger
+	maxBody     int64
+	maxBatch    int
+	evalTimeout time.Duration
+	m           *metrics
+}
+
+// Option configures a [Server].
+type Option func(*Server)
+
+// WithAudit logs every verdict to sink (kind "grade", source "serve").
+func WithAudit(sink audit.Sink) Option { return func(s *Server) { s.audit = sink } }
+
+// WithLogger sets where the server reports reloads and errors (default:
+// nowhere).
+func WithLogger(l *log.Logger) Option { return func(s *Server) { s.logger = l } }
+
+// WithLimits sets the largest request body (or stdio line) in bytes, the
+// largest batch, and the deadline of one evaluation. Zero keeps a default.
+func WithLimits(maxBody int64, maxBatch int, evalTimeout time.Duration) Option {
+	return func(s *Server) {
+		if maxBody > 0 {
+			s.maxBody = maxBody
+		}
+		if maxBatch > 0 {
+			s.maxBatch = maxBatch
+		}
+		if evalTimeout > 0 {
+			s.evalTimeout = evalTimeout
+		}
+	}
+}
+
+// New loads the policy with load and returns a server for it.
+func New(ctx context.Context, load LoadFunc, opts ...Option) (*Server, error) {
+	s := &Server{
+		load: load, audit: audit.Discard, logger: log.New(io.Discard, "", 0),
+		maxBody: DefaultMaxBody, maxBatch: DefaultMaxBatch, evalTimeout: DefaultEvalTimeout,
+		m: newMetrics(),
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	e, err := load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.eng.Store(e)
+	s.m.setPolicy(e.PolicyHash())
+	return s, nil
+}
+
+// Engine returns the engine being served.
+func (s *Server) Engine() *engine.Engine { return s.eng.Load() }
+
+// Reload compiles the policy again and swaps it in. When the new policy
+// fails to load, the old one keeps serving and the error is returned.
+// Evaluations in flight finish with the engine they started with.
+func (s *Server) Reload(ctx context.Context) error {
+	s.reloadMu.Lock()
+	defer s.reloadMu.Unlock()
+	e, err := s.load(ctx)
+	if err != nil {
+		s.m.reloads.WithLabelValues("error").Inc()
+		s.logger.Printf("reload failed, still serving policy %s: %v", s.Engine().PolicyHash(), err)
+		return err
+	}
+	old := s.eng.Swap(e)
+	s.m.reloads.WithLabelValues("ok").Inc()
+	s.m.setPolicy(e.PolicyHash())
+	s.logger.Printf("reloaded policy %s (was %s)", e.PolicyHash(), old.PolicyHash())
+	return nil
+}
+
+// Grade answers one request; transport labels the metrics ("http",
+// "stdio"). It never fails: a bad request is a deny response.
+func (s *Server) Grade(ctx context.Context, r *Request, transport string) Response {
+	e := s.eng.Load()
+	if err := r.Validate(); err != nil {
+		s.m.bad.WithLabelValues(transport).Inc()
+		return badInput(e.PolicyHash(), r, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.evalTimeout)
+	defer cancel()
+	start := time.Now()
+	var resp Response
+	if r.Command != nil {
+		resp.Command = *r.Command
+		resp.Verdict = e.EvaluateText(ctx, *r.Command, r.evalOptions()...)
+	} else {
+		resp.Argv = r.Argv
+		resp.Verdict = e.EvaluateArgv(ctx, r.Argv, r.evalOptions()...)
+	}
+	d := resp.Decision
+	if d < engine.Allow || d > engine.Deny {
+		d = engine.Deny
+	}
+	s.m.lat[d].Observe(time.Since(start).Seconds())
+	s.m.verdicts.WithLabelValues(d.String(), transport).Inc()
+	s.logVerdict(ctx, r, resp)
+	return resp
+}
+
+func (s *Server) logVerdict(ctx context.Context, r *Request, resp Response) {
+	if s.audit == audit.Discard {
+		return
+	}
+	ent := audit.Entry{
+		Kind: audit.KindGrade, Source: "serve", Cwd: r.Cwd, Workspace: r.Workspace,
+		Argv: r.Argv, Decision: resp.Decision.String(), Verdict: resp.Decision.String(), Policy: resp.Policy,
+	}
+	if r.Command != nil {
+		ent.Command = *r.Command
+	}
+	for _, rs := range resp.Reasons {
+		ent.Rules = append(ent.Rules, rs.Rule)
+	}
+	for _, g := range r.Grants {
+		ent.Grants = append(ent.Grants, audit.Grant{Prefix: g.Prefix, Rules: g.Rules})
+	}
+	if err := s.audit.Log(context.WithoutCancel(ctx), ent); err != nil {
+		s.logger.Printf("audit: %v", err)
+	}
+}
+
+// Handler returns the HTTP API.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/verdict", s.handleVerdict)
+	mux.HandleFunc("POST /v1/verdicts", s.handleVerdicts)
+	mux.HandleFunc("GET /healthz", s.handleHealth)
+	mux.Handle("GET /metrics", promhttp.HandlerFor(s.m.reg, promhttp.HandlerOpts{}))
+	return mux
+}
+
+// Health is the body of GET /healthz.
+type Health struct {
+	Status string `json:"status"`
+	Policy string `json:"policy"`
+}
+
+func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, Health{Status: "ok", Policy: s.Engine().PolicyHash()})
+}
+
+func (s *Server) handleVerdict(w http.ResponseWriter, r *http.Request) {
+	var req Request
+	if code, err := s.decodeBody(w, r, &req); err != nil {
+		s.m.bad.WithLabelValues("http").Inc()
+		writeJSON(w, code, badInput(s.Engine().PolicyHash(), nil, err))
+		return
+	}
+	resp := s.Grade(r.Context(), &req, "http")
+	code := http.StatusOK
+	if resp.Error != "" {
+		code = http.StatusBadRequest
+	}
+	writeJSON(w, code, resp)
+}
+
+func (s *Server) handleVerdicts(w http.ResponseWriter, r *http.Request) {
+	var reqs []json.RawMessage
+	if code, err := s.decodeBody(w, r, &reqs); err != nil {
+		s.m.bad.WithLabelValues("http").Inc()
+		writeJSON(w, code, badInput(s.Engine().PolicyHash(), nil, err))
+		return
+	}
+	if len(reqs) > s.maxBatch {
+		s.m.bad.WithLabelValues("http").Inc()
+		writeJSON(w, http.StatusRequestEntityTooLarge, badInput(s.Engine().PolicyHash(), nil,
+			fmt.Errorf("batch of %d requests is over the limit of %d", len(reqs), s.maxBatch)))
+		return
+	}
+	out := make([]Response, len(reqs))
+	for i, raw := range reqs {
+		out[i] = s.gradeRaw(r.Context(), raw, "http")
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// gradeRaw decodes and grades one request of a batch; bad ones are deny.
+func (s *Server) gradeRaw(ctx context.Context, raw []byte, transport string) Response {
+	var req Request
+	if err := decodeStrict(raw, &req); err != nil {
+		s.m.bad.WithLabelValues(transport).Inc()
+		return badInput(s.Engine().PolicyHash(), nil, err)
+	}
+	return s.Grade(ctx, &req, transport)
+}
+
+// decodeBody reads a size-limited JSON body into v.
+func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, v any) (int, error) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return http.StatusRequestEntityTooLarge, fmt.Errorf("request body over %d bytes", s.maxBody)
+		}
+		return http.StatusBadRequest, fmt.Errorf("read body: %v", err)
+	}
+	if err := decodeStrict(body, v); err != nil {
+		return http.StatusBadRequest, err
+	}
+	return http.StatusOK, nil
+}
+
+// decodeStrict decodes exactly one JSON value with no unknown fields.
+func decodeStrict(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("bad JSON: %v", err)
+	}
+	if dec.More() {
+		return errors.New("bad JSON: more than one value")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("bad JSON: trailing data")
+	}
+	return nil
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		code, b = http.StatusInternalServerError, []byte(`{"decision":"deny","error":"encode response"}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_, _ = w.Write(append(b, '\n'))
+}
+
+// Serve serves the HTTP API on ln until ctx is cancelled, then shuts
+// down gracefully: it stops accepting, lets requests in flight finish
+// (for up to 10 s) and returns nil. Slow clients are cut off by read and
+// write timeouts.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       60 * time.Second,
+		MaxHeaderBytes:    16 << 10,
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		ErrorLog:          s.logger,
+	}
+	done := make(chan error, 1)
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		done <- srv.Shutdown(sctx)
+	}()
+	err := srv.Serve(ln)
+	if errors.Is(err, http.ErrServerClosed) {
+		return <-done
+	}
+	return err
+}
