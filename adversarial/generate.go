@@ -55,6 +55,10 @@ func (g *gen) add(family, transform, cmd string, want Want) {
 		return
 	}
 	g.seen[cmd] = true
+	if g.cur.Layer == "ask" {
+		// Seeds that must ask stay at least ask however they are rewritten.
+		want = WantNotAllow
+	}
 	g.out = append(g.out, Case{Command: cmd, Want: want, Seed: g.cur.Name, Family: family, Transform: transform})
 }
 
@@ -64,6 +68,7 @@ type simple struct {
 	wrap   []string
 	prog   string
 	args   []string
+	tail   []string // words after the arguments (a wrapper's closing words: find's \;)
 	rop    string
 	rtgt   string
 	rpos   int // 0: after the words, 1: before them, 2: right after the program
@@ -78,15 +83,16 @@ func (c simple) words() []string {
 	if c.rop != "" && !c.noRdir {
 		r = c.rop + " " + c.rtgt
 	}
+	args := append(append([]string{}, c.args...), c.tail...)
 	switch {
 	case r != "" && c.rpos == 1:
 		w = append([]string{r}, w...)
-		w = append(w, c.args...)
+		w = append(w, args...)
 	case r != "" && c.rpos == 2:
 		w = append(w, r)
-		w = append(w, c.args...)
+		w = append(w, args...)
 	default:
-		w = append(w, c.args...)
+		w = append(w, args...)
 		if r != "" {
 			w = append(w, r)
 		}
@@ -254,6 +260,8 @@ func (g *gen) paths(base simple) {
 type wrapper struct {
 	words string
 	ok    func(s Seed, c simple) bool
+	// suffix closes the wrapper after the command's words (find -exec … \;).
+	suffix string
 }
 
 func always(Seed, simple) bool           { return true }
@@ -262,28 +270,42 @@ func busyboxOnly(s Seed, _ simple) bool  { return s.Busybox }
 func notStdin(s Seed, _ simple) bool     { return !s.Stdin }
 func notPipeline(_ Seed, c simple) bool  { return c.pre == "" }
 func notStdinPipe(s Seed, c simple) bool { return !s.Stdin && c.pre == "" }
+func appends(s Seed, c simple) bool      { return notStdinPipe(s, c) && !s.NoAppend }
 
 var wrappers = []wrapper{
-	{"sudo", always}, {"sudo -u root", always}, {"sudo -E", always}, {"sudo -n", always}, {"sudo --", always},
-	{"sudo -u root --", always}, {"sudo -i", always}, {"doas", always}, {"doas -u root", always},
-	{"env", always}, {"env -i", always}, {"env A=1", always}, {"env -u HOME", always}, {"env --", always},
-	{"env -i PATH=/usr/bin", always}, {"command", always}, {"command -p", always}, {"command --", always},
-	{"builtin", builtinOnly}, {"exec", always}, {"exec -a x", always}, {"exec -c", always},
-	{"nice", always}, {"nice -n 5", always}, {"nice -5", always}, {"nice --adjustment=5", always},
-	{"nohup", always}, {"timeout 5", always}, {"timeout -s KILL 5", always}, {"timeout --foreground 5s", always},
-	{"timeout -k 1 5", always}, {"time", notPipeline}, {"time -p", notPipeline}, {"stdbuf -oL", always},
-	{"stdbuf -o0 -e0", always}, {"ionice -c3", always}, {"ionice -c 2 -n 7", always}, {"setsid", always},
-	{"setsid -f", always}, {"flock /tmp/l", always}, {"flock -x /tmp/l", always}, {"busybox", busyboxOnly},
-	{"xargs", notStdinPipe}, {"xargs -0", notStdinPipe}, {"chroot /", always}, {"strace -f -o /dev/null", always},
-	{"fakeroot", always}, {"unbuffer", always}, {"taskset -c 0", always}, {"taskset 1", always},
-	{"chrt -f 1", always}, {"runuser -u root --", always}, {"unshare -r", always}, {"eatmydata", always},
-	{"setpriv --reuid=0", always}, {"prlimit --nproc=10", always},
+	{"sudo", always, ""}, {"sudo -u root", always, ""}, {"sudo -E", always, ""}, {"sudo -n", always, ""}, {"sudo --", always, ""},
+	{"sudo -u root --", always, ""}, {"sudo -i", always, ""}, {"doas", always, ""}, {"doas -u root", always, ""},
+	{"env", always, ""}, {"env -i", always, ""}, {"env A=1", always, ""}, {"env -u HOME", always, ""}, {"env --", always, ""},
+	{"env -i PATH=/usr/bin", always, ""}, {"command", always, ""}, {"command -p", always, ""}, {"command --", always, ""},
+	{"builtin", builtinOnly, ""}, {"exec", always, ""}, {"exec -a x", always, ""}, {"exec -c", always, ""},
+	{"nice", always, ""}, {"nice -n 5", always, ""}, {"nice -5", always, ""}, {"nice --adjustment=5", always, ""},
+	{"nohup", always, ""}, {"timeout 5", always, ""}, {"timeout -s KILL 5", always, ""}, {"timeout --foreground 5s", always, ""},
+	{"timeout -k 1 5", always, ""}, {"time", notPipeline, ""}, {"time -p", notPipeline, ""}, {"stdbuf -oL", always, ""},
+	{"stdbuf -o0 -e0", always, ""}, {"ionice -c3", always, ""}, {"ionice -c 2 -n 7", always, ""}, {"setsid", always, ""},
+	{"setsid -f", always, ""}, {"flock /tmp/l", always, ""}, {"flock -x /tmp/l", always, ""}, {"busybox", busyboxOnly, ""},
+	{"xargs", appends, ""}, {"xargs -0", appends, ""}, {"chroot /", always, ""}, {"strace -f -o /dev/null", always, ""},
+	{"fakeroot", always, ""}, {"unbuffer", always, ""}, {"taskset -c 0", always, ""}, {"taskset 1", always, ""},
+	{"chrt -f 1", always, ""}, {"runuser -u root --", always, ""}, {"unshare -r", always, ""}, {"eatmydata", always, ""},
+	{"setpriv --reuid=0", always, ""}, {"prlimit --nproc=10", always, ""},
 	// stacked
-	{"sudo env", always}, {"env nice -n 5", always}, {"nohup timeout 5", always}, {"sudo -u root timeout 5", always},
-	{"time nice", notPipeline}, {"nice nohup", always}, {"exec env -i", always}, {"sudo sudo", always},
-	{"env env", always}, {"timeout 5 timeout 5", always}, {"stdbuf -oL nice", always},
-	{"env -i sudo -u root nohup", always}, {"command exec", always}, {"busybox env", busyboxOnly},
-	{"sudo busybox", busyboxOnly}, {"doas env A=1 nice", always},
+	{"sudo env", always, ""}, {"env nice -n 5", always, ""}, {"nohup timeout 5", always, ""}, {"sudo -u root timeout 5", always, ""},
+	{"time nice", notPipeline, ""}, {"nice nohup", always, ""}, {"exec env -i", always, ""}, {"sudo sudo", always, ""},
+	{"env env", always, ""}, {"timeout 5 timeout 5", always, ""}, {"stdbuf -oL nice", always, ""},
+	{"env -i sudo -u root nohup", always, ""}, {"command exec", always, ""}, {"busybox env", busyboxOnly, ""},
+	{"sudo busybox", busyboxOnly, ""}, {"doas env A=1 nice", always, ""},
+	// options and "--" after wrappers, quoted and absolute wrappers
+	{"nice -n 5 --", always, ""}, {"timeout -- 5", always, ""}, {"stdbuf -oL --", always, ""}, {"env -i --", always, ""},
+	{"ionice -c3 --", always, ""}, {"setsid --", always, ""}, {"exec --", always, ""}, {"exec -l", always, ""},
+	{"command -p --", always, ""}, {"'sudo'", always, ""}, {"\\sudo", always, ""}, {"\"env\"", always, ""},
+	{"$'nice'", always, ""}, {"/usr/bin/sudo", always, ""}, {"/usr/bin/env", always, ""}, {"/usr/bin/timeout 5", always, ""},
+	{"/usr/bin/nice", always, ""}, {"/bin/busybox", busyboxOnly, ""},
+	{"xargs -n1", appends, ""}, {"xargs -P4", appends, ""}, {"xargs -L1", appends, ""},
+	{"xargs -a /dev/null", appends, ""}, {"xargs -d '\\n'", appends, ""},
+	{"find . -maxdepth 0 -exec", appends, "\\;"}, {"find . -exec", appends, "{} +"},
+	{"parallel", appends, "::: 1"},
+	// assignments and redirections before the command
+	{"A=1 B=2", always, ""}, {"x=", always, ""}, {"LC_ALL=C", always, ""}, {"2>/dev/null", always, ""},
+	{"</dev/null", notStdin, ""}, {"0<&-", notStdin, ""},
 }
 
 func (g *gen) wrappers(base simple) {
@@ -293,6 +315,7 @@ func (g *gen) wrappers(base simple) {
 		}
 		c := base
 		c.wrap = strings.Fields(w.words)
+		c.tail = strings.Fields(w.suffix)
 		g.add("wrapper", w.words, c.String(), WantDeny)
 	}
 }
@@ -370,6 +393,23 @@ var nesters = []nester{
 	{"timeout sh -c", nq("timeout 5 sh -c "), false},
 	{"nohup bash -c &", func(x string) string { return "nohup bash -c " + SQ(x) + " &" }, false},
 	{"source /dev/stdin <<<", nq("source /dev/stdin <<< "), false},
+	{"bash -c -e", nq("bash -c -e "), false},
+	{"sh -ec", nq("sh -ec "), false},
+	{"bash +e -c", nq("bash +e -c "), false},
+	{"bash -ic", nq("bash -ic "), false},
+	{"bash --login -c", nq("bash --login -c "), false},
+	{"su -c … root", func(x string) string { return "su -c " + SQ(x) + " root" }, false},
+	{"runuser -l root -c", nq("runuser -l root -c "), false},
+	{"sudo -s --", nq("sudo -s -- "), false},
+	{"tmux new-session -d", nq("tmux new-session -d "), false},
+	{"screen -dm sh -c", nq("screen -dmS s sh -c "), false},
+	{"echo | at now", func(x string) string { return "echo " + SQ(x) + " | at now" }, false},
+	{"at now <<<", nq("at now <<< "), false},
+	{"systemd-run sh -c", nq("systemd-run --user sh -c "), false},
+	{"eval --", nq("eval -- "), false},
+	{"env bash -c", nq("env bash -c "), false},
+	{"command bash -c", nq("command bash -c "), false},
+	{"exec -a x bash -c", nq("exec -a x bash -c "), false},
 	{"bash heredoc", func(x string) string { return "bash <<'EOF'\n" + x + "\nEOF" }, true},
 	{"sh heredoc dash", func(x string) string { return "sh <<-'EOF'\n\t" + x + "\n\tEOF" }, true},
 }
@@ -405,6 +445,9 @@ var substs = []nester{
 	{"echo $(( $(…) ))", func(x string) string { return "echo $(( $(" + x + ") ))" }, false},
 	{"cat <<< \"$(…)\"", func(x string) string { return "cat <<< \"$(" + x + ")\"" }, false},
 	{"exec 3< <(…)", func(x string) string { return "exec 3< <(" + x + ")" }, false},
+	{": $[ $(…) ]", func(x string) string { return ": $[ $(" + x + ") ]" }, false},
+	{"eval \"echo $(…)\"", func(x string) string { return "eval \"echo $(" + x + ")\"" }, false},
+	{"\"$(…)\"", func(x string) string { return "\"$(" + x + ")\"" }, false},
 	{"cat heredoc $(…)", func(x string) string { return "cat <<EOF\n$(" + x + ")\nEOF" }, true},
 }
 
@@ -458,6 +501,15 @@ var compounds = []nester{
 	{"… || true", func(x string) string { return x + " || true" }, false},
 	{"nested if", func(x string) string { return "if true; then if true; then " + x + "; fi; fi" }, false},
 	{"false && : || …", func(x string) string { return "false && : || " + x }, false},
+	{"coproc NAME { …; }", func(x string) string { return "coproc job { " + x + "; }" }, false},
+	{"( … ) &", func(x string) string { return "( " + x + " ) &" }, false},
+	{"… & disown", func(x string) string { return x + " & disown" }, false},
+	{"… |& cat", func(x string) string { return x + " |& cat" }, false},
+	{"until false; do …", func(x string) string { return "until false; do " + x + "; break; done" }, false},
+	{"while :; do …", func(x string) string { return "while :; do " + x + "; break; done" }, false},
+	{"if ! …; then", func(x string) string { return "if ! " + x + "; then :; fi" }, false},
+	{"case (x) …", func(x string) string { return "case x in (x) " + x + ";; esac" }, false},
+	{"{ …; } 2>/dev/null", func(x string) string { return "{ " + x + "; } 2>/dev/null" }, false},
 }
 
 // stdin forms: static text fed to a shell; knowable, so deny.
@@ -470,7 +522,18 @@ var stdinForms = []nester{
 	{"sh -s <<< '…'", nq("sh -s <<< "), false},
 	{"echo '…' | source /dev/stdin", func(x string) string { return "echo " + SQ(x) + " | source /dev/stdin" }, false},
 	{"bash /dev/stdin <<< '…'", nq("bash /dev/stdin <<< "), false},
+	{"echo '…' | bash -", func(x string) string { return "echo " + SQ(x) + " | bash -" }, false},
+	{"echo '…' | env sh", func(x string) string { return "echo " + SQ(x) + " | env sh" }, false},
+	{"echo '…' | sudo sh", func(x string) string { return "echo " + SQ(x) + " | sudo sh" }, false},
+	{"echo '…' | sh -s --", func(x string) string { return "echo " + SQ(x) + " | sh -s --" }, false},
+	{"(echo '…') | sh", func(x string) string { return "(echo " + SQ(x) + ") | sh" }, false},
+	{"{ echo '…'; } | sh", func(x string) string { return "{ echo " + SQ(x) + "; } | sh" }, false},
+	{"echo '…' | tee /dev/null | sh", func(x string) string { return "echo " + SQ(x) + " | tee /dev/null | sh" }, false},
+	{"cat <<< '…' | sh", func(x string) string { return "cat <<< " + SQ(x) + " | sh" }, false},
+	{"sh <<< $'…'", func(x string) string { return "sh <<< " + ANSI(x) }, false},
+	{"sh <<< \"…\"", func(x string) string { return "sh <<< " + DQ(x) }, false},
 	{"cat heredoc | sh", func(x string) string { return "cat <<'EOF' | sh\n" + x + "\nEOF" }, true},
+	{"cat heredoc | bash -s", func(x string) string { return "cat <<'EOF' | bash -s\n" + x + "\nEOF" }, true},
 }
 
 // contexts wraps the whole command x (as text) in nestings, substitutions,
@@ -512,6 +575,10 @@ func (g *gen) contexts(x string) {
 	g.add("encoded", "echo b64 | base64 -d | sh", "echo "+b64+" | base64 -d | sh", WantDeny)
 	g.add("encoded", "base64 -d <<< b64 | bash", "base64 -d <<< "+b64+" | bash", WantDeny)
 	g.add("encoded", "base64 --decode | bash", "echo "+b64+" | base64 --decode | bash", WantDeny)
+	g.add("encoded", "base64 -d | bash -s", "echo "+b64+" | base64 -d | bash -s", WantDeny)
+	g.add("encoded", "printf | base64 -d | sh", "printf %s "+b64+" | base64 -d | sh", WantDeny)
+	g.add("encoded", "base64 -d <<< | sudo sh", "base64 -d <<< "+b64+" | sudo sh", WantDeny)
+	g.add("encoded", "xxd -r -p | sh", fmt.Sprintf("echo %x | xxd -r -p | sh", x+"\n"), WantDeny)
 }
 
 // unknowable rewritings of the program word: never allow. When the seed's
@@ -621,6 +688,7 @@ func (g *gen) combos(base simple) {
 	for i, w := range ws {
 		c := base
 		c.wrap = strings.Fields(w.words)
+		c.tail = strings.Fields(w.suffix)
 		x := c.String()
 		n := c6[i%len(c6)]
 		g.add("combo", "wrapper "+w.words+" in "+n.name, n.fn(x), WantDeny)
@@ -643,6 +711,7 @@ func (g *gen) combos(base simple) {
 		g.add("combo", "program "+q.name+" in "+k.name, k.fn(x), WantDeny)
 		w := ws[i%len(ws)]
 		c.wrap = strings.Fields(w.words)
+		c.tail = strings.Fields(w.suffix)
 		g.add("combo", "program "+q.name+" under "+w.words, c.String(), WantDeny)
 	}
 	for i, p := range g.cur.Paths {
@@ -650,6 +719,7 @@ func (g *gen) combos(base simple) {
 		c.prog = p
 		w := ws[(i*7)%len(ws)]
 		c.wrap = strings.Fields(w.words)
+		c.tail = strings.Fields(w.suffix)
 		g.add("combo", "path "+p+" under "+w.words, c.String(), WantDeny)
 		n := c6[i%len(c6)]
 		g.add("combo", "path "+p+" in "+n.name, n.fn(c.String()), WantDeny)
@@ -669,6 +739,7 @@ func (g *gen) combos(base simple) {
 		c := base
 		w := ws[(i*11)%len(ws)]
 		c.wrap = strings.Fields(w.words)
+		c.tail = strings.Fields(w.suffix)
 		if Plain(base.prog) {
 			c.prog = quoteForms[i%4].fn(base.prog)
 		}

@@ -312,7 +312,7 @@ func TestBashOracle(t *testing.T) {
 	}
 	// A slice of the generated cases, every family represented.
 	gen := adversarial.Generate()
-	for i := 0; i < len(gen); i += 40 {
+	for i := 0; i < len(gen); i += 80 {
 		if !seen[gen[i].Command] {
 			seen[gen[i].Command] = true
 			cmds = append(cmds, gen[i].Command)

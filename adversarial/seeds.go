@@ -6,7 +6,9 @@ package adversarial
 // set.
 type Seed struct {
 	Name string
-	// Layer is the rivumi layer that must catch the seed: "floor" or "deny".
+	// Layer is the rivumi layer that must catch the seed: "floor" or
+	// "deny" (every knowable rewriting must deny), or "ask" (no rewriting
+	// may allow it).
 	Layer string
 
 	// Pre is a pipeline prefix ("curl -s https://x |"); alternatives, the
@@ -29,6 +31,10 @@ type Seed struct {
 	Builtin bool // Prog is a bash builtin, so `builtin Prog` runs it
 	Busybox bool // busybox has an applet named Prog
 	Stdin   bool // Prog reads code from stdin: wrappers that take stdin (xargs) change its meaning
+	// NoAppend: arguments appended at the end change what the command does
+	// (cp's destination, dd's operands, git push's refspecs), so wrappers
+	// that append (xargs, find -exec … {} +, parallel … ::: x) do not apply.
+	NoAppend bool
 }
 
 // Redir is a write redirect with the spellings that keep its meaning.
@@ -83,7 +89,7 @@ func Seeds() []Seed {
 			Stdin: true,
 		},
 		{
-			Name: "dd-device", Layer: "floor", Prog: "dd",
+			Name: "dd-device", Layer: "floor", Prog: "dd", NoAppend: true,
 			Paths: []string{"/bin/dd", "/usr/bin/dd"},
 			Forms: [][]string{
 				{"if=/dev/zero", "of=/dev/sda"}, {"of=/dev/sda", "if=/dev/zero"}, {"if=/dev/urandom", "of=/dev/sda", "bs=1M"},
@@ -183,7 +189,7 @@ func Seeds() []Seed {
 			Forms: [][]string{{"-h", "now"}, {"-r", "now"}, {"-P", "now"}, {"now"}, {"--poweroff", "now"}, {"-h", "+0"}},
 		},
 		{
-			Name: "git-force-push", Layer: "deny", Prog: "git",
+			Name: "git-force-push", Layer: "deny", Prog: "git", NoAppend: true,
 			Paths: []string{"/usr/bin/git"},
 			Forms: [][]string{
 				{"push", "--force", "origin", "main"}, {"push", "-f", "origin", "main"}, {"push", "origin", "main", "--force"},
@@ -205,7 +211,7 @@ func Seeds() []Seed {
 			},
 		},
 		{
-			Name: "git-config-cp", Layer: "deny", Prog: "cp", Busybox: true,
+			Name: "git-config-cp", Layer: "deny", Prog: "cp", Busybox: true, NoAppend: true,
 			Paths: []string{"/bin/cp", "/usr/bin/cp"},
 			Forms: [][]string{{"x", ".git/config"}, {"-f", "x", ".git/config"}, {"-t", ".git", "x"}, {"--target-directory=.git", "x"}, {"x", "./.git/hooks/pre-commit"}},
 		},
@@ -217,6 +223,48 @@ func Seeds() []Seed {
 				Ops:     []string{">", ">>", ">|", "&>"},
 				Targets: []string{".claude/settings.json", "./.claude/settings.json", ".claude/settings.local.json", "/work/proj/.claude/settings.json", ".claude//settings.json", "~/.claude/settings.json", "/home/dev/.claude/settings.json"},
 			},
+		},
+		// Seeds that must ask: no rewriting may make them allowed.
+		{
+			Name: "ask-secret-read", Layer: "ask", Prog: "cat", Busybox: true,
+			Paths: []string{"/bin/cat", "/usr/bin/cat"},
+			Forms: [][]string{{"~/.ssh/id_rsa"}, {".env"}, {"~/.aws/credentials"}, {"/etc/shadow"}, {"-n", ".env"}, {"--", ".env"}},
+		},
+		{
+			Name: "ask-write-outside", Layer: "ask", Prog: "echo", Builtin: true, Busybox: true,
+			Paths: []string{"/bin/echo"},
+			Forms: [][]string{{"x"}, {"-n", "x"}},
+			Redir: &Redir{Ops: []string{">", ">>", ">|", "&>"}, Targets: []string{"/tmp/out", "../elsewhere/x", "/etc/hosts", "/var/tmp/x"}},
+		},
+		{
+			Name: "ask-delete", Layer: "ask", Prog: "rm", Busybox: true,
+			Paths: []string{"/bin/rm"},
+			Forms: [][]string{{"-rf", "build"}, {"x.txt"}, {"-f", "--", "x.txt"}, {"-r", "./dist"}},
+		},
+		{
+			Name: "ask-network", Layer: "ask", Prog: "curl",
+			Paths: []string{"/usr/bin/curl"},
+			Forms: [][]string{{"https://example.com"}, {"-s", "-o", "out.json", "https://x"}, {"-fsSL", "https://x"}},
+		},
+		{
+			Name: "ask-code", Layer: "ask", Prog: "python3",
+			Paths: []string{"/usr/bin/python3"},
+			Forms: [][]string{{"-c", "'print(1)'"}, {"script.py"}, {"-m", "http.server"}},
+		},
+		{
+			Name: "ask-git-push", Layer: "ask", Prog: "git",
+			Paths: []string{"/usr/bin/git"},
+			Forms: [][]string{{"push", "origin", "main"}, {"push"}, {"commit", "-m", "x"}, {"reset", "--hard"}},
+		},
+		{
+			Name: "ask-sed-inplace", Layer: "ask", Prog: "sed",
+			Paths: []string{"/bin/sed"},
+			Forms: [][]string{{"-i", "s/a/b/", "f.txt"}, {"-i.bak", "s/a/b/", "f.txt"}, {"--in-place", "s/a/b/", "f.txt"}},
+		},
+		{
+			Name: "ask-workspace-code", Layer: "ask", Prog: "make",
+			Paths: []string{"/usr/bin/make"},
+			Forms: [][]string{{}, {"test"}, {"-j4", "all"}},
 		},
 	}
 }

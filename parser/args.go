@@ -51,6 +51,13 @@ func (p *walker) parseArgs(seg *Segment, ws []word) []word {
 			}
 			continue
 		}
+		if !opts && shells[prog] && len(t) > 1 && t[0] == '+' {
+			// bash +e, +o pipefail: options switched off.
+			if t == "+o" || t == "+O" {
+				i++
+			}
+			continue
+		}
 		if opts || t == "-" || len(t) < 2 || t[0] != '-' {
 			operands = append(operands, w)
 			if inOrder {

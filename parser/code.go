@@ -171,6 +171,7 @@ func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []wor
 		for _, c := range seg.Options["command"] {
 			p.script(f, c, seg.Index, KindScript, false)
 		}
+
 		if prog == "sg" && len(operands) > 1 {
 			p.joinedScript(f, seg, operands[1:], KindScript)
 		}
@@ -218,6 +219,24 @@ func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []wor
 	case prog == "man":
 		for _, c := range seg.Options["pager"] {
 			p.script(f, c, seg.Index, KindScript, false)
+		}
+	case prog == "tmux":
+		// tmux new-session|new-window|split-window|respawn-pane … [shell-command]
+		if len(operands) > 1 {
+			switch operands[0].text {
+			case "new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawn-window", "run-shell", "run", "send-keys", "send":
+				p.joinedScript(f, seg, operands[len(operands)-1:], KindScript)
+			}
+		}
+	case prog == "screen":
+		if len(operands) > 0 {
+			p.execChild(f, seg, operands, "", "")
+		}
+	case prog == "at" || prog == "batch":
+		if len(seg.Options["f"]) > 0 {
+			seg.tag(TagScriptFile)
+		} else {
+			p.stdinCode(f, seg, "shell") // at reads the job's commands from stdin
 		}
 	case prog == "emulate":
 		for i, w := range ws {
@@ -362,7 +381,16 @@ func (p *walker) shellCode(f *frame, seg *Segment, operands []word) {
 			p.dynamicCodeIn(f, seg, "shell", operands[0])
 			return
 		}
+		// sh -c 'rm -rf "$1"' sh /: $0, $1 … are the words after the script.
+		saved := p.positional
+		p.positional = nil
+		if !anyDynamic(operands[1:]) {
+			for _, w := range operands[1:] {
+				p.positional = append(p.positional, w.text)
+			}
+		}
 		p.script(f, operands[0].text, seg.Index, KindScript, false)
+		p.positional = saved
 		return
 	}
 	if len(operands) > 0 && !hasFlag(seg.Flags, "s") && operands[0].text != "-" {
@@ -488,6 +516,14 @@ func (p *walker) sshCode(f *frame, seg *Segment, operands []word) {
 	p.joinedScript(f, seg, remote, KindRemote)
 }
 
+// gitSubCodeOptions are the options of git subcommands whose value git
+// runs as a shell command.
+var gitSubCodeOptions = map[string][]string{
+	"rebase": {"exec"}, "fetch": {"upload-pack"}, "pull": {"upload-pack"}, "clone": {"upload-pack", "template"},
+	"ls-remote": {"upload-pack"}, "push": {"receive-pack"}, "archive": {"exec"}, "difftool": {"extcmd"},
+	"grep": {"open-files-in-pager", "O"}, "send-email": {"sendmail-cmd", "smtp-server"}, "mergetool": {"tool"},
+}
+
 // gitCodeKeys are configuration keys whose value git runs as a command.
 var gitCodeKeys = []string{
 	"core.pager", "core.editor", "core.sshcommand", "core.fsmonitor", "core.hookspath", "core.askpass",
@@ -525,11 +561,18 @@ func (p *walker) gitCode(f *frame, seg *Segment, ws, operands []word) {
 			}
 		}
 	}
-	switch seg.Subcommand {
-	case "rebase":
-		for _, c := range seg.Options["exec"] {
+	for _, k := range gitSubCodeOptions[seg.Subcommand] {
+		for _, c := range seg.Options[k] {
 			p.script(f, c, seg.Index, KindScript, false)
 		}
+	}
+	if seg.Subcommand == "clone" {
+		for _, kv := range seg.Options["config"] {
+			p.gitConfigValue(f, seg, kv)
+		}
+	}
+	switch seg.Subcommand {
+	case "rebase":
 	case "config":
 		// git config [--global] key value: writing a code-carrying key.
 		if len(operands) >= 2 && isGitCodeKey(operands[0].text) {
@@ -920,9 +963,9 @@ func (p *walker) pipelineCode(f *frame, info *pipeInfo) {
 			if p.upstreamFetches(info, i) {
 				seg.tag(TagFetchedCode)
 			}
-			if i > 0 && len(info.stages[i-1]) == 1 {
-				if text, ok := staticOutput(p.cmd.Segments[info.stages[i-1][0]]); ok {
-					if shells[seg.Program] || seg.Program == "source" || seg.Program == "." {
+			if src := p.staticSource(info, i); src != nil {
+				if text, ok := staticOutput(src); ok {
+					if shells[seg.Program] || seg.Program == "source" || seg.Program == "." || seg.Program == "at" || seg.Program == "batch" {
 						p.script(f, text, seg.Index, KindStdin, false)
 					} else if in, isInterp := interpreters[seg.Program]; isInterp {
 						p.opaque(f, seg, in.lang, text, false)
@@ -931,6 +974,19 @@ func (p *walker) pipelineCode(f *frame, info *pipeInfo) {
 			}
 		}
 	}
+}
+
+// staticSource finds the stage whose output reaches stage i: the one
+// before it, looking through pass-through stages (tee, cat with no file).
+func (p *walker) staticSource(info *pipeInfo, i int) *Segment {
+	for k := i - 1; k >= 0 && len(info.stages[k]) == 1; k-- {
+		s := p.cmd.Segments[info.stages[k][0]]
+		passThrough := (s.Program == "tee" || s.Program == "cat" && len(s.Operands) == 0) && s.hdoc == nil
+		if !passThrough || k == 0 {
+			return s
+		}
+	}
+	return nil
 }
 
 // staticOutput returns what a segment prints when that is statically

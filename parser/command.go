@@ -120,6 +120,7 @@ const (
 	TagResolution     = "changes-resolution" // this statement changes how later words resolve
 	TagCodeUnsafe     = "code-unsafe"        // an awk or sed script outside the safe subset
 	TagOpaqueCode     = "opaque-code"        // carries code outside the safe subset (see Code)
+	TagSecretEnv      = "secret-env"         // reads a secret-looking variable ($GITHUB_TOKEN), an indirect one (${!x}), or dumps them all
 
 	// Summary tags, so that rules can test cheaply (and OPA can index)
 	// whether a list is non-empty before iterating it.

@@ -98,6 +98,23 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 		if hasFlag(seg.Flags, "inplace") && len(ops) > 1 {
 			seg.Writes = append(seg.Writes, ops[1:]...)
 		}
+	case prog == "printenv" || prog == "env" || prog == "set" || prog == "export" || prog == "declare" || prog == "typeset":
+		// They print variables: all of them without names, or the named ones.
+		if len(ops) == 0 && (prog == "printenv" || prog == "env" || prog == "set" || hasFlag(seg.Flags, "p")) {
+			seg.tag(TagSecretEnv)
+		}
+		for _, o := range ops {
+			if prog == "printenv" && secretVarName(o.Text) {
+				seg.tag(TagSecretEnv)
+			}
+		}
+	case prog == "grep" || prog == "egrep" || prog == "fgrep" || prog == "rg" || prog == "ag":
+		// --include=.env, -g '.env': file name patterns are reads too.
+		for _, k := range []string{"include", "glob", "iglob", "G"} {
+			for _, v := range seg.Options[k] {
+				seg.Reads = append(seg.Reads, p.operand(word{text: v, path: v, pathGlob: strings.ContainsAny(v, "*?[")}))
+			}
+		}
 	case prog == "cd" || prog == "pushd" || prog == "popd" || prog == "chdir":
 		p.changeDir(seg, operands)
 	}

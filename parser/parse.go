@@ -133,6 +133,7 @@ func newWalker(cfg config, text string) *walker {
 		numeric:  map[string]bool{},
 		download: map[string]bool{},
 		funcs:    map[string]bool{},
+		loopVars: map[string]word{},
 	}
 }
 

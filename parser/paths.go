@@ -84,8 +84,7 @@ var rcFiles = map[string]bool{
 	".bashrc": true, ".bash_profile": true, ".bash_login": true, ".bash_logout": true,
 	".profile": true, ".zshrc": true, ".zprofile": true, ".zshenv": true, ".zlogin": true,
 	".zlogout": true, ".inputrc": true, ".kshrc": true, ".mkshrc": true, ".cshrc": true,
-	".tcshrc": true, ".login": true, ".gitconfig": true, ".npmrc": true, ".yarnrc": true,
-	".yarnrc.yml": true, ".curlrc": true, ".wgetrc": true, ".vimrc": true, ".exrc": true,
+	".tcshrc": true, ".login": true, ".gitconfig": true, ".yarnrc": true, ".curlrc": true, ".wgetrc": true, ".vimrc": true, ".exrc": true,
 	".nanorc": true, ".tmux.conf": true, ".screenrc": true, ".xinitrc": true, ".xprofile": true,
 	"config.fish": true, ".pythonrc": true, ".pdbrc": true, ".irbrc": true, ".lesskey": true,
 	"bash.bashrc": true, "environment": true, "crontab": true,
@@ -105,6 +104,8 @@ var secretNames = map[string]bool{
 	"id_ed25519_sk": true, ".htpasswd": true, "secrets.yml": true, "secrets.yaml": true,
 	"secrets.json": true, "service-account.json": true, "terraform.tfstate": true,
 	".vault-token": true, "kubeconfig": true, "master.key": true, "access_tokens.db": true,
+	".npmrc": true, ".my.cnf": true, "secrets.toml": true, ".dev.vars": true, "credentials.toml": true,
+	"credentials.tfrc.json": true, "auth.json": true, ".yarnrc.yml": true, "token.json": true, ".boto": true, ".s3cfg": true,
 }
 
 var secretExts = []string{".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".kdbx", ".asc", ".gpg", ".tfvars"}
@@ -252,6 +253,8 @@ func (e *pathEnv) classAbs(abs string) string {
 	switch {
 	case strings.HasPrefix(abs, "/dev/tcp/") || strings.HasPrefix(abs, "/dev/udp/"):
 		return ClassNet
+	case strings.HasPrefix(abs, "/proc/") && (strings.HasSuffix(abs, "/environ") || strings.HasSuffix(abs, "/mem")):
+		return ClassSecret // another process's environment or memory
 	case nullPaths[abs] || strings.HasPrefix(abs, "/dev/fd/") || strings.HasPrefix(abs, "/proc/self/fd/"):
 		return ClassNull
 	case isDevice(abs):
@@ -373,6 +376,9 @@ func slashed(dirs []string) []string {
 func isSecretName(base string) bool {
 	if secretNames[base] {
 		return true
+	}
+	if strings.HasSuffix(base, ".env") && base != ".env" {
+		return true // prod.env, local.env
 	}
 	if strings.HasPrefix(base, ".env.") {
 		rest := base[len(".env."):]

@@ -95,6 +95,9 @@ func (p *walker) callExpr(f *frame, c *syntax.CallExpr, s *syntax.Stmt) {
 		if w.zshQual {
 			seg.tag(TagDynamicCode) // zsh glob qualifiers and flags can run code
 		}
+		if w.secretEnv {
+			seg.tag(TagSecretEnv)
+		}
 	}
 	if len(words) == 0 {
 		p.assignOnly(seg, c)

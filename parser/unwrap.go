@@ -142,7 +142,7 @@ var genericWrappers = map[string]string{
 	"strace": "oepsuEPIbaXOS", "ltrace": "oepsuEnaS", "valgrind": "", "fakeroot": "isb", "doas": "uC",
 	"proxychains": "f", "proxychains4": "f", "torsocks": "aPuip", "unbuffer": "", "caffeinate": "tw",
 	"catchsegv": "", "firejail": "", "nsenter": "tSG", "unshare": "", "cpulimit": "lpe", "prlimit": "p", "numactl": "CNmpi", "faketime": "f",
-	"pkexec": "", "sg": "", "runuser": "ugGs", "systemd-run": "uMpEHs", "bwrap": "", "firejail-run": "",
+	"pkexec": "", "systemd-run": "uMpEHs", "bwrap": "", "firejail-run": "",
 	"dbus-launch": "", "xvfb-run": "nsfe", "with-contenv": "", "direnv": "", "chpst": "ugUenlmdofcrp",
 	"eatmydata": "", "tsocks": "", "sudo.ws": "", "run0": "uDg", "gosu": "", "su-exec": "",
 	"setpriv": "", "s6-setuidgid": "", "daemonize": "acepElouv", "start-stop-daemon": "",
@@ -164,6 +164,15 @@ func (p *walker) unwrap(f *frame, seg *Segment, ws []word) []word {
 			next, ok = p.unwrapSudo(f, seg, name, ws)
 		case "env":
 			next, ok = p.unwrapEnv(f, seg, ws)
+		case "runuser":
+			// runuser -u USER [--] CMD ARGS… runs CMD like sudo; the su-like
+			// forms (runuser -l USER -c CMD) are code positions instead.
+			i, opts, good := optScan(rules.ProgramSpec("runuser"), ws, 1, false)
+			if _, c := opts["command"]; c || len(opts["user"]) == 0 || !good || i >= len(ws) {
+				return ws
+			}
+			seg.Wrappers = append(seg.Wrappers, Wrapper{Name: name, Args: wrapperArgs(ws, 1, i)})
+			next, ok = ws[i:], true
 		case "command":
 			i, opts, good := optScan(rules.ProgramSpec("type"), ws, 1, false)
 			if _, v := opts["v"]; v || opts["V"] != nil || !good || i >= len(ws) {
@@ -236,6 +245,12 @@ func (p *walker) unwrapSudo(f *frame, seg *Segment, name string, ws []word) ([]w
 		return ws, false
 	}
 	seg.Wrappers = append(seg.Wrappers, Wrapper{Name: name, Args: wrapperArgs(ws, 1, j)})
+	_, shell := opts["shell"]
+	_, login := opts["login"]
+	if shell || login {
+		// sudo -s CMD… runs $SHELL -c 'CMD…': the words are joined into a script.
+		p.joinedScript(f, seg, ws[j:], KindScript)
+	}
 	return ws[j:], true
 }
 

@@ -17,6 +17,12 @@ type walker struct {
 	numeric  map[string]bool // variables assigned numbers in this command
 	download map[string]bool // absolute paths earlier segments downloaded to
 	funcs    map[string]bool // functions defined so far
+	// positional holds $0, $1 … of the inline script being walked (sh -c
+	// 'script' arg0 arg1), when they are static.
+	positional []string
+	// loopVars maps a for-loop variable to the word standing for its
+	// values, while the loop body is walked.
+	loopVars map[string]word
 }
 
 // frame is the context a statement is walked in.
@@ -188,8 +194,19 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 		p.scoped(func() {
 			switch l := c.Loop.(type) {
 			case *syntax.WordIter:
+				var items []word
 				for _, w := range l.Items {
-					p.resolveWord(f, w, f.parent)
+					items = append(items, p.resolveWord(f, w, f.parent))
+				}
+				// for f in *.go a.txt: inside the body, "$f" is one of the
+				// items; when they are static and alike, it reads like them.
+				if l.Name != nil {
+					if v, ok := p.loopValue(items); ok {
+						p.loopVars[l.Name.Value] = v
+						defer delete(p.loopVars, l.Name.Value)
+					} else {
+						delete(p.loopVars, l.Name.Value)
+					}
 				}
 			case *syntax.CStyleLoop:
 				// The header is arithmetic like (( )): grade it as such.
@@ -229,6 +246,26 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 		// generic statement list so nothing hides.
 		p.sweep(f, cmd)
 	}
+}
+
+// loopValue returns a word standing for every item of a for loop when the
+// items are static, cannot be options, and are of one path class.
+func (p *walker) loopValue(items []word) (word, bool) {
+	if len(items) == 0 {
+		return word{}, false
+	}
+	class := ""
+	for _, it := range items {
+		if it.dynamic || strings.HasPrefix(it.text, "-") {
+			return word{}, false
+		}
+		c := p.operand(it).Class
+		if c == ClassDynamic || class != "" && c != class {
+			return word{}, false
+		}
+		class = c
+	}
+	return items[0], true
 }
 
 // scoped walks a compound body; if it changes the cwd, the cwd is unknown

@@ -32,6 +32,8 @@ type word struct {
 	// fill is true for a placeholder filled at run time with paths under
 	// path (find -exec's {}): dynamic, yet classed by its root.
 	fill bool
+	// secretEnv marks a read of a secret-looking or indirect variable.
+	secretEnv bool
 	// pipe is true when the whole word is one process substitution: the
 	// program reads or writes a pipe whose other end is graded on its own.
 	pipe bool
@@ -122,7 +124,24 @@ func (p *walker) resolvePart(f *frame, part syntax.WordPart, parent int, first, 
 			p.resolvePart(f, q, parent, false, true, out, sb, pb, pathOK)
 		}
 	case *syntax.ParamExp:
+		if v, ok := p.positionalValue(x); ok {
+			sb.WriteString(v)
+			pb.WriteString(v)
+			return
+		}
+		if x.Param != nil && isSimpleParam(x) {
+			if v, ok := p.loopVars[x.Param.Value]; ok {
+				sb.WriteString(v.text)
+				pb.WriteString(v.path)
+				out.glob = out.glob || v.glob
+				out.pathGlob = out.pathGlob || v.pathGlob
+				return
+			}
+		}
 		out.dynamic = true
+		if x.Excl || (x.Param != nil && secretVarName(x.Param.Value)) {
+			out.secretEnv = true
+		}
 		p.walkParamExp(f, x, parent, out)
 		if isHomeParam(x) && pb.Len() == 0 {
 			pb.WriteString("~")
@@ -306,6 +325,42 @@ func isNumber(s string) bool {
 	if i := strings.IndexByte(s, '#'); i > 0 {
 		_, err := strconv.Atoi(s[:i])
 		return err == nil
+	}
+	return false
+}
+
+func isSimpleParam(x *syntax.ParamExp) bool {
+	return x.Exp == nil && x.Repl == nil && x.Index == nil && x.Slice == nil && !x.Excl && !x.Length &&
+		x.Flags == nil && x.NestedParam == nil && len(x.Modifiers) == 0
+}
+
+// positionalValue resolves $0…$9, and $@ or $* with one argument, inside
+// an inline script whose arguments are static.
+func (p *walker) positionalValue(x *syntax.ParamExp) (string, bool) {
+	if p.positional == nil || x.Param == nil || x.Exp != nil || x.Repl != nil || x.Index != nil ||
+		x.Slice != nil || x.Excl || x.Length || x.Flags != nil {
+		return "", false
+	}
+	switch n := x.Param.Value; {
+	case len(n) == 1 && n[0] >= '0' && n[0] <= '9':
+		i := int(n[0] - '0')
+		if i < len(p.positional) {
+			return p.positional[i], true
+		}
+		return "", true // unset: empty
+	case (n == "@" || n == "*") && len(p.positional) == 2:
+		return p.positional[1], true
+	}
+	return "", false
+}
+
+// secretVarName reports variable names that usually hold credentials.
+func secretVarName(n string) bool {
+	u := strings.ToUpper(n)
+	for _, s := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "CREDENTIAL", "PRIVATE_KEY", "ACCESS_KEY", "AUTH"} {
+		if strings.Contains(u, s) {
+			return true
+		}
 	}
 	return false
 }

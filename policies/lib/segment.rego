@@ -88,7 +88,9 @@ reads_ok if count(input.segment.read_classes & unreadable_classes) == 0
 
 # Reads that need consent: secrets, and paths nobody can know beforehand
 # (cat "$f" may be cat ~/.ssh/id_rsa).
-unreadable_classes := secret_classes | {"dynamic", "unknown"}
+# Reading a glob of / or of home (cat ~/.s?h/id_rsa, cat /etc/*) reaches
+# secrets too.
+unreadable_classes := secret_classes | {"dynamic", "unknown", "root", "home", "system-top"}
 
 # query_only holds for `prog --version` and `prog --help`.
 query_only if {

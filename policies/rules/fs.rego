@@ -80,6 +80,28 @@ ask contains {"id": "fs.read-secret"} if "ssh" in input.segment.read_classes
 
 ask contains {"id": "fs.read-secret"} if "credentials" in input.segment.read_classes
 
+ask contains {"id": "fs.read-secret"} if "secret-env" in input.segment.tags
+
+# METADATA
+# title: Searching the whole home or system
+# custom:
+#   id: fs.read-broad
+#   justification: >-
+#     A recursive search of /, the home directory or a system directory reads every secret in it
+#     (keys, tokens, cloud credentials). Search inside the workspace instead.
+ask contains {"id": "fs.read-broad"} if {
+	input.segment.program in {"grep", "egrep", "fgrep", "rg", "ag", "ack", "find", "tree", "du", "tar", "zip", "rsync", "scp"}
+	count(input.segment.read_classes & {"root", "home", "system-top"}) > 0
+	broad_read
+}
+
+broad_read if input.segment.program in {"rg", "ag", "ack", "find", "tree", "du", "tar", "zip", "rsync", "scp"}
+
+broad_read if {
+	some f in {"recursive", "r", "dereference-recursive", "R"}
+	f in input.segment.flags
+}
+
 # METADATA
 # title: Linking or copying over files
 # custom:

@@ -228,3 +228,22 @@ test_history_unset_needs_unset if {
 		"operands": [fx.path("HISTFILE", "workspace")],
 	})
 }
+
+# fs.read-broad
+
+test_read_broad if {
+	{"id": "fs.read-broad"} in rules.ask with input as fx.run(["grep", "-r", "KEY", "~"], {
+		"flags": {"recursive"},
+		"operands": [fx.path("KEY", "workspace"), fx.path("~", "home")],
+	})
+	{"id": "fs.read-broad"} in rules.ask with input as fx.run(["rg", "token", "/"], {
+		"operands": [fx.path("token", "workspace"), fx.path("/", "root")],
+	})
+}
+
+test_read_broad_workspace_is_fine if {
+	not {"id": "fs.read-broad"} in rules.ask with input as fx.run(["grep", "-r", "TODO", "src"], {
+		"flags": {"recursive"},
+		"operands": [fx.path("TODO", "workspace"), fx.path("src", "workspace")],
+	})
+}
