@@ -67,20 +67,9 @@ func corpus(t testing.TB) []rules.Testcase {
 }
 
 func caseOpts(tc rules.Testcase) []engine.EvalOption {
-	var o []engine.EvalOption
-	if tc.Workspace != "" {
-		o = append(o, engine.Workspace(tc.Workspace))
-	}
-	if tc.Cwd != "" {
-		o = append(o, engine.Cwd(tc.Cwd))
-	}
-	if tc.Home != "" {
-		o = append(o, engine.Home(tc.Home))
-	}
-	if tc.Shell != "" {
-		o = append(o, engine.Shell(tc.Shell))
-	}
-	return o
+	c := engine.TestcaseContext(tc)
+	c.Grants = nil // the adversarial corpus grades without grants
+	return c.Options()
 }
 
 // tally counts passes per key and prints a table.

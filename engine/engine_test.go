@@ -27,27 +27,7 @@ func defaultEngine(t testing.TB) *engine.Engine {
 }
 
 func caseOptions(tc rules.Testcase) []engine.EvalOption {
-	var o []engine.EvalOption
-	if tc.Workspace != "" {
-		o = append(o, engine.Workspace(tc.Workspace))
-	}
-	if tc.Cwd != "" {
-		o = append(o, engine.Cwd(tc.Cwd))
-	}
-	if tc.Home != "" {
-		o = append(o, engine.Home(tc.Home))
-	}
-	if tc.Shell != "" {
-		o = append(o, engine.Shell(tc.Shell))
-	}
-	var gs []engine.Grant
-	for _, g := range tc.Grants {
-		gs = append(gs, engine.Grant{Prefix: g.Prefix, Rules: g.Rules})
-	}
-	if len(gs) > 0 {
-		o = append(o, engine.Grants(gs))
-	}
-	return o
+	return engine.TestcaseContext(tc).Options()
 }
 
 // TestTestcases runs every testcases/*.yaml case through the engine.

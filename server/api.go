@@ -67,23 +67,7 @@ func (r *Request) Validate() error {
 
 // evalOptions returns the engine options for r.
 func (r *Request) evalOptions() []engine.EvalOption {
-	var o []engine.EvalOption
-	if r.Cwd != "" {
-		o = append(o, engine.Cwd(r.Cwd))
-	}
-	if r.Workspace != "" {
-		o = append(o, engine.Workspace(r.Workspace))
-	}
-	if r.Home != "" {
-		o = append(o, engine.Home(r.Home))
-	}
-	if r.Shell != "" {
-		o = append(o, engine.Shell(r.Shell))
-	}
-	if len(r.Grants) > 0 {
-		o = append(o, engine.Grants(r.Grants))
-	}
-	return o
+	return engine.Context{Cwd: r.Cwd, Workspace: r.Workspace, Home: r.Home, Shell: r.Shell, Grants: r.Grants}.Options()
 }
 
 // badInput is the deny response for a request that cannot be graded.

@@ -4,14 +4,20 @@
 //
 // # Exit codes
 //
-//	0   success; for `policy eval` and `run`: the command was allowed (run: the child's own code)
-//	1   usage error or internal error
-//	2   `policy eval`: the verdict is ask
-//	3   `policy eval`: the verdict is deny; `policy test`: a test failed
-//	4   a policy failed to load or compile
-//	124 `run`: the child was killed after its timeout
-//	125 `run`: the command was denied (by the policy, an approver, or the harness)
-//	126 `run`: the requested sandbox is not available
+// This table is the one place exit codes are defined; tests assert them
+// (testdata/script/*.txtar).
+//
+//	0     success; `policy eval`: the command is allowed; `run`: the child's own code
+//	1     usage error or internal error
+//	2     `policy eval`: the verdict is ask; `hook …`: the call is blocked (every
+//	      supported agent reads exit 2 as "block", with stderr as the reason)
+//	3     `policy eval`: the verdict is deny; `policy test`: a test failed;
+//	      `policy fmt`: a file is not in canonical form
+//	4     a policy failed to load or compile (`policy check` problems included)
+//	124   `run`: the child was killed after its timeout
+//	125   `run`: the command was denied (by the policy, an approver, or the harness)
+//	126   `run`: the requested sandbox is not available
+//	128+N `run`: the child was ended by signal N
 package cli
 
 import (

@@ -106,14 +106,7 @@ func hookScriptParams(t *testing.T, glob string) testscript.Params {
 					ts.Fatalf("rivumi exited %d", code)
 				}
 			},
-			"exitcode": func(ts *testscript.TestScript, neg bool, args []string) {
-				if len(args) != 1 || neg {
-					ts.Fatalf("usage: exitcode N")
-				}
-				if got := ts.Getenv("RIVUMI_EXIT"); got != args[0] {
-					ts.Fatalf("exit code %s, want %s", got, args[0])
-				}
-			},
+			"exitcode": exitcodeCmd,
 			"payload": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) < 3 || len(args) > 4 || neg {
 					ts.Fatalf("usage: payload AGENT TOOL JSON [CWD]")

@@ -492,33 +492,17 @@ func gradeCase(ctx context.Context, explain explainFunc, pf *policyFlags, tc rul
 // caseOptions are a testcase's evaluation options; the --cwd, --workspace
 // and --shell flags fill what the case leaves out.
 func caseOptions(pf *policyFlags, tc rules.Testcase) []engine.EvalOption {
-	var o []engine.EvalOption
-	pick := func(v, flag string) string {
-		if v != "" {
-			return v
-		}
-		return flag
+	c := engine.TestcaseContext(tc)
+	if c.Workspace == "" {
+		c.Workspace = abs(pf.workspace)
 	}
-	if w := pick(tc.Workspace, abs(pf.workspace)); w != "" {
-		o = append(o, engine.Workspace(w))
+	if c.Cwd == "" {
+		c.Cwd = abs(pf.cwd)
 	}
-	if c := pick(tc.Cwd, abs(pf.cwd)); c != "" {
-		o = append(o, engine.Cwd(c))
+	if c.Shell == "" {
+		c.Shell = pf.shellSet()
 	}
-	if tc.Home != "" {
-		o = append(o, engine.Home(tc.Home))
-	}
-	if s := pick(tc.Shell, pf.shellSet()); s != "" {
-		o = append(o, engine.Shell(s))
-	}
-	var gs []engine.Grant
-	for _, g := range tc.Grants {
-		gs = append(gs, engine.Grant{Prefix: g.Prefix, Rules: g.Rules})
-	}
-	if len(gs) > 0 {
-		o = append(o, engine.Grants(gs))
-	}
-	return o
+	return c.Options()
 }
 
 // shellSet returns --shell when it differs from the default.

@@ -96,15 +96,8 @@ func TestPolicyScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"rivumi": runInProcess,
-			"exitcode": func(ts *testscript.TestScript, neg bool, args []string) {
-				if len(args) != 1 || neg {
-					ts.Fatalf("usage: exitcode N")
-				}
-				if got := ts.Getenv("RIVUMI_EXIT"); got != args[0] {
-					ts.Fatalf("exit code %s, want %s", got, args[0])
-				}
-			},
+			"rivumi":   runInProcess,
+			"exitcode": exitcodeCmd,
 			"junitxml": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 1 || neg {
 					ts.Fatalf("usage: junitxml FILE")

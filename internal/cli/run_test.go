@@ -72,14 +72,7 @@ func TestRunScripts(t *testing.T) {
 					ts.Fatalf("rivumi exited %d", code)
 				}
 			},
-			"exitcode": func(ts *testscript.TestScript, neg bool, args []string) {
-				if len(args) != 1 || neg {
-					ts.Fatalf("usage: exitcode N")
-				}
-				if got := ts.Getenv("RIVUMI_EXIT"); got != args[0] {
-					ts.Fatalf("exit code %s, want %s", got, args[0])
-				}
-			},
+			"exitcode": exitcodeCmd,
 			// auditlog FILE KIND DECISION: the last entry of the log.
 			"auditlog": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 3 {

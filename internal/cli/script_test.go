@@ -22,14 +22,7 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 				ts.Fatalf("rivumi exited %d", code)
 			}
 		},
-		"exitcode": func(ts *testscript.TestScript, neg bool, args []string) {
-			if len(args) != 1 || neg {
-				ts.Fatalf("usage: exitcode N")
-			}
-			if got := ts.Getenv("RIVUMI_EXIT"); got != args[0] {
-				ts.Fatalf("exit code %s, want %s", got, args[0])
-			}
-		},
+		"exitcode": exitcodeCmd,
 	}
 }
 
@@ -44,4 +37,14 @@ func TestEvalScripts(t *testing.T) {
 			env.Setenv("NO_COLOR", "1")
 			return nil
 		}})
+}
+
+// exitcodeCmd is `exitcode N`: the last `rivumi` command exited N.
+func exitcodeCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 || neg {
+		ts.Fatalf("usage: exitcode N")
+	}
+	if got := ts.Getenv("RIVUMI_EXIT"); got != args[0] {
+		ts.Fatalf("exit code %s, want %s", got, args[0])
+	}
 }
