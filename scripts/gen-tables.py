@@ -114,6 +114,16 @@ workspace_runners = {
 }
 ops_tools = "kubectl helm terraform tofu pulumi aws gcloud az doctl heroku fly flyctl vercel netlify firebase vault nats circleci kafka-topics rabbitmqctl rclone gsutil s3cmd docker podman eksctl kind minikube k3d argocd istioctl consul nomad etcdctl redis-cli psql mysql mongo mongosh gh glab supabase wrangler railway stripe".split()
 
+# Exact argv forms that only print a version or a setting.
+version_forms = {
+    "node": [["-v"]], "npm": [["-v"]], "pnpm": [["-v"]], "yarn": [["-v"]], "bun": [["-v"]],
+    "go": [["version"], ["env"]], "rustc": [["-V"], ["-vV"]], "cargo": [["-V"]], "python": [["-V"]],
+    "python3": [["-V"]], "ruby": [["-v"]], "perl": [["-v"]], "java": [["-version"]], "javac": [["-version"]],
+    "deno": [["-V"]], "php": [["-v"]], "gcc": [["-v"], ["-dumpversion"]], "clang": [["-v"]], "make": [["-v"]],
+    "terraform": [["version"], ["-v"]], "kubectl": [["version", "--client"]], "docker": [["version", "--format", "{{.Client.Version}}"]],
+    "git": [["version"]], "gh": [["version"]], "uv": [["version"]], "pip": [["-V"]], "pip3": [["-V"]],
+}
+
 def flagset(spec):
     if spec == ANY:
         return {"any": True}
@@ -121,6 +131,7 @@ def flagset(spec):
 
 tables = {"readonly": {}, "writers": {}, "git_readonly": {}, "git_list_words": git_list_words,
           "git_needs_word": {s: True for s in git_needs_word}, "git_list_flags": git_list_flags,
+          "version_forms": version_forms,
           "network": {p: True for p in network}, "package_managers": package_managers,
           "workspace_runners": workspace_runners, "ops_tools": {p: True for p in ops_tools}}
 # Programs that change something when given operands (hostname NAME sets it).

@@ -96,6 +96,14 @@ allow contains {"id": "allow.version"} if {
 	count(input.segment.wrappers) == 0
 }
 
+allow contains {"id": "allow.version"} if {
+	some form in data.rivumi.tables.version_forms[input.segment.program]
+	array.slice(input.segment.argv, 1, count(input.segment.argv)) == form
+	seg.plain
+	seg.no_writes
+	count(input.segment.wrappers) == 0
+}
+
 # METADATA
 # title: Writing inside the workspace
 # custom:

@@ -335,3 +335,10 @@ test_assignment_near_misses if {
 		"tags": {"changes-resolution"},
 	}))
 }
+
+test_version_forms if {
+	allowed("allow.version", fx.run(["node", "-v"], {"flags": {"v"}}))
+	allowed("allow.version", fx.run(["go", "version"], {"subcommand": "version"}))
+	not allowed("allow.version", fx.run(["node", "-v", "x.js"], {"flags": {"v"}}))
+	not allowed("allow.version", fx.run(["go", "env", "-w", "GOFLAGS=x"], {"subcommand": "env", "flags": {"w"}}))
+}
