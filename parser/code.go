@@ -1005,15 +1005,22 @@ func staticOutput(s *Segment) (string, bool) {
 	switch s.Program {
 	case "echo":
 		var words []string
+		escapes := false
 		for _, a := range s.Argv[1:] {
-			if !(len(words) == 0 && (a == "-n" || a == "-e" || a == "-E" || a == "-ne" || a == "-en")) {
-				words = append(words, a)
+			if len(words) == 0 && (a == "-n" || a == "-e" || a == "-E" || a == "-ne" || a == "-en") {
+				escapes = escapes || strings.Contains(a, "e")
+				continue
 			}
+			words = append(words, a)
 		}
-		return strings.Join(words, " ") + "\n", true
+		out := strings.Join(words, " ") + "\n"
+		if escapes {
+			out = ansiC(out) // echo -e '\x72\x6d' prints rm
+		}
+		return out, true
 	case "printf":
 		if len(s.Argv) >= 2 && !strings.Contains(s.Argv[1], "%") {
-			return strings.ReplaceAll(s.Argv[1], "\\n", "\n"), true
+			return ansiC(s.Argv[1]), true // printf interprets \x72, \n …
 		}
 		if len(s.Argv) >= 3 && (s.Argv[1] == "%s\\n" || s.Argv[1] == "%s " || s.Argv[1] == "%s") {
 			// printf '%s\n' a b: each argument on its own line.

@@ -263,6 +263,7 @@ func cmdLoad(args []string) error {
 	maxReq := fs.Int64("max", 2_000_000, "stop after this many requests whatever the time")
 	cmdsFile := fs.String("cmds", "", "commands (JSON strings, one a line)")
 	uniqueCwd := fs.Bool("unique-cwd", false, "give every request its own cwd and workspace, so that no segment result is cached")
+	pid := fs.Int("pid", 0, "the server's PID, to report the CPU time it spent per verdict")
 	id := fs.String("id", "", "result id")
 	out := fs.String("out", "", "append the result to this TSV file")
 	fs.Parse(args)
@@ -346,9 +347,11 @@ func cmdLoad(args []string) error {
 	}
 	sent.Store(0)
 	ctx, cancel := context.WithTimeout(context.Background(), *dur)
+	cpu0 := procCPU(*pid)
 	t0 := time.Now()
 	res := run(ctx, true)
 	elapsed := time.Since(t0)
+	cpu1 := procCPU(*pid)
 	cancel()
 	var all []time.Duration
 	errs, firstErr := 0, ""
@@ -364,6 +367,10 @@ func cmdLoad(args []string) error {
 	note := fmt.Sprintf("c=%d d=%s n=%d", *clients, dur.String(), len(all))
 	if *uniqueCwd {
 		note += " unique-cwd"
+	}
+	if *pid > 0 && cpu1 > cpu0 && len(all) > 0 {
+		used := cpu1 - cpu0
+		note += fmt.Sprintf(" server-cpu=%.0fus/req server-cores=%.2f", float64(used.Microseconds())/float64(len(all)), used.Seconds()/elapsed.Seconds())
 	}
 	if errs > 0 {
 		note += fmt.Sprintf(" ERRORS=%d (%s)", errs, firstErr)
@@ -533,6 +540,7 @@ func cmdReport(args []string) error {
 	procRows := []struct{ id, label string }{
 		{"floor.true", "`/bin/true` (process spawn floor)"},
 		{"floor.node", "`node -e ''` (Node start-up floor)"},
+		{"floor.rivumi", "`rivumi --help` (rivumi binary start-up floor)"},
 		{"rivumi.eval.cold", "`rivumi policy eval 'ls -la'` (cold)"},
 		{"rivumi.hook.cold", "`rivumi hook claude-code --socket none` (compile in-process)"},
 		{"rivumi.hook.warm", "`rivumi hook claude-code --socket S` (warm `rivumi serve`)"},
@@ -701,4 +709,28 @@ func cmdMedians(args []string) error {
 		fmt.Println()
 	}
 	return nil
+}
+
+// procCPU is the user+system CPU time of process pid (0: none), from
+// /proc/PID/stat, in clock ticks of 10 ms.
+func procCPU(pid int) time.Duration {
+	if pid <= 0 {
+		return 0
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command name, which is in parentheses.
+	s := string(b)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 {
+		s = s[i+1:]
+	}
+	f := strings.Fields(s)
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * 10 * time.Millisecond
 }
