@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/rivumi/rivumi/audit"
@@ -65,6 +66,13 @@ func runServe(ctx context.Context, stdio Stdio, args []string) error {
 	fs.Usage = func() { fmt.Fprintf(fs.Output(), serveUsage, server.DefaultSocket()); fs.PrintDefaults() }
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if _, set := os.LookupEnv("GOGC"); !set {
+		// A verdict allocates ~60 KB of short-lived garbage; a long-lived
+		// server trades a little memory for ~20% less CPU per verdict
+		// (BenchmarkEvaluateCold: GOGC=400 vs 100). GOGC in the
+		// environment still wins.
+		debug.SetGCPercent(400)
 	}
 	if fs.NArg() > 0 {
 		return exitf(ExitError, "serve: unexpected arguments %q (a socket path goes as --socket=PATH)", fs.Args())
