@@ -91,6 +91,9 @@ func (e *Engine) RunRegoTests(ctx context.Context, o RegoTestOptions) ([]RegoTes
 	for name, m := range e.c.modules {
 		modules[name] = m // runTests copies
 	}
+	for name, m := range e.c.testOnly {
+		modules[name] = m
+	}
 	var problems []string
 	for _, s := range append(BuiltinTests(), o.Sources...) {
 		m, err := ast.ParseModuleWithOpts(s.Name, s.Text, ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1})
