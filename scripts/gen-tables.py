@@ -124,6 +124,17 @@ version_forms = {
     "git": [["version"]], "gh": [["version"]], "uv": [["version"]], "pip": [["-V"]], "pip3": [["-V"]],
 }
 
+# Sets the hot path looks up by key (a data lookup costs less than building
+# a set literal on every verdict).
+sets = {
+    "unknowable_tags": ["dynamic-program", "changed-shell", "dynamic-code", "fetched-code", "stdin-code",
+        "script-file", "interactive", "runs-downloaded", "fork-bomb", "code-critical", "code-revshell",
+        "code-spawns", "arith-dynamic", "changes-resolution", "code-unsafe", "appended-args", "name-normalized"],
+    # Reads that need consent: secrets, devices, paths nobody can know beforehand (cat "$f"),
+    # and globs of / or of home (cat ~/.s?h/id_rsa, cat /etc/*).
+    "unreadable_classes": ["secret", "ssh", "credentials", "device", "dynamic", "unknown", "root", "home", "system-top"],
+}
+
 def flagset(spec):
     if spec == ANY:
         return {"any": True}
@@ -132,6 +143,7 @@ def flagset(spec):
 tables = {"readonly": {}, "writers": {}, "git_readonly": {}, "git_list_words": git_list_words,
           "git_needs_word": {s: True for s in git_needs_word}, "git_list_flags": git_list_flags,
           "version_forms": version_forms,
+          "sets": {k: {x: True for x in v} for k, v in sets.items()},
           "network": {p: True for p in network}, "package_managers": package_managers,
           "workspace_runners": workspace_runners, "ops_tools": {p: True for p in ops_tools}}
 # Programs that change something when given operands (hostname NAME sets it).

@@ -21,11 +21,14 @@ harmless_assigns := {
 	"COLUMNS", "LINES", "GIT_PAGER_IN_USE", "CLICOLOR", "PAGER_DISABLED", "DEBUG", "CI", "RUST_BACKTRACE",
 }
 
-# Tags that make a segment unknowable or run code.
-unknowable_tags := {
-	"dynamic-program", "changed-shell", "dynamic-code", "fetched-code", "stdin-code", "script-file",
-	"interactive", "runs-downloaded", "fork-bomb", "code-critical", "code-revshell", "code-spawns",
-	"arith-dynamic", "changes-resolution", "code-unsafe", "appended-args", "name-normalized",
+# Tags that make a segment unknowable or run code. The list is data
+# (data.rivumi.tables.sets.unknowable_tags, from scripts/gen-tables.py): a
+# lookup there costs less per verdict than building a set literal.
+unknowable_tags := {t | some t, _ in data.rivumi.tables.sets.unknowable_tags}
+
+unknowable_tag if {
+	some t in input.segment.tags
+	data.rivumi.tables.sets.unknowable_tags[t]
 }
 
 tagged(t) if t in input.segment.tags
@@ -37,7 +40,7 @@ has_flag(f) if f in input.segment.flags
 # assignments and nothing unknowable.
 plain if {
 	input.segment.path_kind in {"bare", "system"}
-	count(input.segment.tags & unknowable_tags) == 0
+	not unknowable_tag
 	plain_wrappers
 	plain_assigns
 }
@@ -84,13 +87,18 @@ writes_in_workspace if {
 no_writes if count(input.segment.writes) == 0
 
 # reads_ok holds when nothing the segment reads is a secret.
-reads_ok if count(input.segment.read_classes & unreadable_classes) == 0
+reads_ok if not unreadable_read
+
+unreadable_read if {
+	some c in input.segment.read_classes
+	data.rivumi.tables.sets.unreadable_classes[c]
+}
 
 # Reads that need consent: secrets, and paths nobody can know beforehand
 # (cat "$f" may be cat ~/.ssh/id_rsa).
 # Reading a glob of / or of home (cat ~/.s?h/id_rsa, cat /etc/*) reaches
 # secrets too.
-unreadable_classes := secret_classes | {"dynamic", "unknown", "root", "home", "system-top"}
+unreadable_classes := {c | some c, _ in data.rivumi.tables.sets.unreadable_classes}
 
 # query_only holds for `prog --version` and `prog --help`.
 query_only if {

@@ -76,7 +76,7 @@ allow contains {"id": "allow.assignment"} if {
 	input.segment.program == ""
 	count(input.segment.argv) == 0
 	"assigns" in input.segment.tags
-	count(input.segment.tags & seg.unknowable_tags) == 0
+	not seg.unknowable_tag
 	every a in input.segment.assigns {
 		not a.dynamic
 	}
