@@ -88,11 +88,7 @@ func (p *walker) parseArgs(seg *Segment, ws []word) []word {
 			}
 			if o.Arg == rules.ArgRequired && !hasVal && i+1 < len(ws) {
 				i++
-				val = ws[i].text
-				if ws[i].dynamic {
-					seg.tag(TagDynamicArgs)
-					seg.optWord(o.Canon, ws[i])
-				}
+				val = seg.optionValue(o.Canon, ws[i])
 			}
 			seg.addOption(o.Canon, val)
 			continue
@@ -116,11 +112,7 @@ func (p *walker) parseArgs(seg *Segment, ws []word) []word {
 				val := t[j+1:]
 				if val == "" && i+1 < len(ws) {
 					i++
-					val = ws[i].text
-					if ws[i].dynamic {
-						seg.tag(TagDynamicArgs)
-						seg.optWord(o.Canon, ws[i])
-					}
+					val = seg.optionValue(o.Canon, ws[i])
 				}
 				seg.addOption(o.Canon, val)
 				break
@@ -155,6 +147,15 @@ func (p *walker) parseArgs(seg *Segment, ws []word) []word {
 		}
 	}
 	return operands
+}
+
+// optionValue takes w as the value of option canon (a separate word).
+func (s *Segment) optionValue(canon string, w word) string {
+	if w.dynamic {
+		s.tag(TagDynamicArgs)
+		s.optWord(canon, w)
+	}
+	return w.text
 }
 
 // optWord keeps the word a dynamic option value came from, so that code
