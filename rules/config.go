@@ -1,13 +1,11 @@
 package rules
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -128,17 +126,10 @@ func ParseConfig(path string, b []byte) (*Config, error) {
 	bad := func(line int, format string, args ...any) {
 		problems = append(problems, c.Where(line)+": "+fmt.Sprintf(format, args...))
 	}
-	var doc yaml.Node
-	if err := yaml.NewDecoder(bytes.NewReader(b)).Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return c, nil
-		}
-		return c, &RuleError{Problems: []string{yamlProblem(path, err)}}
+	top, err := topNode(path, b)
+	if err != nil || top == nil {
+		return c, err
 	}
-	if len(doc.Content) == 0 {
-		return c, nil
-	}
-	top := doc.Content[0]
 	if top.Kind != yaml.MappingNode {
 		if top.Tag == "!!null" {
 			return c, nil

@@ -99,9 +99,9 @@ func LoadYAMLRules(paths ...string) ([]YAMLRule, error) {
 	return out, nil
 }
 
-// ParseYAMLRules parses one rule file: a mapping with a single key, rules.
-// The rules that parsed are returned even when others did not.
-func ParseYAMLRules(name string, b []byte) ([]YAMLRule, error) {
+// topNode decodes a YAML document and returns its top node, or nil for an
+// empty document; a syntax error is a *RuleError with file:line.
+func topNode(name string, b []byte) (*yaml.Node, error) {
 	var doc yaml.Node
 	if err := yaml.NewDecoder(bytes.NewReader(b)).Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
@@ -112,7 +112,16 @@ func ParseYAMLRules(name string, b []byte) ([]YAMLRule, error) {
 	if len(doc.Content) == 0 {
 		return nil, nil
 	}
-	top := doc.Content[0]
+	return doc.Content[0], nil
+}
+
+// ParseYAMLRules parses one rule file: a mapping with a single key, rules.
+// The rules that parsed are returned even when others did not.
+func ParseYAMLRules(name string, b []byte) ([]YAMLRule, error) {
+	top, err := topNode(name, b)
+	if err != nil || top == nil {
+		return nil, err
+	}
 	if top.Kind != yaml.MappingNode {
 		return nil, &RuleError{Problems: []string{fmt.Sprintf("%s:%d: want a mapping with the key rules", name, top.Line)}}
 	}
