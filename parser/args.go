@@ -82,6 +82,9 @@ func (p *walker) parseArgs(seg *Segment, ws []word) []word {
 		if strings.HasPrefix(t, "--") || (spec != nil && spec.SingleDashLong) {
 			name, val, hasVal := strings.Cut(strings.TrimLeft(t, "-"), "=")
 			o, ok := spec.LookupLong(name)
+			if !ok && len(name) == 1 && spec != nil {
+				o, ok = spec.Short[name[0]] // -c among single-dash long options
+			}
 			if !ok {
 				seg.addOption(name, val)
 				continue

@@ -86,6 +86,9 @@ func (p *walker) command(f *frame, seg *Segment, words []word) {
 	}
 	operands := p.parseArgs(seg, ws)
 	p.codePositions(f, seg, ws, operands)
+	if hasWrapper(seg, "xargs") && seg.hdoc != nil && !seg.hdoc.dynamic {
+		p.xargsStatic(f, seg, seg.hdoc.text) // xargs rm -rf <<< /
+	}
 	p.facts(f, seg, operands)
 }
 
@@ -238,6 +241,15 @@ func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []wor
 		} else {
 			p.stdinCode(f, seg, "shell") // at reads the job's commands from stdin
 		}
+	case prog == "expect" || prog == "gdb":
+		// expect -c 'spawn CMD…' and gdb -ex 'shell CMD' / -ex '!CMD' run CMD.
+		for i, w := range ws {
+			if (w.text == "-c" || w.text == "-ex" || w.text == "--eval-command" || w.text == "-eval-command") && i+1 < len(ws) {
+				for _, m := range embeddedShell.FindAllStringSubmatch(ws[i+1].text, 8) {
+					p.script(f, m[1], seg.Index, KindEmbedded, ws[i+1].dynamic)
+				}
+			}
+		}
 	case prog == "emulate":
 		for i, w := range ws {
 			if w.text == "-c" && i+1 < len(ws) {
@@ -246,7 +258,8 @@ func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []wor
 		}
 	case prog == "script":
 		for i, w := range ws {
-			if (w.text == "-c" || w.text == "--command") && i+1 < len(ws) {
+			bundle := len(w.text) > 1 && w.text[0] == '-' && w.text[1] != '-' && strings.HasSuffix(w.text, "c")
+			if (bundle || w.text == "--command") && i+1 < len(ws) { // -c, -qc
 				p.script(f, ws[i+1].text, seg.Index, KindScript, ws[i+1].dynamic)
 			}
 		}
@@ -740,6 +753,12 @@ func (p *walker) awkCode(f *frame, seg *Segment, operands []word) {
 	if !r.Safe {
 		seg.tag(TagCodeUnsafe)
 		p.opaque(f, seg, "awk", prog.text, false)
+		if (strings.Contains(prog.text, "/inet/") || strings.Contains(prog.text, "/inet4/") || strings.Contains(prog.text, "/inet6/")) &&
+			(strings.Count(prog.text, "getline") >= 2 || strings.Contains(prog.text, "system(")) {
+			// gawk's network special files, with commands read from them
+			// and run: a reverse shell.
+			seg.tag(TagCodeRevShell)
+		}
 		// print > "file" and print >> "file" write those files.
 		for _, m := range awkRedirect.FindAllStringSubmatch(prog.text, 16) {
 			seg.Writes = append(seg.Writes, p.operand(word{text: m[1], path: m[1]}))
@@ -748,7 +767,10 @@ func (p *walker) awkCode(f *frame, seg *Segment, operands []word) {
 }
 
 var (
-	awkRedirect = regexp.MustCompile(`>>?\s*"([^"\\]+)"`)
+	// embeddedShell finds the command of expect's spawn/exec and gdb's
+	// shell/! commands.
+	embeddedShell = regexp.MustCompile(`(?m)(?:^|[;\[])\s*(?:spawn|exec|shell|!)\s*([^;\]\n]+)`)
+	awkRedirect   = regexp.MustCompile(`>>?\s*"([^"\\]+)"`)
 	// sedExec finds GNU sed's `e command` (to the end of the line).
 	sedExec = regexp.MustCompile(`(?m)(?:^|[;{}])\s*(?:[0-9$]+(?:,[0-9$]+)?|/[^/\n]*/)?\s*!?\s*e[ \t]+([^\n]+)`)
 )
@@ -865,6 +887,9 @@ func (p *walker) opaque(f *frame, seg *Segment, lang, text string, dynamic bool)
 	if fnd.Network && fnd.Spawns {
 		seg.tag(TagCodeRevShell)
 	}
+	if fnd.Network && fnd.Dynamic {
+		seg.tag(TagFetchedCode) // exec(urlopen(…).read())
+	}
 	if fnd.Dynamic {
 		seg.tag(TagDynamicCode)
 	}
@@ -940,6 +965,9 @@ func (p *walker) pipelineCode(f *frame, info *pipeInfo) {
 	for i, idxs := range info.stages {
 		for _, j := range idxs {
 			seg := p.cmd.Segments[j]
+			if p.upstreamFetches(info, i) && interpreters[seg.Program].lang != "" && readsStdinCode(seg) {
+				seg.tag(TagFetchedCode) // curl … | python3 -c 'exec(sys.stdin.read())'
+			}
 			if p.upstreamFetches(info, i) {
 				// What a fetch writes through a pipe is a download too.
 				for _, w := range seg.Writes {
@@ -1045,6 +1073,17 @@ func (p *walker) substOutputCode(f *frame, seg *Segment, from, to int) {
 			p.script(f, text, seg.Index, KindStdin, false)
 		}
 	}
+}
+
+// readsStdinCode reports interpreter code that runs what it reads from
+// standard input.
+func readsStdinCode(s *Segment) bool {
+	for _, c := range s.Code {
+		if strings.Contains(c.Text, "stdin") && (strings.Contains(c.Text, "exec") || strings.Contains(c.Text, "eval")) {
+			return true
+		}
+	}
+	return false
 }
 
 // upstreamFetches reports a fetch or decoder in a stage before stage i.

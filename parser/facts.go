@@ -32,6 +32,7 @@ var writeOptions = map[string][]string{
 	"ssh-keygen": {"f"},
 	"openssl":    {"out"},
 	"tree":       {"o"},
+	"aria2c":     {"out"},
 }
 
 func (p *walker) facts(f *frame, seg *Segment, operands []word) {
@@ -108,6 +109,20 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 				seg.tag(TagSecretEnv)
 			}
 		}
+	case prog == "ps":
+		// ps e (BSD) and -o environ print other processes' environments.
+		for _, o := range ops {
+			if !strings.HasPrefix(o.Text, "-") && strings.Contains(o.Text, "e") {
+				seg.tag(TagSecretEnv)
+			}
+		}
+		for _, vals := range seg.Options {
+			for _, v := range vals {
+				if strings.Contains(v, "env") {
+					seg.tag(TagSecretEnv)
+				}
+			}
+		}
 	case prog == "grep" || prog == "egrep" || prog == "fgrep" || prog == "rg" || prog == "ag":
 		// --include=.env, -g '.env': file name patterns are reads too.
 		for _, k := range []string{"include", "glob", "iglob", "G"} {
@@ -143,11 +158,20 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 			}
 		}
 	}
-	for _, vals := range seg.Options {
+	for name, vals := range seg.Options {
+		fileOpt := readOptions[prog][name]
 		for _, v := range vals {
-			if f, ok := strings.CutPrefix(v, "@"); ok && f != "" && f != "-" {
-				seg.Reads = append(seg.Reads, p.operand(word{text: f, path: f}))
+			f, at := strings.CutPrefix(v, "@")
+			switch {
+			case at && f != "" && f != "-": // curl -d @file
+			case fileOpt && v != "" && v != "-": // grep -f FILE, wc --files0-from=FILE
+			case v != "" && !strings.ContainsAny(v, " \t\n") && nameClass(v) == ClassSecret:
+				// Any option naming a secret file by its name reads it, as far
+				// as anyone can tell (git blame --contents ~/.ssh/id_rsa).
+			default:
+				continue
 			}
+			seg.Reads = append(seg.Reads, p.operand(word{text: f, path: f}))
 		}
 	}
 	p.redirectFacts(seg)
@@ -170,6 +194,18 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 			}
 		}
 	}
+}
+
+// readOptions are options whose value is a file the program reads (and
+// may print: wc --files0-from prints its lines in errors).
+var readOptions = map[string]map[string]bool{
+	"grep": {"file": true, "exclude-from": true}, "egrep": {"file": true}, "fgrep": {"file": true},
+	"rg": {"file": true, "ignore-file": true}, "wc": {"files0-from": true}, "du": {"files0-from": true, "exclude-from": true},
+	"diff": {"from-file": true, "to-file": true, "exclude-from": true}, "sort": {"files0-from": true, "random-source": true},
+	"git": {"contents": true, "ignore-revs-file": true, "file": true, "F": true, "pathspec-from-file": true},
+	"jq":  {"from-file": true, "rawfile": true, "slurpfile": true, "f": true}, "tar": {"files-from": true, "exclude-from": true},
+	"curl": {"config": true, "upload-file": true, "cert": true, "key": true}, "rsync": {"files-from": true, "exclude-from": true, "include-from": true, "password-file": true},
+	"sed": {"file": true}, "awk": {"file": true}, "cut": {}, "ssh": {"i": true, "F": true}, "scp": {"i": true, "F": true},
 }
 
 // urlBase is the file name a downloader saves a URL under, or "".

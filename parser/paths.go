@@ -87,7 +87,8 @@ var rcFiles = map[string]bool{
 	".tcshrc": true, ".login": true, ".gitconfig": true, ".yarnrc": true, ".curlrc": true, ".wgetrc": true, ".vimrc": true, ".exrc": true,
 	".nanorc": true, ".tmux.conf": true, ".screenrc": true, ".xinitrc": true, ".xprofile": true,
 	"config.fish": true, ".pythonrc": true, ".pdbrc": true, ".irbrc": true, ".lesskey": true,
-	"bash.bashrc": true, "environment": true, "crontab": true,
+	"bash.bashrc": true, "environment": true, "crontab": true, ".bash_aliases": true, "profile": true,
+	"zshenv": true, "zshrc": true, "zprofile": true, "zlogin": true, ".zshenv.local": true,
 }
 
 var ciDirs = []string{".github/workflows", ".github/actions", ".circleci", ".buildkite", ".gitlab"}
@@ -105,12 +106,19 @@ var secretNames = map[string]bool{
 	"secrets.json": true, "service-account.json": true, "terraform.tfstate": true,
 	".vault-token": true, "kubeconfig": true, "master.key": true, "access_tokens.db": true,
 	".npmrc": true, ".my.cnf": true, "secrets.toml": true, ".dev.vars": true, "credentials.toml": true,
+	".credentials.json": true, "oauth_creds.json": true, "hosts.json": true, "access-token": true, "keys.txt": true,
+	"rclone.conf": true, "krb5.keytab": true, "logins.json": true, "key4.db": true, "cookies.sqlite": true,
+	"Cookies": true, "Login Data": true, ".bash_history": true, ".zsh_history": true, ".python_history": true,
+	".psql_history": true, ".mysql_history": true, ".node_repl_history": true, ".lesshst": true, "id_token": true,
 	"credentials.tfrc.json": true, "auth.json": true, ".yarnrc.yml": true, "token.json": true, ".boto": true, ".s3cfg": true,
 }
 
 var secretExts = []string{".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".kdbx", ".asc", ".gpg", ".tfvars"}
 
-var secretDirs = []string{".aws", ".gnupg", ".kube", ".docker", ".azure", ".config/gcloud", ".password-store", ".config/gh"}
+var secretDirs = []string{".aws", ".gnupg", ".kube", ".docker", ".azure", ".config/gcloud", ".password-store", ".config/gh",
+	"var/run/secrets", "run/secrets", ".cache/huggingface", ".config/github-copilot", ".config/hub", ".supabase",
+	".config/sops", ".local/share/keyrings", ".mozilla", ".config/google-chrome", ".config/chromium", "Library/Keychains",
+	".terraform.d", ".cargo/credentials", ".m2/settings.xml", ".gradle/gradle.properties", ".config/op", ".vault-token"}
 
 // cleanPath is path.Clean that keeps a trailing "/." meaning and never
 // returns "".
@@ -327,10 +335,14 @@ func nameClass(p string) string {
 		case lp == ".ssh":
 			return ClassSSH
 		case agentDirs[lp]:
+			if isSecretName(baseName(trimmed)) {
+				return ClassSecret // .claude/.credentials.json, .gemini/oauth_creds.json
+			}
 			return ClassAgentConfig
 		case lp == "rivumi" && prev == ".config":
 			return ClassAgentConfig
-		case lp == "fish" && prev == ".config":
+		case lp == "fish" && prev == ".config", lp == ".bashrc.d", lp == "profile.d" && prev == "etc",
+			lp == "zsh" && prev == "etc", lp == "bash_completion.d" && prev == "etc":
 			return ClassRC
 		}
 		prev, base = lp, part
@@ -368,7 +380,7 @@ var ciDirPatterns, secretDirPatterns = slashed(ciDirs), slashed(secretDirs)
 func slashed(dirs []string) []string {
 	out := make([]string, len(dirs))
 	for i, d := range dirs {
-		out[i] = "/" + d + "/"
+		out[i] = "/" + strings.ToLower(d) + "/"
 	}
 	return out
 }
@@ -376,6 +388,9 @@ func slashed(dirs []string) []string {
 func isSecretName(base string) bool {
 	if secretNames[base] {
 		return true
+	}
+	if strings.HasPrefix(base, "ssh_host_") && strings.HasSuffix(base, "_key") || strings.HasSuffix(base, ".keytab") {
+		return true // host keys, Kerberos keytabs
 	}
 	if strings.HasSuffix(base, ".env") && base != ".env" {
 		return true // prod.env, local.env

@@ -141,12 +141,19 @@ func wrapperArgs(ws []word, from, to int) []string {
 var genericWrappers = map[string]string{
 	"strace": "oepsuEPIbaXOS", "ltrace": "oepsuEnaS", "valgrind": "", "fakeroot": "isb", "doas": "uC",
 	"proxychains": "f", "proxychains4": "f", "torsocks": "aPuip", "unbuffer": "", "caffeinate": "tw",
-	"catchsegv": "", "firejail": "", "nsenter": "tSG", "unshare": "", "cpulimit": "lpe", "prlimit": "p", "numactl": "CNmpi", "faketime": "f",
+	"catchsegv": "", "firejail": "", "nsenter": "tSG", "unshare": "", "cpulimit": "lpe", "prlimit": "p", "numactl": "CNmpi",
 	"pkexec": "", "systemd-run": "uMpEHs", "bwrap": "", "firejail-run": "",
 	"dbus-launch": "", "xvfb-run": "nsfe", "with-contenv": "", "direnv": "", "chpst": "ugUenlmdofcrp",
 	"eatmydata": "", "tsocks": "", "sudo.ws": "", "run0": "uDg", "gosu": "", "su-exec": "",
 	"setpriv": "", "s6-setuidgid": "", "daemonize": "acepElouv", "start-stop-daemon": "",
+	"linux32": "", "linux64": "", "i386": "", "x86_64": "", "flatpak-spawn": "", "proot": "rbwq",
+	"dbus-run-session": "", "tini": "sp", "dumb-init": "r", "ssh-agent": "aEPt", "cgexec": "g",
+	"runcon": "turl", "setarch": "", "faketime": "fm", "perf": "eoptCGIrcFmjDx",
 }
+
+// wrapperOperands: wrappers that take operands before the command
+// (setarch ARCH cmd, faketime TIME cmd, perf stat cmd, runcon CONTEXT cmd).
+var wrapperOperands = map[string]int{"setarch": 1, "faketime": 1, "perf": 1, "runcon": 1}
 
 // unwrap peels wrappers off ws, recording them on seg, and returns the
 // words of the command that finally runs. It may add child segments for
@@ -189,7 +196,20 @@ func (p *walker) unwrap(f *frame, seg *Segment, ws []word) []word {
 		default:
 			if shorts, isWrap := genericWrappers[name]; isWrap {
 				i := 1
-				for i < len(ws) && strings.HasPrefix(ws[i].text, "-") && !ws[i].dynamic {
+				lead := wrapperOperands[name]
+				if name == "runcon" && len(ws) > 1 && strings.HasPrefix(ws[1].text, "-") {
+					lead = 0 // runcon -t TYPE cmd: no context operand
+				}
+				if name == "setarch" || name == "perf" {
+					i += lead // the architecture or perf's subcommand comes first
+					lead = 0
+				}
+				for i < len(ws) && (strings.HasPrefix(ws[i].text, "-") || lead > 0) && !ws[i].dynamic {
+					if !strings.HasPrefix(ws[i].text, "-") {
+						lead--
+						i++
+						continue
+					}
 					t := ws[i].text
 					i++
 					if t == "--" {

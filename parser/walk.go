@@ -260,13 +260,20 @@ func (p *walker) loopValue(items []word) (word, bool) {
 			return word{}, false
 		}
 		c := p.operand(it).Class
-		if c == ClassDynamic || class != "" && c != class {
+		if c == ClassDynamic {
 			return word{}, false
+		}
+		if class != "" && c != class {
+			if !critical(c) || !critical(class) {
+				return word{}, false
+			}
 		}
 		class = c
 	}
-	return items[0], true
+	return items[0], true // alike, or all critical (for d in / ~: reads like /)
 }
+
+func critical(c string) bool { return c == ClassRoot || c == ClassHome || c == ClassSystemTop }
 
 // scoped walks a compound body; if it changes the cwd, the cwd is unknown
 // afterwards (the body may or may not have run).

@@ -371,6 +371,11 @@ func isHomeParam(x *syntax.ParamExp) bool {
 		case syntax.ErrorUnset, syntax.ErrorUnsetOrNull, syntax.DefaultUnset, syntax.DefaultUnsetOrNull,
 			syntax.AssignUnset, syntax.AssignUnsetOrNull:
 			// ${HOME:?}, ${HOME:-x}: home whenever HOME is set.
+		case syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+			if x.Exp.Word == nil || x.Exp.Word.Lit() != "/" {
+				return false
+			}
+			// ${HOME%/}: home without a trailing slash.
 		default:
 			return false
 		}

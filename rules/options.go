@@ -139,7 +139,7 @@ var subcommandPrograms = map[string]bool{
 	"supabase": true, "wrangler": true, "railway": true, "doctl": true, "stripe": true,
 	"mise": true, "asdf": true, "nvm": true, "pyenv": true, "rbenv": true, "sdk": true,
 	"opam": true, "dune": true, "lein": true, "sbt": false, "ng": true, "nx": true, "turbo": true,
-	"kubeadm": true, "eksctl": true, "k3d": true, "skaffold": true, "argocd": true, "istioctl": true,
+	"loginctl": true, "nvme": true, "zpool": true, "zfs": true, "kubeadm": true, "eksctl": true, "k3d": true, "skaffold": true, "argocd": true, "istioctl": true,
 	"hg": true, "svn": true, "jj": true, "sl": true, "redis-cli": false, "crontab": false,
 }
 
@@ -176,6 +176,11 @@ func init() {
 	add("repeat", with(spec(""), inOrder))
 	add("toybox,noglob,nocorrect", with(spec(""), inOrder))
 	add("yq", spec("s|split-exp= i|inplace o|output-format= p|input-format= P|prettyPrint I|indent= C|colors M|no-colors N|no-doc j|tojson r|unwrapScalar n|null-input e|exit-status 0|nul-output front-matter= expression= from-file= h|help V|version"))
+	// xxd spells long options with one dash (-cols, -seek) and accepts any
+	// unique prefix of them.
+	add("xxd", with(spec("a|autoskip b|bits c|cols= C|capitalize E|EBCDIC e g|groupsize= h|help i|include l|len= n|name= o|offset= p|ps|postscript|plain r|revert R= d s|seek= u v|version"), func(s *Spec) { s.SingleDashLong = true }))
+	add("aria2c", spec("o|out= d|dir= i|input-file= x|max-connection-per-server= s|split= c|continue q|quiet allow-overwrite="))
+	add("ps", with(spec("e A a x u f l j o= O= p= q= t= U= u= G= g= C= s= w h H L m T V help version sort= format= cols= columns= rows= pid= ppid= forest"), func(s *Spec) { s.Abbrev = false }))
 	add("man", spec("P|pager= M|manpath= S|s|sections= C|config-file= L|locale= m|systems= p|preprocessor= H|html=? X|gxditview=? T|troff-device=? E|encoding= R|recode= a|all k|apropos K|global-apropos f|whatis l|local-file w|where W|where-cat d|debug D|default c|catman t|troff Z|ditroff h|help V|version"))
 	add("ls", spec("a|all A|almost-all author b|escape block-size= B|ignore-backups c C color=? d|directory D|dired f F|classify=? file-type format= full-time g group-directories-first G|no-group h|human-readable si H|dereference-command-line dereference-command-line-symlink-to-dir hide= hyperlink=? indicator-style= i|inode I|ignore= k|kibibytes l L|dereference m n|numeric-uid-gid N|literal o p q|hide-control-chars show-control-chars Q|quote-name quoting-style= r|reverse R|recursive s|size S sort= time= time-style= t T|tabsize= u U v w|width= x X Z|context zero 1 help version"))
 	add("cat", spec("A|show-all b|number-nonblank e E|show-ends n|number s|squeeze-blank t T|show-tabs u v|show-nonprinting help version"))

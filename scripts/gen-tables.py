@@ -34,7 +34,7 @@ readonly = {
     "tty": (ANY, True), "arch": (ANY, True), "lsb_release": (ANY, True), "sw_vers": (ANY, True),
     "md5sum": (ANY, False), "sha1sum": (ANY, False), "sha256sum": (ANY, False), "sha512sum": (ANY, False),
     "shasum": (ANY, False), "cksum": (ANY, False), "b2sum": (ANY, False), "od": (ANY, False), "hexdump": (ANY, False),
-    "xxd": ("a autoskip b bits c cols E EBCDIC e g groupsize h help i include l len o offset p ps postscript plain s seek u v version", False),
+    "xxd": ("a autoskip b bits c cols C capitalize E EBCDIC e g groupsize h help i include l len n name o offset p ps postscript plain r revert R d s seek u v version", False),
     "strings": (ANY, False), "fold": (ANY, False), "fmt": (ANY, False), "paste": (ANY, False), "join": (ANY, False),
     "comm": (ANY, False), "expand": (ANY, False), "unexpand": (ANY, False), "numfmt": (ANY, True), "factor": (ANY, True),
     "tsort": (ANY, False), "look": (ANY, False), "getconf": (ANY, True), "lscpu": (ANY, True), "lsblk": (ANY, True),
@@ -45,7 +45,8 @@ writers = {
     "mkdir": "m mode p parents v verbose",
     "touch": "a c no-create d date m r reference t time",
     "tee": "a append i ignore-interrupts p output-error",
-    "cp": "a archive f force i interactive L dereference n no-clobber P no-dereference p preserve no-preserve parents R recursive s symbolic-link T no-target-directory t target-directory u update v verbose x one-file-system",
+    # no -s/-l: a symlink made in the workspace lets a later write land anywhere
+    "cp": "a archive f force i interactive L dereference n no-clobber P no-dereference p preserve no-preserve parents R recursive T no-target-directory t target-directory u update v verbose x one-file-system",
     "mv": "f force i interactive n no-clobber T no-target-directory t target-directory u update v verbose",
 }
 git_readonly = {

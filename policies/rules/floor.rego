@@ -19,6 +19,15 @@ floor contains {"id": "floor.rm-critical"} if {
 	o.class in seg.critical_classes
 }
 
+floor contains {"id": "floor.rm-critical"} if {
+	# rsync --delete SRC DEST empties DEST down to SRC's contents.
+	input.segment.program == "rsync"
+	some f in {"delete", "del", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded"}
+	f in input.segment.flags
+	some c in input.segment.write_classes
+	c in seg.critical_classes
+}
+
 # METADATA
 # title: find deleting from /, home or a system directory
 # custom:
@@ -79,6 +88,40 @@ floor contains {"id": "floor.device-format"} if {
 		"vgremove", "lvremove", "wipe", "newfs",
 	}
 	"device" in input.segment.read_classes
+}
+
+floor contains {"id": "floor.device-format"} if {
+	# Destructive modes of disk tools whose other modes only read.
+	destructive_disk_mode
+	"device" in input.segment.read_classes
+}
+
+destructive_disk_mode if {
+	input.segment.program == "badblocks"
+	some f in {"w", "n"}
+	f in input.segment.flags
+}
+
+destructive_disk_mode if {
+	input.segment.program == "nvme"
+	input.segment.subcommand in {"format", "sanitize", "write-zeroes", "delete-ns"}
+}
+
+destructive_disk_mode if {
+	input.segment.program == "hdparm"
+	some f in input.segment.flags
+	startswith(f, "security-erase")
+}
+
+destructive_disk_mode if {
+	input.segment.program == "hdparm"
+	some f in {"trim-sector-ranges", "dco-restore", "make-bad-sector", "write-sector"}
+	f in input.segment.flags
+}
+
+destructive_disk_mode if {
+	input.segment.program == "zpool"
+	input.segment.subcommand in {"create", "destroy", "labelclear", "add", "replace"}
 }
 
 # METADATA
@@ -202,7 +245,29 @@ floor contains {"id": "floor.system-credentials"} if {
 floor contains {"id": "floor.kill-init"} if {
 	input.segment.program == "kill"
 	some o in input.segment.operands
-	o.text in {"1", "-1"}
+	regex.match(`^-?0*1$`, o.text) # 1, -1, and 0001 (kill reads it as 1)
+}
+
+floor contains {"id": "floor.kill-init"} if {
+	input.segment.program == "killall5"
+}
+
+floor contains {"id": "floor.kill-init"} if {
+	input.segment.program == "systemctl"
+	some o in input.segment.operands
+	regex.match(`^(poweroff|reboot|halt|kexec|emergency|rescue|soft-reboot)(\.target)?$`, o.text)
+}
+
+floor contains {"id": "floor.kill-init"} if {
+	input.segment.program == "loginctl"
+	input.segment.subcommand in {"poweroff", "reboot", "halt", "kexec", "suspend", "hibernate"}
+}
+
+floor contains {"id": "floor.kill-init"} if {
+	# logind's PowerOff/Reboot/Halt called over D-Bus.
+	input.segment.program in {"busctl", "dbus-send", "gdbus", "qdbus"}
+	some a in input.segment.argv
+	regex.match(`(?i)(^|\.)(PowerOff|Reboot|Halt|KExec)$`, a)
 }
 
 floor contains {"id": "floor.kill-init"} if {

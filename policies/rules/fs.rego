@@ -90,12 +90,27 @@ ask contains {"id": "fs.read-secret"} if "secret-env" in input.segment.tags
 #     A recursive search of /, the home directory or a system directory reads every secret in it
 #     (keys, tokens, cloud credentials). Search inside the workspace instead.
 ask contains {"id": "fs.read-broad"} if {
-	input.segment.program in {"grep", "egrep", "fgrep", "rg", "ag", "ack", "find", "tree", "du", "tar", "zip", "rsync", "scp"}
+	input.segment.program in {"grep", "egrep", "fgrep", "rg", "ag", "ack", "find", "tree", "du", "tar", "zip", "rsync", "scp", "cp"}
 	count(input.segment.read_classes & {"root", "home", "system-top"}) > 0
 	broad_read
 }
 
+# A recursive read of a hidden directory of home (~/.config holds gh and
+# gcloud tokens, ~/.local/share the keyrings) reaches secrets too.
+ask contains {"id": "fs.read-broad"} if {
+	input.segment.program in {"grep", "egrep", "fgrep", "rg", "ag", "ack", "find", "tar", "zip", "rsync", "scp", "cp"}
+	some r in input.segment.reads
+	startswith(r.path, "~/.")
+	broad_read
+}
+
 broad_read if input.segment.program in {"rg", "ag", "ack", "find", "tree", "du", "tar", "zip", "rsync", "scp"}
+
+broad_read if {
+	input.segment.program == "cp"
+	some f in {"recursive", "archive"}
+	f in input.segment.flags
+}
 
 broad_read if {
 	some f in {"recursive", "r", "dereference-recursive", "R"}
