@@ -429,6 +429,10 @@ func (p *walker) builtinClause(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 		if seg.HasTag(TagResolution) {
 			p.changeShell()
 		}
+		if len(seg.Assigns) == 0 && len(seg.Argv) == len(seg.Flags)+1 {
+			// declare, export -p, typeset -p: every variable, secrets included.
+			seg.tag(TagSecretEnv)
+		}
 	}
 	for len(seg.Dynamic) < len(seg.Argv) {
 		seg.Dynamic = append(seg.Dynamic, false)
