@@ -159,7 +159,12 @@ func (p *walker) finish() {
 		}
 		s.Flags = uniqSorted(s.Flags)
 		if !stringOperands[s.Program] {
-			s.Reads = append(s.Reads, s.Operands...)
+			for _, o := range s.Operands {
+				if o.Class == ClassCredentials && (o.abs == "/etc/passwd" || o.abs == "/etc/group") {
+					o.Class = ClassSystem // world-readable: only writing them is critical
+				}
+				s.Reads = append(s.Reads, o)
+			}
 		}
 		for _, r := range s.Redirects {
 			if r.Op == "<" || r.Op == "<>" || r.Op == "<&" {

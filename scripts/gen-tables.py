@@ -64,7 +64,7 @@ git_readonly = {
     "rev-list": "all max-count count reverse first-parent merges no-merges since until author grep objects NUM",
 }
 # git subcommands whose operands must be a listing word only.
-git_list_words = {"remote": ["-v", "show", "get-url"], "reflog": ["show"], "stash": ["list", "show"], "worktree": ["list"]}
+git_list_words = {"remote": ["-v", "get-url"], "reflog": ["show"], "stash": ["list", "show"], "worktree": ["list"]}
 # git subcommands whose bare form changes something (git stash = push): they
 # need one of their listing words.
 git_needs_word = ["stash", "worktree"]

@@ -179,10 +179,15 @@ git_words_ok if {
 }
 
 git_words_ok if {
+	# The first operand must be a listing word (git stash show …); what
+	# follows it names what to show.
 	words := data.rivumi.tables.git_list_words[input.segment.subcommand]
-	every o in input.segment.operands {
-		o.text in words
-	}
+	input.segment.operands[0].text in words
+}
+
+git_words_ok if {
+	data.rivumi.tables.git_list_words[input.segment.subcommand]
+	count(input.segment.operands) == 0
 	git_word_given
 }
 
