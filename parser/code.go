@@ -749,6 +749,9 @@ func (p *walker) awkCode(f *frame, seg *Segment, operands []word) {
 		return
 	}
 	r := codescan.Awk(prog.text)
+	if strings.Contains(prog.text, "ENVIRON") || strings.Contains(prog.text, "PROCINFO") {
+		seg.tag(TagSecretEnv) // the environment, tokens included
+	}
 	seg.Code = append(seg.Code, Code{Lang: "awk", Text: prog.text, Safe: r.Safe})
 	if !r.Safe {
 		seg.tag(TagCodeUnsafe)

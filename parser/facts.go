@@ -1,6 +1,9 @@
 package parser
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // deleters remove or overwrite all their operands.
 var deleters = map[string]bool{
@@ -45,11 +48,13 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 		if len(seg.Options["target-directory"]) == 0 && len(ops) > 0 {
 			seg.Writes = append(seg.Writes, ops[len(ops)-1])
 		}
+		p.intoDirWrites(seg, ops)
 		if prog == "rsync" && (hasFlag(seg.Flags, "remove-source-files") || hasFlag(seg.Flags, "delete")) && len(ops) > 1 {
 			seg.Writes = append(seg.Writes, ops[:len(ops)-1]...)
 		}
 	case prog == "mv":
 		seg.Writes = append(seg.Writes, ops...)
+		p.intoDirWrites(seg, ops)
 	case prog == "setfacl":
 		seg.Writes = append(seg.Writes, ops...) // the ACL comes by option
 	case prog == "chmod" || prog == "chown" || prog == "chgrp" || prog == "chattr":
@@ -85,6 +90,9 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 		}
 		seg.Writes = append(seg.Writes, p.operand(word{text: dir, path: dir}))
 	case prog == "yq":
+		if len(ops) > 0 && jqEnv.MatchString(ops[0].Text) {
+			seg.tag(TagSecretEnv) // env(X), strenv(X), envsubst
+		}
 		// yq -s EXPR writes one file per document, named by EXPR; -i
 		// rewrites its inputs.
 		for _, e := range seg.Options["split-exp"] {
@@ -108,6 +116,11 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 			if prog == "printenv" && secretVarName(o.Text) {
 				seg.tag(TagSecretEnv)
 			}
+		}
+	case prog == "jq" || prog == "gojq" || prog == "jaq":
+		// The filter is code: env, $ENV, strenv(), envsubst read the environment.
+		if len(ops) > 0 && len(seg.Options["from-file"]) == 0 && jqEnv.MatchString(ops[0].Text) {
+			seg.tag(TagSecretEnv)
 		}
 	case prog == "ps":
 		// ps e (BSD) and -o environ print other processes' environments.
@@ -196,13 +209,49 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 	}
 }
 
+var jqEnv = regexp.MustCompile(`\$ENV|\benv\b|strenv|envsubst|\$__prog|input_filename|\bgetpath\(\["?ENV`)
+
+// intoDirWrites adds, for cp/mv/install/rsync SRC… DEST (or -t DEST), the
+// paths written when DEST is a directory: DEST/basename(SRC), or DEST/SRC
+// with --parents. A source that copies a directory's contents (x/.) writes
+// names nobody knows beforehand.
+func (p *walker) intoDirWrites(seg *Segment, ops []Operand) {
+	dest := ""
+	srcs := ops
+	if t := seg.Options["target-directory"]; len(t) > 0 {
+		dest = t[len(t)-1]
+	} else if len(ops) >= 2 {
+		dest, srcs = ops[len(ops)-1].Text, ops[:len(ops)-1]
+	}
+	if dest == "" || len(srcs) == 0 {
+		return
+	}
+	if last := ops[len(ops)-1]; last.Dynamic && len(seg.Options["target-directory"]) == 0 {
+		return
+	}
+	_, parents := seg.Options["parents"]
+	parents = parents || hasFlag(seg.Flags, "parents") || hasFlag(seg.Flags, "R") && seg.Program == "rsync"
+	for _, s := range srcs {
+		name := baseName(s.Text)
+		if s.Dynamic || name == "." || name == ".." || strings.HasSuffix(s.Text, "/") && seg.Program == "rsync" {
+			seg.Writes = append(seg.Writes, Operand{Text: dest + "/*", Class: ClassDynamic, Dynamic: true})
+			continue
+		}
+		target := dest + "/" + name
+		if parents {
+			target = dest + "/" + s.Text
+		}
+		seg.Writes = append(seg.Writes, p.operand(word{text: target, path: target}))
+	}
+}
+
 // readOptions are options whose value is a file the program reads (and
 // may print: wc --files0-from prints its lines in errors).
 var readOptions = map[string]map[string]bool{
 	"grep": {"file": true, "exclude-from": true}, "egrep": {"file": true}, "fgrep": {"file": true},
 	"rg": {"file": true, "ignore-file": true}, "wc": {"files0-from": true}, "du": {"files0-from": true, "exclude-from": true},
 	"diff": {"from-file": true, "to-file": true, "exclude-from": true}, "sort": {"files0-from": true, "random-source": true},
-	"git": {"contents": true, "ignore-revs-file": true, "file": true, "F": true, "pathspec-from-file": true},
+	"git": {"contents": true, "ignore-revs-file": true, "file": true, "F": true, "pathspec-from-file": true, "f": true},
 	"jq":  {"from-file": true, "rawfile": true, "slurpfile": true, "f": true}, "tar": {"files-from": true, "exclude-from": true},
 	"curl": {"config": true, "upload-file": true, "cert": true, "key": true}, "rsync": {"files-from": true, "exclude-from": true, "include-from": true, "password-file": true},
 	"sed": {"file": true}, "awk": {"file": true}, "cut": {}, "ssh": {"i": true, "F": true}, "scp": {"i": true, "F": true},
@@ -275,8 +324,8 @@ func (p *walker) changeDir(seg *Segment, operands []word) {
 		p.env.cwd = p.env.home
 	case operands[0].dynamic && operands[0].path != "~" && !strings.HasPrefix(operands[0].path, "~/"):
 		p.env.cwd = ""
-	case operands[0].text == "-":
-		p.env.cwd = ""
+	case operands[0].text == "-" || len(operands[0].text) > 1 && (operands[0].text[0] == '+' || operands[0].text[0] == '-'):
+		p.env.cwd = "" // cd -, pushd +N / -N: a directory of the stack
 	default:
 		path := operands[0].path
 		if path == "" {

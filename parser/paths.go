@@ -71,11 +71,13 @@ var devicePrefixes = []string{
 var agentDirs = map[string]bool{
 	".claude": true, ".gemini": true, ".codex": true, ".cursor": true, ".aider": true,
 	".continue": true, ".windsurf": true, ".rivumi": true, ".vscode": true, ".idea": true,
-	".husky": true,
+	".husky": true, ".devcontainer": true, ".clinerules": true,
 }
 
 var agentFiles = map[string]bool{
 	".rivumi.yaml": true, ".rivumi.yml": true, ".mcp.json": true, ".aider.conf.yml": true,
+	"claude.md": true, "agents.md": true, "gemini.md": true, "copilot-instructions.md": true, ".clinerules": true,
+	".windsurfrules": true, ".devcontainer.json": true, "claude.local.md": true,
 	".cursorrules": true, ".pre-commit-config.yaml": true, ".gitattributes": true,
 	".gitmodules": true, ".lefthook.yml": true, "lefthook.yml": true,
 }
@@ -110,6 +112,7 @@ var secretNames = map[string]bool{
 	"rclone.conf": true, "krb5.keytab": true, "logins.json": true, "key4.db": true, "cookies.sqlite": true,
 	"Cookies": true, "Login Data": true, ".bash_history": true, ".zsh_history": true, ".python_history": true,
 	".psql_history": true, ".mysql_history": true, ".node_repl_history": true, ".lesshst": true, "id_token": true,
+	"fish_history": true, ".claude.json": true, ".databrickscfg": true, "firebase-tools.json": true,
 	"credentials.tfrc.json": true, "auth.json": true, ".yarnrc.yml": true, "token.json": true, ".boto": true, ".s3cfg": true,
 }
 
@@ -118,7 +121,9 @@ var secretExts = []string{".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", "
 var secretDirs = []string{".aws", ".gnupg", ".kube", ".docker", ".azure", ".config/gcloud", ".password-store", ".config/gh",
 	"var/run/secrets", "run/secrets", ".cache/huggingface", ".config/github-copilot", ".config/hub", ".supabase",
 	".config/sops", ".local/share/keyrings", ".mozilla", ".config/google-chrome", ".config/chromium", "Library/Keychains",
-	".terraform.d", ".cargo/credentials", ".m2/settings.xml", ".gradle/gradle.properties", ".config/op", ".vault-token"}
+	".terraform.d", ".cargo/credentials", ".m2/settings.xml", ".gradle/gradle.properties", ".config/op", ".vault-token",
+	".wrangler", ".config/configstore", ".netlify", ".fly", ".config/doctl", ".config/hcloud", ".config/ngrok", ".config/stripe",
+	".config/heroku", ".config/vercel", ".railway", ".config/gh-copilot"}
 
 // cleanPath is path.Clean that keeps a trailing "/." meaning and never
 // returns "".
@@ -248,6 +253,15 @@ func (e *pathEnv) classify(text string, glob bool) (abs, class string) {
 	return abs, e.classAbs(abs)
 }
 
+// startupPlace reports whether an rc-named file sits where shells and tools
+// read it at start-up: directly in home, in home's .config, or in /etc. A
+// .bashrc copied into the workspace starts nothing.
+func (e *pathEnv) startupPlace(abs string) bool {
+	d := dirOf(abs)
+	return d == e.home || strings.HasPrefix(abs, e.home+"/.config/") || strings.HasPrefix(abs, e.home+"/.bashrc.d/") ||
+		strings.HasPrefix(abs, "/etc/") || strings.HasPrefix(abs, "/private/etc/") || strings.Contains(abs, "\x00home")
+}
+
 // unknownRelative classes a relative path when the cwd is unknown: names
 // that are protected anywhere keep their class.
 func unknownRelative(p string) string {
@@ -261,8 +275,9 @@ func (e *pathEnv) classAbs(abs string) string {
 	switch {
 	case strings.HasPrefix(abs, "/dev/tcp/") || strings.HasPrefix(abs, "/dev/udp/"):
 		return ClassNet
-	case strings.HasPrefix(abs, "/proc/") && (strings.HasSuffix(abs, "/environ") || strings.HasSuffix(abs, "/mem")):
-		return ClassSecret // another process's environment or memory
+	case strings.HasPrefix(abs, "/proc/") && (strings.HasSuffix(abs, "/environ") || strings.HasSuffix(abs, "/mem")),
+		isProcessDir(abs):
+		return ClassSecret // a process's environment, memory, open files
 	case nullPaths[abs] || strings.HasPrefix(abs, "/dev/fd/") || strings.HasPrefix(abs, "/proc/self/fd/"):
 		return ClassNull
 	case isDevice(abs):
@@ -276,7 +291,7 @@ func (e *pathEnv) classAbs(abs string) string {
 	case systemTop[abs]:
 		return ClassSystemTop
 	}
-	if c := nameClass(abs); c != "" {
+	if c := nameClass(abs); c != "" && (c != ClassRC || e.startupPlace(abs)) {
 		return c
 	}
 	switch {
@@ -297,6 +312,20 @@ func (e *pathEnv) classAbs(abs string) string {
 		return ClassSystem
 	}
 	return ClassOutside
+}
+
+// isProcessDir reports /proc/self, /proc/thread-self and /proc/PID and what
+// is below them (a recursive read reaches environ and the open files).
+func isProcessDir(abs string) bool {
+	rest, ok := strings.CutPrefix(abs, "/proc/")
+	if !ok {
+		return false
+	}
+	first, _, _ := strings.Cut(rest, "/")
+	if first == "self" || first == "thread-self" {
+		return true
+	}
+	return first != "" && strings.Trim(first, "0123456789") == ""
 }
 
 func isDevice(abs string) bool {
@@ -362,6 +391,8 @@ func nameClass(p string) string {
 	switch {
 	case lbase == ".envrc":
 		return ClassEnvrc
+	case lbase == ".github":
+		return ClassCI // the directory itself: copying one in brings its workflows
 	case agentFiles[lbase]:
 		return ClassAgentConfig
 	case rcFiles[lbase] && (lbase == strings.ToLower(trimmed) || strings.HasPrefix(lbase, ".") || lbase == "config.fish" ||

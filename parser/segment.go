@@ -437,6 +437,10 @@ func (p *walker) builtinClause(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 	for len(seg.Dynamic) < len(seg.Argv) {
 		seg.Dynamic = append(seg.Dynamic, false)
 	}
+	if p.arithResolution {
+		seg.tag(TagResolution)
+		p.arithResolution = false
+	}
 	seg.PathKind = "bare"
 	p.redirectFacts(seg)
 }

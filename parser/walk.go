@@ -20,6 +20,9 @@ type walker struct {
 	// positional holds $0, $1 … of the inline script being walked (sh -c
 	// 'script' arg0 arg1), when they are static.
 	positional []string
+	// arithResolution is set when an arithmetic assignment changed a
+	// resolution variable (the clause being walked is tagged).
+	arithResolution bool
 	// loopVars maps a for-loop variable to the word standing for its
 	// values, while the loop body is walked.
 	loopVars map[string]word

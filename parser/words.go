@@ -231,6 +231,12 @@ func (p *walker) walkArithm(f *frame, e syntax.ArithmExpr, parent int) bool {
 			if isAssignOp(x.Op) {
 				if w, ok := x.X.(*syntax.Word); ok {
 					if name := w.Lit(); name != "" {
+						if isResolutionName(name) {
+							// ((PATH=1)), let HOME=1: changes what later
+							// commands resolve to.
+							p.arithResolution = true
+							p.changeShell()
+						}
 						p.numeric[name] = true
 						visit(x.Y)
 						return

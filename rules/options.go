@@ -195,7 +195,7 @@ func init() {
 	add("diff", spec("q|brief s|report-identical-files c C|context=? u U|unified=? e|ed n|rcs y|side-by-side W|width= l|paginate t|expand-tabs T|initial-tab r|recursive N|new-file x|exclude= X|exclude-from= i|ignore-case w|ignore-all-space b|ignore-space-change B|ignore-blank-lines a|text color=? from-file= to-file= normal p|show-c-function q help v|version"))
 	add("stat", spec("L|dereference f|file-system c|format= printf= t|terse cached= help version"))
 	add("file", spec("b|brief i|mime L|dereference h|no-dereference z|uncompress help version"))
-	add("du", spec("a|all apparent-size B|block-size= b|bytes c|total d|max-depth= h|human-readable k m s|summarize x|one-file-system exclude= X|exclude-from= L|dereference time=? help version"))
+	add("du", spec("a|all apparent-size B|block-size= b|bytes c|total d|max-depth= h|human-readable k m s|summarize x|one-file-system exclude= X|exclude-from= L|dereference time=? files0-from= help version"))
 	add("df", spec("a|all B|block-size= h|human-readable H|si i|inodes k l|local P|portability T|print-type t|type= x|exclude-type= output=? total help version"))
 	add("find", with(spec(""), func(s *Spec) { s.SingleDashLong = true; inOrder(s) }))
 	add("echo", with(spec("n e E"), inOrder))

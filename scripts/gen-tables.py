@@ -59,7 +59,7 @@ git_readonly = {
     "describe": ANY, "shortlog": "numbered summary email format c committer w group", "cat-file": "t s e p batch batch-check batch-all-objects follow-symlinks unordered buffer",
     "ls-tree": ANY, "for-each-ref": "count sort format color points-at merged no-merged contains no-contains ignore-case",
     "reflog": "", "stash": "p patch stat name-only include-untracked u", "worktree": "porcelain v verbose z", "config": "get get-all get-regexp list l show-origin show-scope name-only null z global local system type default includes no-includes",
-    "whatchanged": ANY, "show-ref": ANY, "show-branch": ANY, "merge-base": ANY, "name-rev": ANY,
+    "whatchanged": "follow no-decorate decorate source max-count skip since until author committer grep all-match invert-grep regexp-ignore-case merges no-merges first-parent all graph oneline format abbrev-commit no-abbrev-commit patch no-patch stat shortstat name-only name-status numstat reverse date color no-color relative-date NUM", "show-ref": ANY, "show-branch": ANY, "merge-base": ANY, "name-rev": ANY,
     "count-objects": ANY, "fsck": "", "var": ANY, "check-ignore": ANY, "check-attr": ANY, "version": ANY,
     "rev-list": "all max-count count reverse first-parent merges no-merges since until author grep objects NUM",
 }
@@ -69,7 +69,8 @@ git_list_words = {"remote": ["-v", "get-url"], "reflog": ["show"], "stash": ["li
 # need one of their listing words.
 git_needs_word = ["stash", "worktree"]
 # git subcommands that only list when given a listing option (git branch x creates x).
-git_list_flags = {"branch": ["list", "l", "contains", "no-contains", "merged", "no-merged", "points-at", "show-current", "a", "all", "r", "remotes", "v", "verbose"],
+# (git branch -v NAME still creates NAME: -v and -a are not listing flags.)
+git_list_flags = {"branch": ["list", "l", "contains", "no-contains", "merged", "no-merged", "points-at", "show-current"],
                   "tag": ["list", "l", "n", "contains", "no-contains", "merged", "no-merged", "points-at"]}
 
 network = "curl wget fetch aria2c http https xh httpie lynx links w3m nc ncat netcat socat telnet ftp tftp sftp scp ssh rsync mosh autossh ssh-keyscan ping nmap dig nslookup host whois traceroute mtr openssl gh glab aws gcloud az gsutil s3cmd rclone ngrok cloudflared tailscale".split()
