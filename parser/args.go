@@ -219,6 +219,14 @@ func (p *walker) gitGlobals(seg *Segment, ws []word) int {
 		p.segCwd(seg, d)
 		seg.Options["git-dir-class"] = append(seg.Options["git-dir-class"], p.classOf(d))
 	}
+	if len(opts["C"]) == 0 {
+		// cd elsewhere && git status runs that repository's configuration.
+		if p.env.cwd == "" {
+			seg.Options["git-dir-class"] = append(seg.Options["git-dir-class"], ClassUnknown)
+		} else if c := p.env.classAbs(p.env.cwd); c != ClassWorkspace {
+			seg.Options["git-dir-class"] = append(seg.Options["git-dir-class"], c)
+		}
+	}
 	for _, key := range []string{"git-dir", "work-tree"} {
 		for _, d := range opts[key] {
 			seg.Options["git-dir-class"] = append(seg.Options["git-dir-class"], p.classOf(d))

@@ -209,7 +209,9 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 	}
 }
 
-var jqEnv = regexp.MustCompile(`\$ENV|\benv\b|strenv|envsubst|\$__prog|input_filename|\bgetpath\(\["?ENV`)
+// jqEnv matches jq/yq filters that read the environment or other files
+// (import "x" {search: "~/.docker"} loads ~/.docker/x.json).
+var jqEnv = regexp.MustCompile(`\$ENV|\benv\b|strenv|envsubst|\$__prog|input_filename|\bgetpath\(\["?ENV|\bsearch\s*:|load_str|\bload\(`)
 
 // intoDirWrites adds, for cp/mv/install/rsync SRC… DEST (or -t DEST), the
 // paths written when DEST is a directory: DEST/basename(SRC), or DEST/SRC

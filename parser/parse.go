@@ -154,6 +154,9 @@ var stringOperands = map[string]bool{
 // finish computes whole-command facts once every segment is known.
 func (p *walker) finish() {
 	for _, s := range p.cmd.Segments {
+		if p.secretRead {
+			s.tag(TagSecretEnv)
+		}
 		if s.HasTag(TagDynamicProgram) {
 			p.cmd.Shape.DynamicCommand = true
 		}

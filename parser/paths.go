@@ -71,13 +71,17 @@ var devicePrefixes = []string{
 var agentDirs = map[string]bool{
 	".claude": true, ".gemini": true, ".codex": true, ".cursor": true, ".aider": true,
 	".continue": true, ".windsurf": true, ".rivumi": true, ".vscode": true, ".idea": true,
-	".husky": true, ".devcontainer": true, ".clinerules": true,
+	".husky": true, ".devcontainer": true, ".clinerules": true, ".roo": true, ".kiro": true, ".amazonq": true,
+	".kilocode": true, ".qwen": true, ".zed": true, ".hg": true, ".opencode": true, ".goose": true,
 }
 
 var agentFiles = map[string]bool{
 	".rivumi.yaml": true, ".rivumi.yml": true, ".mcp.json": true, ".aider.conf.yml": true,
 	"claude.md": true, "agents.md": true, "gemini.md": true, "copilot-instructions.md": true, ".clinerules": true,
-	".windsurfrules": true, ".devcontainer.json": true, "claude.local.md": true,
+	".windsurfrules": true, ".devcontainer.json": true, "claude.local.md": true, "agent.md": true, ".rules": true,
+	"opencode.json": true, "crush.json": true, "lefthook-local.yml": true, ".lefthook-local.yml": true,
+	"mise.toml": true, ".mise.toml": true, ".nvim.lua": true, ".exrc": true, ".yarnrc": true, ".yarnrc.yml": false,
+	".tool-versions": true, ".pnpmfile.cjs": true, ".npmrc": false,
 	".cursorrules": true, ".pre-commit-config.yaml": true, ".gitattributes": true,
 	".gitmodules": true, ".lefthook.yml": true, "lefthook.yml": true,
 }
@@ -93,10 +97,11 @@ var rcFiles = map[string]bool{
 	"zshenv": true, "zshrc": true, "zprofile": true, "zlogin": true, ".zshenv.local": true,
 }
 
-var ciDirs = []string{".github/workflows", ".github/actions", ".circleci", ".buildkite", ".gitlab"}
+var ciDirs = []string{".github/workflows", ".github/actions", ".circleci", ".buildkite", ".gitlab",
+	".forgejo/workflows", ".gitea/workflows", ".woodpecker", ".github/instructions"}
 
 var ciFiles = map[string]bool{
-	".gitlab-ci.yml": true, ".travis.yml": true, "Jenkinsfile": true, "azure-pipelines.yml": true,
+	".gitlab-ci.yml": true, ".travis.yml": true, "Jenkinsfile": true, "azure-pipelines.yml": true, ".woodpecker.yml": true,
 	".drone.yml": true, "bitbucket-pipelines.yml": true, "cloudbuild.yaml": true,
 }
 

@@ -20,6 +20,9 @@ type walker struct {
 	// positional holds $0, $1 … of the inline script being walked (sh -c
 	// 'script' arg0 arg1), when they are static.
 	positional []string
+	// secretRead is set when a secret-looking variable is expanded anywhere
+	// in the command; every segment is then tagged secret-env.
+	secretRead bool
 	// arithResolution is set when an arithmetic assignment changed a
 	// resolution variable (the clause being walked is tagged).
 	arithResolution bool

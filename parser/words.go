@@ -141,6 +141,7 @@ func (p *walker) resolvePart(f *frame, part syntax.WordPart, parent int, first, 
 		out.dynamic = true
 		if x.Excl || (x.Param != nil && secretVarName(x.Param.Value)) {
 			out.secretEnv = true
+			p.secretRead = true // wherever it is expanded: an argument, a here-string, [[ ]], case, for
 		}
 		p.walkParamExp(f, x, parent, out)
 		if isHomeParam(x) && pb.Len() == 0 {
@@ -363,7 +364,8 @@ func (p *walker) positionalValue(x *syntax.ParamExp) (string, bool) {
 // secretVarName reports variable names that usually hold credentials.
 func secretVarName(n string) bool {
 	u := strings.ToUpper(n)
-	for _, s := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "CREDENTIAL", "PRIVATE_KEY", "ACCESS_KEY", "AUTH"} {
+	for _, s := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "CREDENTIAL", "PRIVATE_KEY",
+		"ACCESS_KEY", "AUTH", "DATABASE_URL", "_DSN", "CONNECTION_STRING", "WEBHOOK", "COOKIE", "SESSION_KEY", "SIGNING_KEY"} {
 		if strings.Contains(u, s) {
 			return true
 		}

@@ -118,7 +118,9 @@ ops_tools = "kubectl helm terraform tofu pulumi aws gcloud az doctl heroku fly f
 
 # Exact argv forms that only print a version or a setting.
 version_forms = {
-    "node": [["-v"]], "npm": [["-v"]], "pnpm": [["-v"]], "yarn": [["-v"]], "bun": [["-v"]],
+    # Not yarn or pnpm: they run the version the project names (.yarnrc yarn-path runs a
+    # repository file; packageManager through corepack).
+    "node": [["-v"]], "npm": [["-v"]], "bun": [["-v"]],
     "go": [["version"], ["env"]], "rustc": [["-V"], ["-vV"]], "cargo": [["-V"]], "python": [["-V"]],
     "python3": [["-V"]], "ruby": [["-v"]], "perl": [["-v"]], "java": [["-version"]], "javac": [["-version"]],
     "deno": [["-V"]], "php": [["-v"]], "gcc": [["-v"], ["-dumpversion"]], "clang": [["-v"]], "make": [["-v"]],

@@ -91,6 +91,7 @@ allow contains {"id": "allow.assignment"} if {
 allow contains {"id": "allow.version"} if {
 	input.segment.argv[1] in {"--version", "--help"}
 	count(input.segment.argv) == 2
+	not project_toolchain
 	seg.plain
 	seg.no_writes
 	count(input.segment.wrappers) == 0
@@ -103,6 +104,12 @@ allow contains {"id": "allow.version"} if {
 	seg.no_writes
 	count(input.segment.wrappers) == 0
 }
+
+# Programs whose --version runs code the project chooses (.yarnrc's
+# yarn-path, package.json's packageManager, wrapper scripts, tool managers).
+# go and cargo also follow the project's toolchain pin, but only to official,
+# checksummed toolchains: they stay allowed.
+project_toolchain if input.segment.program in {"yarn", "pnpm", "corepack", "gradlew", "mvnw", "bazelisk", "volta", "mise", "asdf"}
 
 # METADATA
 # title: Writing inside the workspace
