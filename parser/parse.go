@@ -66,17 +66,61 @@ func Parse(text string, opts ...Option) (*Command, error) {
 		p.cmd.Shape.Error = pe
 		return p.cmd, pe
 	}
-	file, err := parseText(text, cfg.shell)
+	src := bashLineEnds(text, cfg.shell)
+	file, err := parseText(src, cfg.shell)
 	if err != nil {
 		pe := toParseError(err)
 		p.cmd.Shape.Error = pe
 		return p.cmd, pe
 	}
-	f := &frame{src: text, shell: cfg.shell, kind: KindTop, parent: -1}
+	f := &frame{src: src, shell: cfg.shell, kind: KindTop, parent: -1}
 	p.walkStmts(f, file.Stmts)
 	p.sweep(f, file)
 	p.finish()
+	if pe := p.cmd.Shape.Error; pe != nil {
+		return p.cmd, pe
+	}
 	return p.cmd, nil
+}
+
+// bashLineEnds rewrites the two places where mvdan's parser and bash
+// disagree about a backslash before a line end, so that the text parses as
+// bash runs it and no command hides on the next line:
+//   - a comment ending in a backslash: bash ends the comment at the newline,
+//     mvdan continues the line (ls # \⏎rm -rf /); the backslash, inside a
+//     comment, is dropped;
+//   - a backslash before CR LF: bash escapes the CR (a word of its own) and
+//     ends the line at LF, mvdan continues it; it becomes $'\r' and LF.
+func bashLineEnds(text, shell string) string {
+	if strings.Contains(text, "\\\r\n") {
+		text = strings.ReplaceAll(text, "\\\r\n", "$'\\r'\n")
+	}
+	if !strings.Contains(text, "#") || !strings.Contains(text, "\\\n") {
+		return text
+	}
+	file, err := syntax.NewParser(syntax.Variant(variant(shell)), syntax.KeepComments(true)).Parse(strings.NewReader(text), "")
+	if err != nil {
+		return text
+	}
+	var cut []int
+	syntax.Walk(file, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.Comment); ok {
+			start := int(c.Hash.Offset())
+			if end := strings.IndexByte(text[start:], '\n'); end > 0 && text[start+end-1] == '\\' {
+				cut = append(cut, start+end-1)
+			}
+		}
+		return true
+	})
+	for k := len(cut) - 1; k >= 0; k-- {
+		text = text[:cut[k]] + text[cut[k]+1:]
+	}
+	return text
+}
+
+func posError(text string, i int, msg string) *ParseError {
+	line := 1 + strings.Count(text[:i], "\n")
+	return &ParseError{Line: line, Col: i - strings.LastIndexByte(text[:i], '\n'), Msg: msg}
 }
 
 // FromArgv builds a Command from an argv that will be executed directly
@@ -243,6 +287,7 @@ func (p *walker) script(f *frame, text string, parent int, kind string, dynamic 
 		return
 	}
 	par := p.cmd.Segments[parent]
+	text = bashLineEnds(text, f.shell)
 	file, err := parseText(text, f.shell)
 	if err != nil {
 		// Unparsable inline code cannot be known; still look for the

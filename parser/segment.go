@@ -259,6 +259,13 @@ func (p *walker) resolveRedirect(f *frame, r *syntax.Redirect) (Redirect, *hdocI
 			if r.Hdoc != nil && body.dynamic {
 				text = literalBody(f, r.Hdoc)
 			}
+			if src := f.source(r.Hdoc); strings.Contains(src, "\\\n") && p.cmd.Shape.Error == nil {
+				// bash joins backslash-newline in an unquoted body before it
+				// looks for the delimiter (tr\⏎ue ends <<true): the body and
+				// what follows may not be what this parser sees.
+				off := int(r.Hdoc.Pos().Offset())
+				p.cmd.Shape.Error = posError(f.src, min(off, len(f.src)), "a backslash-newline in an unquoted heredoc: bash may end it earlier than this parser")
+			}
 		}
 		if r.Op == syntax.DashHdoc {
 			text = stripTabs(text)

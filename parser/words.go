@@ -111,15 +111,19 @@ func (p *walker) resolvePart(f *frame, part syntax.WordPart, parent int, first, 
 	case *syntax.SglQuoted:
 		v := x.Value
 		if x.Dollar {
+			if i := strings.Index(v, "\\c@"); i >= 0 {
+				v = v[:i] // \c@ is a NUL too
+			}
 			v = ansiC(v)
+			if i := strings.IndexByte(v, 0); i >= 0 {
+				v = v[:i] // bash cuts $'…' at a NUL: $'.envrc\0.txt' is .envrc
+			}
 		}
 		sb.WriteString(v)
 		pb.WriteString(v)
 	case *syntax.DblQuoted:
-		if x.Dollar {
-			// $"…" is a locale translation: treat as dynamic.
-			out.dynamic = true
-		}
+		// $"…" is a locale translation; with no message catalogue (the
+		// usual case) it is the string itself, so it reads as "…".
 		for _, q := range x.Parts {
 			p.resolvePart(f, q, parent, false, true, out, sb, pb, pathOK)
 		}
@@ -178,6 +182,11 @@ func (p *walker) resolvePart(f *frame, part syntax.WordPart, parent int, first, 
 		out.dynamic = true
 		out.glob = true
 		*pathOK = false
+		if x.Op == syntax.GlobExcept && x.Pattern != nil && parent >= 0 {
+			// Without extglob (bash -c's default) !(cmd) is a negated
+			// subshell: grade its contents as the code they may be.
+			p.script(f, x.Pattern.Value, parent, KindScript, true)
+		}
 	default:
 		// BraceExp (only after SplitBraces) and anything new: not static.
 		out.dynamic = true
