@@ -181,6 +181,7 @@ test_yaml_allow_reads_no_secret_and_runs_no_code if {
 		"operands": [fx.path(".env", "secret")],
 	})
 		with data.rivumi.yaml as yaml_rules
+		with data.rivumi.tables as fx.tables
 	not {"id": "team.npm-lint"} in rules.allow with input as fx.run(["npm", "run", "lint"], {
 		"subcommand": "run",
 		"code": [fx.code("shell", "ls", true)],
