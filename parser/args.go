@@ -217,15 +217,27 @@ func (p *walker) gitGlobals(seg *Segment, ws []word) int {
 	}
 	for _, d := range opts["C"] {
 		p.segCwd(seg, d)
-		seg.Options["git-dir-class"] = append(seg.Options["git-dir-class"], p.classOf(d))
 	}
-	if len(opts["C"]) == 0 {
-		// cd elsewhere && git status runs that repository's configuration.
-		if p.env.cwd == "" {
-			seg.Options["git-dir-class"] = append(seg.Options["git-dir-class"], ClassUnknown)
-		} else if c := p.env.classAbs(p.env.cwd); c != ClassWorkspace {
-			seg.Options["git-dir-class"] = append(seg.Options["git-dir-class"], c)
+	// git discovers its repository from where it runs: elsewhere, or in a
+	// subdirectory (which a hostile repository can shape as a bare repository
+	// with its own config: core.fsmonitor runs on git status), it may run
+	// another repository's configuration. Only the workspace root is known.
+	dir := p.env.cwd
+	if seg.segCwdAbs != "" {
+		dir = seg.segCwdAbs
+		if dir == "?" {
+			dir = ""
 		}
+	}
+	switch {
+	case dir == "":
+		seg.Options["git-dir-class"] = append(seg.Options["git-dir-class"], ClassUnknown)
+	case dir != p.env.workspace:
+		c := p.env.classAbs(dir)
+		if c == ClassWorkspace {
+			c = "workspace-subdir"
+		}
+		seg.Options["git-dir-class"] = append(seg.Options["git-dir-class"], c)
 	}
 	for _, key := range []string{"git-dir", "work-tree"} {
 		for _, d := range opts[key] {

@@ -85,6 +85,9 @@ func (p *walker) command(f *frame, seg *Segment, words []word) {
 		}
 	}
 	operands := p.parseArgs(seg, ws)
+	if seg.PathKind == "relative" || seg.PathKind == "absolute" {
+		p.writtenCode(f, seg, p.env.absolute(seg.Path)) // ./x.sh after writing it
+	}
 	p.codePositions(f, seg, ws, operands)
 	if hasWrapper(seg, "xargs") && seg.hdoc != nil && !seg.hdoc.dynamic {
 		p.xargsStatic(f, seg, seg.hdoc.text) // xargs rm -rf <<< /
@@ -458,9 +461,11 @@ func (p *walker) scriptFile(f *frame, seg *Segment, w word) {
 		seg.tag(TagDynamicCode)
 	default:
 		seg.tag(TagScriptFile)
-		if p.download[p.env.absolute(w.path)] {
+		abs := p.env.absolute(w.path)
+		if p.download[abs] {
 			seg.tag(TagRunsDownloaded)
 		}
+		p.writtenCode(f, seg, abs)
 	}
 }
 
@@ -1063,6 +1068,20 @@ func staticOutput(s *Segment) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// writtenCode grades the contents of a file an earlier segment wrote static
+// text to, when seg runs it (bash x.sh, python3 x.py, ./x.sh).
+func (p *walker) writtenCode(f *frame, seg *Segment, abs string) {
+	text, ok := p.written[abs]
+	if !ok || abs == "" {
+		return
+	}
+	if in, isInterp := interpreters[seg.Program]; isInterp {
+		p.opaque(f, seg, in.lang, text, false)
+		return
+	}
+	p.script(f, text, seg.Index, KindScript, false)
 }
 
 // substOutputCode parses, as shell code run by seg, the static output of

@@ -290,6 +290,16 @@ func (p *walker) redirectFacts(seg *Segment) {
 			if fetchers[seg.Program] && r.Target.abs != "" && (r.Fd == "" || r.Fd == "1") {
 				p.download[r.Target.abs] = true
 			}
+			if r.Target.abs != "" && (r.Fd == "" || r.Fd == "1") && (r.Op == ">" || r.Op == ">>" || r.Op == ">|") {
+				if text, ok := staticOutput(seg); ok {
+					if r.Op == ">>" {
+						text = p.written[r.Target.abs] + text
+					}
+					p.written[r.Target.abs] = text
+				} else {
+					delete(p.written, r.Target.abs)
+				}
+			}
 		}
 	}
 }

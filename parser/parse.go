@@ -178,6 +178,7 @@ func newWalker(cfg config, text string) *walker {
 		download: map[string]bool{},
 		funcs:    map[string]bool{},
 		loopVars: map[string]word{},
+		written:  map[string]string{},
 	}
 }
 

@@ -118,6 +118,10 @@ var secretNames = map[string]bool{
 	"Cookies": true, "Login Data": true, ".bash_history": true, ".zsh_history": true, ".python_history": true,
 	".psql_history": true, ".mysql_history": true, ".node_repl_history": true, ".lesshst": true, "id_token": true,
 	"fish_history": true, ".claude.json": true, ".databrickscfg": true, "firebase-tools.json": true,
+	".terraformrc": true, "vault_pass": true, ".vault_pass": true, "kaggle.json": true, "connections.toml": true,
+	"profiles.yml": false, ".sentryclirc": true, ".msmtprc": true, ".fetchmailrc": true, "api_key": true,
+	".wakatime.cfg": true, ".rediscli_history": true, "deploy_key": true, "client_secret.json": true,
+	".secrets": true, "env.production": true, ".dockercfg": true, "gcp-key.json": true, "sitemanager.xml": true,
 	"credentials.tfrc.json": true, "auth.json": true, ".yarnrc.yml": true, "token.json": true, ".boto": true, ".s3cfg": true,
 }
 
@@ -128,7 +132,9 @@ var secretDirs = []string{".aws", ".gnupg", ".kube", ".docker", ".azure", ".conf
 	".config/sops", ".local/share/keyrings", ".mozilla", ".config/google-chrome", ".config/chromium", "Library/Keychains",
 	".terraform.d", ".cargo/credentials", ".m2/settings.xml", ".gradle/gradle.properties", ".config/op", ".vault-token",
 	".wrangler", ".config/configstore", ".netlify", ".fly", ".config/doctl", ".config/hcloud", ".config/ngrok", ".config/stripe",
-	".config/heroku", ".config/vercel", ".railway", ".config/gh-copilot"}
+	".config/heroku", ".config/vercel", ".railway", ".config/gh-copilot", ".ansible", ".huggingface", ".kaggle",
+	".snowflake", ".dbt", ".config/glab-cli", ".circleci/cli.yml", ".config/netlify", ".twilio-cli", ".mc",
+	".config/filezilla", ".config/anthropic", ".config/openai", ".oci"}
 
 // cleanPath is path.Clean that keeps a trailing "/." meaning and never
 // returns "".
@@ -264,7 +270,9 @@ func (e *pathEnv) classify(text string, glob bool) (abs, class string) {
 func (e *pathEnv) startupPlace(abs string) bool {
 	d := dirOf(abs)
 	return d == e.home || strings.HasPrefix(abs, e.home+"/.config/") || strings.HasPrefix(abs, e.home+"/.bashrc.d/") ||
-		strings.HasPrefix(abs, "/etc/") || strings.HasPrefix(abs, "/private/etc/") || strings.Contains(abs, "\x00home")
+		strings.HasPrefix(abs, e.home+"/Library/") || strings.HasPrefix(abs, "/Library/") ||
+		strings.HasPrefix(abs, "/etc/") || strings.HasPrefix(abs, "/private/etc/") || strings.HasPrefix(abs, "/var/spool/") ||
+		strings.Contains(abs, "\x00home")
 }
 
 // unknownRelative classes a relative path when the cwd is unknown: names
@@ -376,21 +384,25 @@ func nameClass(p string) string {
 		case lp == "rivumi" && prev == ".config":
 			return ClassAgentConfig
 		case lp == "fish" && prev == ".config", lp == ".bashrc.d", lp == "profile.d" && prev == "etc",
-			lp == "zsh" && prev == "etc", lp == "bash_completion.d" && prev == "etc":
+			lp == "zsh" && prev == "etc", lp == "bash_completion.d" && prev == "etc",
+			lp == "autostart" && prev == ".config", lp == "systemd" && (prev == ".config" || prev == "etc"),
+			strings.HasPrefix(lp, "cron") && prev == "etc", lp == "cron" && prev == "spool", lp == "launchagents",
+			lp == "launchdaemons":
+			// Start-up files and persistence places: what is written there runs later.
 			return ClassRC
 		}
 		prev, base = lp, part
 	}
 	padded := "/" + strings.ToLower(trimmed) + "/"
 	lbase := strings.ToLower(base)
-	for _, d := range ciDirPatterns {
-		if strings.Contains(padded, d) {
-			return ClassCI
-		}
-	}
 	for _, d := range secretDirPatterns {
 		if strings.Contains(padded, d) {
 			return ClassSecret
+		}
+	}
+	for _, d := range ciDirPatterns {
+		if strings.Contains(padded, d) {
+			return ClassCI
 		}
 	}
 	switch {
@@ -427,6 +439,10 @@ func isSecretName(base string) bool {
 	}
 	if strings.HasPrefix(base, "ssh_host_") && strings.HasSuffix(base, "_key") || strings.HasSuffix(base, ".keytab") {
 		return true // host keys, Kerberos keytabs
+	}
+	if strings.Contains(base, "adminsdk") && strings.HasSuffix(base, ".json") || strings.HasSuffix(base, "-key.json") ||
+		strings.HasSuffix(base, "_key.json") || strings.HasPrefix(base, "deploy_key") {
+		return true // firebase-adminsdk-*.json, gcp-key.json, deploy keys
 	}
 	if strings.HasSuffix(base, ".env") && base != ".env" {
 		return true // prod.env, local.env

@@ -20,6 +20,10 @@ type walker struct {
 	// positional holds $0, $1 … of the inline script being walked (sh -c
 	// 'script' arg0 arg1), when they are static.
 	positional []string
+	// written maps the absolute paths earlier segments wrote static text to
+	// (cat > x.sh <<EOF …, echo … > x.sh) to that text, so that running the
+	// file later in the command grades its contents.
+	written map[string]string
 	// secretRead is set when a secret-looking variable is expanded anywhere
 	// in the command; every segment is then tagged secret-env.
 	secretRead bool

@@ -38,7 +38,7 @@ readonly = {
     "strings": (ANY, False), "fold": (ANY, False), "fmt": (ANY, False), "paste": (ANY, False), "join": (ANY, False),
     "comm": (ANY, False), "expand": (ANY, False), "unexpand": (ANY, False), "numfmt": (ANY, True), "factor": (ANY, True),
     "tsort": (ANY, False), "look": (ANY, False), "getconf": (ANY, True), "lscpu": (ANY, True), "lsblk": (ANY, True),
-    "git-ls": ("", False), "yq": ("r e exit-status o output-format p input-format P prettyPrint I indent C colors M no-colors N no-doc j tojson null-input n unwrapScalar 0 nul-output", False),
+    "git-ls": ("", False), "gofmt": ("l d e s", False), "yq": ("r e exit-status o output-format p input-format P prettyPrint I indent C colors M no-colors N no-doc j tojson null-input n unwrapScalar 0 nul-output", False),
 }
 # Programs also covered when every write stays inside the workspace.
 writers = {
