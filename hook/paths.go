@@ -32,14 +32,15 @@ func (o Op) String() string {
 // Path policy rule ids. They mirror the shell path policy of the packs
 // (fs.protected-write, fs.write-outside, fs.read-secret) for file tools.
 const (
-	RuleProtectedWrite   = "path.protected-write"
-	RuleProtectedPattern = "path.protected-pattern"
-	RuleCriticalWrite    = "path.critical-write"
-	RuleWriteOutside     = "path.write-outside"
-	RuleWriteWorkspace   = "path.write-workspace"
-	RuleReadSecret       = "path.read-secret"
-	RuleRead             = "path.read"
-	RuleBadPath          = "path.unresolvable"
+	RuleProtectedWrite    = "path.protected-write"
+	RuleProtectedPattern  = "path.protected-pattern"
+	RuleCriticalWrite     = "path.critical-write"
+	RuleWriteOutside      = "path.write-outside"
+	RuleInstructionsWrite = "path.instructions-write"
+	RuleWriteWorkspace    = "path.write-workspace"
+	RuleReadSecret        = "path.read-secret"
+	RuleRead              = "path.read"
+	RuleBadPath           = "path.unresolvable"
 )
 
 // PolicyID stands in for the policy hash in path policy verdicts.
@@ -233,6 +234,9 @@ func (p *PathPolicy) decide(op Op, name, abs, ws, home string) engine.Verdict {
 		case criticalClasses[class]:
 			return pathVerdict(engine.Deny, engine.LayerFloor, RuleCriticalWrite, shown, "Writing a critical system path",
 				"Credentials files, devices, / , the home directory itself and top-level system directories are never written by an agent ("+class+").")
+		case class == parser.ClassInstructions:
+			return pathVerdict(engine.Ask, engine.LayerAsk, RuleInstructionsWrite, shown, "Changing agent instructions",
+				"CLAUDE.md, AGENTS.md and similar files are loaded as instructions by every later session; confirm the change.")
 		case class == parser.ClassWorkspace || class == parser.ClassNull:
 			return pathVerdict(engine.Allow, engine.LayerAllow, RuleWriteWorkspace, shown, "Writing inside the workspace",
 				"The file is inside the workspace and not protected.")

@@ -8,27 +8,28 @@ import (
 // Path classes (Operand.Class). A path gets the first class that applies, in
 // this order.
 const (
-	ClassDynamic     = "dynamic"      // cannot be known statically
-	ClassUnknown     = "unknown"      // relative, and the cwd is not known
-	ClassNet         = "net"          // /dev/tcp/…, /dev/udp/…
-	ClassNull        = "null"         // /dev/null, /dev/stdout, /dev/fd/N …: harmless
-	ClassDevice      = "device"       // block devices and memory: /dev/sda, /dev/nvme0n1, /dev/mem …
-	ClassCredentials = "credentials"  // /etc/passwd, /etc/shadow, /etc/sudoers …
-	ClassRoot        = "root"         // / itself (or a glob of its entries)
-	ClassHome        = "home"         // the home directory itself (or a glob of its entries)
-	ClassSystemTop   = "system-top"   // a top-level system directory itself: /etc, /usr, /var …
-	ClassGit         = "git"          // inside a .git directory
-	ClassAgentConfig = "agent-config" // .claude/, .gemini/, .codex/, rivumi's own config …
-	ClassRC          = "rc"           // shell and tool start-up files: .bashrc, .profile, .gitconfig …
-	ClassSSH         = "ssh"          // inside a .ssh directory
-	ClassCI          = "ci"           // CI workflows: .github/workflows/ …
-	ClassEnvrc       = "envrc"        // .envrc (direnv runs it)
-	ClassSecret      = "secret"       // .env, keys, cloud credentials
-	ClassWorkspace   = "workspace"    // inside the workspace
-	ClassTmp         = "tmp"          // /tmp, /var/tmp
-	ClassSystem      = "system"       // below a system directory
-	ClassHomeSub     = "home-sub"     // below home, outside the workspace
-	ClassOutside     = "outside"      // anywhere else
+	ClassDynamic      = "dynamic"      // cannot be known statically
+	ClassUnknown      = "unknown"      // relative, and the cwd is not known
+	ClassNet          = "net"          // /dev/tcp/…, /dev/udp/…
+	ClassNull         = "null"         // /dev/null, /dev/stdout, /dev/fd/N …: harmless
+	ClassDevice       = "device"       // block devices and memory: /dev/sda, /dev/nvme0n1, /dev/mem …
+	ClassCredentials  = "credentials"  // /etc/passwd, /etc/shadow, /etc/sudoers …
+	ClassRoot         = "root"         // / itself (or a glob of its entries)
+	ClassHome         = "home"         // the home directory itself (or a glob of its entries)
+	ClassSystemTop    = "system-top"   // a top-level system directory itself: /etc, /usr, /var …
+	ClassGit          = "git"          // inside a .git directory
+	ClassAgentConfig  = "agent-config" // .claude/, .gemini/, .codex/, rivumi's own config …
+	ClassInstructions = "instructions" // CLAUDE.md, AGENTS.md …: instructions agents load every session
+	ClassRC           = "rc"           // shell and tool start-up files: .bashrc, .profile, .gitconfig …
+	ClassSSH          = "ssh"          // inside a .ssh directory
+	ClassCI           = "ci"           // CI workflows: .github/workflows/ …
+	ClassEnvrc        = "envrc"        // .envrc (direnv runs it)
+	ClassSecret       = "secret"       // .env, keys, cloud credentials
+	ClassWorkspace    = "workspace"    // inside the workspace
+	ClassTmp          = "tmp"          // /tmp, /var/tmp
+	ClassSystem       = "system"       // below a system directory
+	ClassHomeSub      = "home-sub"     // below home, outside the workspace
+	ClassOutside      = "outside"      // anywhere else
 )
 
 // virtualWS stands for an unknown workspace: it cannot appear in a real
@@ -77,13 +78,21 @@ var agentDirs = map[string]bool{
 
 var agentFiles = map[string]bool{
 	".rivumi.yaml": true, ".rivumi.yml": true, ".mcp.json": true, ".aider.conf.yml": true,
-	"claude.md": true, "agents.md": true, "gemini.md": true, "copilot-instructions.md": true, ".clinerules": true,
-	".windsurfrules": true, ".devcontainer.json": true, "claude.local.md": true, "agent.md": true, ".rules": true,
+	".clinerules": true, ".devcontainer.json": true,
 	"opencode.json": true, "crush.json": true, "lefthook-local.yml": true, ".lefthook-local.yml": true,
 	"mise.toml": true, ".mise.toml": true, ".nvim.lua": true, ".exrc": true, ".yarnrc": true, ".yarnrc.yml": false,
 	".tool-versions": true, ".pnpmfile.cjs": true, ".npmrc": false,
-	".cursorrules": true, ".pre-commit-config.yaml": true, ".gitattributes": true,
+	".pre-commit-config.yaml": true, ".gitattributes": true,
 	".gitmodules": true, ".lefthook.yml": true, "lefthook.yml": true,
+}
+
+// instructionFiles are read by agents as instructions at every session:
+// changing them needs consent (an injected prompt would persist), but agents
+// legitimately edit them, so they ask rather than deny.
+var instructionFiles = map[string]bool{
+	"claude.md": true, "claude.local.md": true, "agents.md": true, "agent.md": true, "gemini.md": true,
+	"copilot-instructions.md": true, ".windsurfrules": true, ".rules": true, ".cursorrules": true,
+	"conventions.md": false,
 }
 
 var rcFiles = map[string]bool{
@@ -410,6 +419,8 @@ func nameClass(p string) string {
 		return ClassEnvrc
 	case lbase == ".github":
 		return ClassCI // the directory itself: copying one in brings its workflows
+	case instructionFiles[lbase]:
+		return ClassInstructions
 	case agentFiles[lbase]:
 		return ClassAgentConfig
 	case rcFiles[lbase] && (lbase == strings.ToLower(trimmed) || strings.HasPrefix(lbase, ".") || lbase == "config.fish" ||

@@ -27,9 +27,19 @@ deny contains {"id": "fs.protected-write"} if {
 ask contains {"id": "fs.write-outside"} if {
 	"writes" in input.segment.tags
 	some c in input.segment.write_classes
-	not c in {"workspace", "null"}
+	not c in {"workspace", "null", "instructions"}
 	not c in seg.protected_classes
 }
+
+# METADATA
+# title: Changing agent instructions
+# custom:
+#   id: fs.instructions-write
+#   scope: redirect
+#   justification: >-
+#     CLAUDE.md, AGENTS.md, GEMINI.md and similar files are loaded as instructions by every later
+#     agent session; an injected change would persist. Confirm the change.
+ask contains {"id": "fs.instructions-write"} if "instructions" in input.segment.write_classes
 
 # METADATA
 # title: Deleting files

@@ -247,3 +247,18 @@ test_read_broad_workspace_is_fine if {
 		"operands": [fx.path("TODO", "workspace"), fx.path("src", "workspace")],
 	})
 }
+
+# fs.instructions-write
+
+test_instructions_write if {
+	cmd := fx.run(["tee", "CLAUDE.md"], {"writes": [fx.path("CLAUDE.md", "instructions")]})
+	{"id": "fs.instructions-write"} in rules.ask with input as cmd
+	not {"id": "fs.write-outside"} in rules.ask with input as cmd
+	not {"id": "fs.protected-write"} in rules.deny with input as cmd
+}
+
+test_instructions_write_near_miss if {
+	not {"id": "fs.instructions-write"} in rules.ask with input as fx.run(["tee", "NOTES.md"], {
+		"writes": [fx.path("NOTES.md", "workspace")],
+	})
+}
