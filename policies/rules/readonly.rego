@@ -50,8 +50,8 @@ readonly_dynamic_ok if data.rivumi.tables.readonly[input.segment.program].dynami
 # custom:
 #   id: allow.git-readonly
 #   justification: >-
-#     git status, log, diff, show and similar only read the repository; allowed without global options
-#     other than -C inside the workspace.
+#     git status, log, diff, show and similar only read the repository; allowed at the workspace root,
+#     without global options (a subdirectory may be shaped as another repository whose config runs code).
 allow contains {"id": "allow.git-readonly"} if {
 	input.segment.program == "git"
 	data.rivumi.tables.git_readonly[input.segment.subcommand]
