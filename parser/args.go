@@ -108,6 +108,12 @@ func (p *walker) parseArgs(seg *Segment, ws []word) []word {
 				o, ok = spec.Short[c]
 			}
 			if !ok {
+				if rest := t[j+1:]; strings.ContainsRune(rest, '/') {
+					// -m/home/u/.ssh/id_rsa: an unknown short option with a
+					// path attached; no option letter is a slash.
+					seg.addOption(string(c), rest)
+					break
+				}
 				seg.addOption(string(c), "")
 				continue
 			}

@@ -181,6 +181,10 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 			case v != "" && !strings.ContainsAny(v, " \t\n") && nameClass(v) == ClassSecret:
 				// Any option naming a secret file by its name reads it, as far
 				// as anyone can tell (git blame --contents ~/.ssh/id_rsa).
+			case sensitiveOptionPath(p.operand(word{text: v, path: v})):
+				// --magic-file=/home/u/.ssh/id_rsa: an option value that is a
+				// path into a secret place is taken as read; programs echo
+				// files they fail to parse.
 			default:
 				continue
 			}
@@ -345,4 +349,18 @@ func (p *walker) changeDir(seg *Segment, operands []word) {
 		}
 		p.env.cwd = p.env.absolute(path)
 	}
+}
+
+// sensitiveOptionPath reports whether an option value, taken as a path,
+// lands in a place whose contents are secret. Only path-shaped values
+// count (a slash in them), so option words like --format=%s stay options.
+func sensitiveOptionPath(op Operand) bool {
+	if !strings.Contains(op.Text, "/") {
+		return false
+	}
+	switch op.Class {
+	case ClassSecret, ClassSSH, ClassCredentials:
+		return true
+	}
+	return false
 }

@@ -407,3 +407,34 @@ func TestFromArgv(t *testing.T) {
 		t.Errorf("argv words are literal: %+v", c.Segments)
 	}
 }
+
+// Option values that are paths into secret places count as reads, whatever
+// the spelling (--opt=PATH, -oPATH); other option values do not.
+func TestOptionValueReads(t *testing.T) {
+	opts := []Option{Workspace("/w/proj"), Home("/home/u"), Cwd("/w/proj")}
+	tests := []struct {
+		in    string
+		class string // class of the read, "" for no read
+	}{
+		{"file --magic-file=/home/u/.ssh/id_rsa x", ClassSSH},
+		{"file -m/home/u/.ssh/id_rsa x", ClassSSH},
+		{"hexdump --format-file=/home/u/.ssh/id_rsa x", ClassSSH},
+		{"foo --in=/etc/shadow", ClassCredentials},
+		{"foo --cfg=/home/u/.aws/credentials", ClassSecret},
+		{"foo --format=%s/%d x", ""},
+		{"foo --out=/tmp/x", ""},
+		{"foo -I/usr/include x", ""},
+	}
+	for _, tt := range tests {
+		s := mustParse(t, tt.in, opts...).Segments[0]
+		got := ""
+		for _, r := range s.Reads {
+			if r.Text != "x" { // the operand x is read by every program here
+				got = r.Class
+			}
+		}
+		if got != tt.class {
+			t.Errorf("%q: read class %q, want %q (reads %+v)", tt.in, got, tt.class, s.Reads)
+		}
+	}
+}

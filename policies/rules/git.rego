@@ -224,3 +224,17 @@ git_config_edits if {
 	some f in {"unset", "unset-all", "rename-section", "remove-section", "add", "replace-all", "edit", "e"}
 	f in input.segment.flags
 }
+
+# METADATA
+# title: Reading credentials kept in git config
+# custom:
+#   id: git.config-secret
+#   justification: >-
+#     git config can hold passwords, tokens and Authorization headers (http.<url>.extraheader is where CI
+#     checkouts keep their token); printing them puts a secret in the transcript.
+ask contains {"id": "git.config-secret"} if {
+	input.segment.program == "git"
+	input.segment.subcommand == "config"
+	some o in input.segment.operands
+	regex.match(`(?i)pass|token|secret|extraheader|credential|auth|cookie|private`, o.text)
+}

@@ -292,3 +292,28 @@ test_git_near_misses_on_other_subcommands if {
 		"operands": [fx.path("list", "workspace")],
 	})
 }
+
+# git.config-secret
+
+test_config_secret if {
+	{"id": "git.config-secret"} in rules.ask with input as git(["config", "--get-all", "user.password"], "config", {
+		"flags": {"get-all"},
+		"operands": [fx.path("user.password", "workspace")],
+	})
+	{"id": "git.config-secret"} in rules.ask with input as git(["config", "--get-regexp", "ExtraHeader"], "config", {
+		"flags": {"get-regexp"},
+		"operands": [fx.path("ExtraHeader", "workspace")],
+	})
+}
+
+test_config_secret_near_misses if {
+	not {"id": "git.config-secret"} in rules.ask with input as git(["config", "--get", "user.name"], "config", {
+		"flags": {"get"},
+		"operands": [fx.path("user.name", "workspace")],
+	})
+
+	# Another subcommand naming a token is not a config read.
+	not {"id": "git.config-secret"} in rules.ask with input as git(["log", "token"], "log", {
+		"operands": [fx.path("token", "workspace")],
+	})
+}
