@@ -172,15 +172,13 @@ func ParseConfig(path string, b []byte) (*Config, error) {
 			bad(k.Line, "unknown key %q (want policies, rule_files, rules, disable, grants)", k.Value)
 		}
 	}
-	for _, f := range c.RuleFiles {
-		rs, err := LoadYAMLRules(f)
-		c.Rules = append(c.Rules, rs...)
-		var re *RuleError
-		if errors.As(err, &re) {
-			problems = append(problems, re.Problems...)
-		} else if err != nil {
-			problems = append(problems, err.Error())
-		}
+	rs, err := LoadYAMLRules(c.RuleFiles...)
+	c.Rules = append(c.Rules, rs...)
+	var re *RuleError
+	if errors.As(err, &re) {
+		problems = append(problems, re.Problems...)
+	} else if err != nil {
+		problems = append(problems, err.Error())
 	}
 	if len(problems) > 0 {
 		return c, &RuleError{Problems: problems}
