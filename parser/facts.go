@@ -181,10 +181,15 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 			case v != "" && !strings.ContainsAny(v, " \t\n") && nameClass(v) == ClassSecret:
 				// Any option naming a secret file by its name reads it, as far
 				// as anyone can tell (git blame --contents ~/.ssh/id_rsa).
-			case sensitiveOptionPath(p.operand(word{text: v, path: v})):
-				// --magic-file=/home/u/.ssh/id_rsa: an option value that is a
-				// path into a secret place is taken as read; programs echo
-				// files they fail to parse.
+			case strings.Contains(v, "/"):
+				// --magic-file=/home/u/.ssh/id_rsa: a path-shaped option value
+				// into a secret place is taken as read; programs echo files
+				// they fail to parse. Other path-shaped values (-I/usr/include,
+				// --out=/tmp/x) are left to the program's own rules.
+				if op := p.operand(word{text: v, path: v}); secretPlace[op.Class] {
+					seg.Reads = append(seg.Reads, op)
+				}
+				continue
 			default:
 				continue
 			}
@@ -351,16 +356,5 @@ func (p *walker) changeDir(seg *Segment, operands []word) {
 	}
 }
 
-// sensitiveOptionPath reports whether an option value, taken as a path,
-// lands in a place whose contents are secret. Only path-shaped values
-// count (a slash in them), so option words like --format=%s stay options.
-func sensitiveOptionPath(op Operand) bool {
-	if !strings.Contains(op.Text, "/") {
-		return false
-	}
-	switch op.Class {
-	case ClassSecret, ClassSSH, ClassCredentials:
-		return true
-	}
-	return false
-}
+// secretPlace holds the path classes whose contents are secret.
+var secretPlace = map[string]bool{ClassSecret: true, ClassSSH: true, ClassCredentials: true}
