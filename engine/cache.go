@@ -52,6 +52,12 @@ func (c *hitCache) put(key ast.Value, hits layerHits) {
 	h := key.Hash()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	for i, e := range c.m[h] {
+		if e.key.Compare(key) == 0 {
+			c.m[h][i].hits = hits // the same input, now with its allow layer
+			return
+		}
+	}
 	if c.n >= c.max {
 		// Simple and bounded: start over when full.
 		c.m, c.n = map[int][]cacheEntry{}, 0

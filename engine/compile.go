@@ -215,7 +215,7 @@ func checkUser(name string, m *ast.Module) []string {
 
 type compiled struct {
 	pq       rego.PreparedEvalQuery // data.rivumi.main.result: the layering in Rego
-	hits     rego.PreparedEvalQuery // data.rivumi.main.hits: the fast path (engine/layering.go)
+	hits     *hitQueries            // the layer sets: the fast path (engine/layering.go)
 	testOnly map[string]*ast.Module // modules left out of the evaluated policy, for the Rego tests
 	meta     map[string]RuleMeta
 	standing []Grant // grants from configuration, in force for every evaluation (engine/disable.go)
@@ -316,7 +316,7 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 	for _, f := range files {
 		hasUser = hasUser || f.user
 	}
-	hits, err := prepareHits(ctx, compiler, store, hasUser)
+	hits, err := prepareHits(compiler, store, hasUser)
 	if err != nil {
 		return nil, &PolicyError{Problems: astProblems(err)}
 	}

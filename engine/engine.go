@@ -121,14 +121,17 @@ func (e *Engine) fail(rule string, layer Layer, why string) Verdict {
 }
 
 func (e *Engine) evaluate(ctx context.Context, cmd *parser.Command, c *evalConfig) Verdict {
-	v, _ := e.evaluateAll(ctx, cmd, c)
+	v, _ := e.evaluateAll(ctx, cmd, c, false)
 	v.Reasons = deciding(v.Decision, v.Reasons)
 	return v
 }
 
-// evaluateAll grades cmd and returns the verdict with every reason of every
-// segment, and each segment's own decision.
-func (e *Engine) evaluateAll(ctx context.Context, cmd *parser.Command, c *evalConfig) (Verdict, []Decision) {
+// evaluateAll grades cmd and returns the verdict with the reasons of every
+// segment, and each segment's own decision. With full, the reasons are every
+// hit of every layer; without, a segment's allow layer is evaluated only
+// when nothing stricter decided it (the verdict keeps only the deciding
+// layer's reasons).
+func (e *Engine) evaluateAll(ctx context.Context, cmd *parser.Command, c *evalConfig, full bool) (Verdict, []Decision) {
 	if cmd == nil {
 		return e.fail(RuleEvalError, LayerEngine, "no command"), nil
 	}
@@ -144,6 +147,11 @@ func (e *Engine) evaluateAll(ctx context.Context, cmd *parser.Command, c *evalCo
 			Title: "Nothing to run", Justification: "The text holds no command (only blanks or comments).",
 		}}}, nil
 	}
+	run, err := e.c.hits.start(ctx)
+	if err != nil {
+		return e.fail(RuleEvalError, LayerEngine, "policy evaluation failed: "+err.Error()), nil
+	}
+	defer run.close()
 	v := Verdict{Decision: Allow, Policy: e.c.hash, Reasons: []Reason{}}
 	decisions := make([]Decision, len(cmd.Segments))
 	shape := shapeValue(&cmd.Shape)
@@ -152,7 +160,7 @@ func (e *Engine) evaluateAll(ctx context.Context, cmd *parser.Command, c *evalCo
 			return e.fail(RuleEvalError, LayerEngine, "evaluation cancelled: "+err.Error()), nil
 		}
 		granted := grantedRules(e.withStanding(c.grants), seg) // standing grants from configuration (engine/disable.go)
-		d, reasons, err := e.gradeSegment(ctx, cmd, i, shape, granted)
+		d, reasons, err := e.gradeSegment(run, cmd, i, shape, granted, full)
 		if err != nil {
 			return e.fail(RuleEvalError, LayerEngine, err.Error()), nil
 		}
@@ -176,7 +184,7 @@ type Explanation struct {
 func (e *Engine) Explain(ctx context.Context, text string, opts ...EvalOption) Explanation {
 	c := newEvalConfig(opts)
 	cmd, _ := parser.Parse(text, c.parserOptions()...)
-	all, decisions := e.evaluateAll(ctx, cmd, c)
+	all, decisions := e.evaluateAll(ctx, cmd, c, true)
 	hits := append([]Reason(nil), all.Reasons...)
 	v := all
 	v.Reasons = deciding(v.Decision, append([]Reason(nil), all.Reasons...))
@@ -196,22 +204,34 @@ func deciding(d Decision, rs []Reason) []Reason {
 }
 
 // gradeSegment evaluates one segment through the fast path (cached layer
-// hits, layering in Go) and returns its decision and reasons.
-func (e *Engine) gradeSegment(ctx context.Context, cmd *parser.Command, i int, shape *ast.Term, granted []string) (Decision, []Reason, error) {
+// hits, layering in Go) and returns its decision and reasons. The allow
+// layer is evaluated when full asks for every hit, or when no floor, deny or
+// open ask decided the segment already.
+func (e *Engine) gradeSegment(run *evalRun, cmd *parser.Command, i int, shape *ast.Term, granted []string, full bool) (Decision, []Reason, error) {
 	seg := cmd.Segments[i]
 	in := segmentInput(cmd, i, shape, granted)
-	h, ok := e.cache.get(in)
-	if !ok {
+	h, cached := e.cache.get(in)
+	input := ast.NewTerm(in)
+	if !cached {
 		var err error
-		h, err = e.segmentHits(ctx, in)
-		if err != nil {
+		if h, err = run.gateHits(input); err != nil {
 			return Deny, nil, fmt.Errorf("policy evaluation failed: %v", err)
 		}
-		e.cache.put(in, h)
 	}
 	gs := make(map[string]bool, len(granted))
 	for _, g := range granted {
 		gs[g] = true
+	}
+	if !h.allowKnown && (full || e.needsAllow(h, gs)) {
+		var err error
+		if h.allow, err = run.allowHits(input); err != nil {
+			return Deny, nil, fmt.Errorf("policy evaluation failed: %v", err)
+		}
+		h.allowKnown = true
+		cached = false
+	}
+	if !cached {
+		e.cache.put(in, h)
 	}
 	l := e.layer(h, gs)
 	var reasons []Reason

@@ -11,10 +11,12 @@ import (
 	"github.com/rivumi/rivumi/rules"
 )
 
-// TestGoLayeringMatchesRego proves the fast path (hits query + layering in
-// Go) gives the same decision and reasons as policies/main.rego's
+// TestGoLayeringMatchesRego proves the fast path (hits queries + layering
+// in Go) gives the same decision and reasons as policies/main.rego's
 // data.rivumi.main.result on every segment of every testcase, with and
-// without grants.
+// without grants; and that the verdict path, which skips the allow layer
+// when a stricter layer decided, keeps the same decision and deciding
+// reasons.
 func TestGoLayeringMatchesRego(t *testing.T) {
 	ctx := context.Background()
 	e, err := New(ctx, CacheSize(0))
@@ -25,7 +27,12 @@ func TestGoLayeringMatchesRego(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	segments := 0
+	run, err := e.c.hits.start(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer run.close()
+	segments, skipped := 0, 0
 	for _, tc := range cases {
 		opts := []parser.Option{}
 		if tc.Workspace != "" {
@@ -41,7 +48,7 @@ func TestGoLayeringMatchesRego(t *testing.T) {
 			for _, grantAll := range []bool{false, true} {
 				var granted []string
 				if grantAll {
-					d, rs, err := e.gradeSegment(ctx, cmd, i, shape, nil)
+					d, rs, err := e.gradeSegment(run, cmd, i, shape, nil, true)
 					if err != nil || d != Ask {
 						continue
 					}
@@ -49,7 +56,14 @@ func TestGoLayeringMatchesRego(t *testing.T) {
 						granted = append(granted, r.Rule)
 					}
 				}
-				fd, fr, ferr := e.gradeSegment(ctx, cmd, i, shape, granted)
+				fd, fr, ferr := e.gradeSegment(run, cmd, i, shape, granted, true)
+				sd, sr, serr := e.gradeSegment(run, cmd, i, shape, granted, false)
+				if serr != nil || sd != fd || !reflect.DeepEqual(ids(deciding(sd, sr)), ids(deciding(fd, fr))) {
+					t.Errorf("%s %q segment %d (grants %v): verdict path %s %v (%v), full %s %v", tc.Name(), tc.Command, i, granted, sd, ids(deciding(sd, sr)), serr, fd, ids(deciding(fd, fr)))
+				}
+				if len(sr) < len(fr) {
+					skipped++
+				}
 				res, err := e.c.pq.Eval(ctx, rego.EvalParsedInput(segmentInput(cmd, i, shape, granted)))
 				if err != nil || ferr != nil {
 					t.Fatalf("%s: eval errors: %v / %v", tc.Name(), err, ferr)
@@ -65,7 +79,10 @@ func TestGoLayeringMatchesRego(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d segment evaluations compared", segments)
+	t.Logf("%d segment evaluations compared; the verdict path left out allow hits on %d", segments, skipped)
+	if skipped == 0 {
+		t.Error("the verdict path never skipped the allow layer")
+	}
 }
 
 func ids(rs []Reason) []string {
