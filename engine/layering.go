@@ -201,6 +201,7 @@ func hitIDs(qr topdown.QueryResult, v string) ([]string, error) {
 	})
 	return ids, ferr
 }
+
 // layered is one segment's outcome: its decision and the rule ids of each
 // layer that count (asks left open, asks granted, allows).
 type layered struct {
