@@ -11,12 +11,72 @@ import (
 // Building the input as ast.Value by hand skips the JSON round trip OPA
 // makes for Go values.
 
-func str(s string) *ast.Term { return ast.StringTerm(s) }
+// str returns OPA's shared term for common strings (the empty one, one
+// letter, …) and a new one otherwise; the keys below are built once.
+func str(s string) *ast.Term { return ast.InternedTerm(s) }
+
+func boolean(b bool) *ast.Term { return ast.InternedTerm(b) }
+
+func number(n int) *ast.Term { return ast.InternedTerm(n) }
+
+// Object keys of the input document, built once.
+var (
+	keyArgs           = ast.StringTerm("args")
+	keyArgv           = ast.StringTerm("argv")
+	keyAssigns        = ast.StringTerm("assigns")
+	keyBackground     = ast.StringTerm("background")
+	keyChangedShell   = ast.StringTerm("changed_shell")
+	keyClass          = ast.StringTerm("class")
+	keyCode           = ast.StringTerm("code")
+	keyCount          = ast.StringTerm("count")
+	keyCwd            = ast.StringTerm("cwd")
+	keyCwdKnown       = ast.StringTerm("cwd_known")
+	keyDepth          = ast.StringTerm("depth")
+	keyDownstream     = ast.StringTerm("downstream")
+	keyDynamic        = ast.StringTerm("dynamic")
+	keyDynamicCommand = ast.StringTerm("dynamic_command")
+	keyFd             = ast.StringTerm("fd")
+	keyFlags          = ast.StringTerm("flags")
+	keyFunctions      = ast.StringTerm("functions")
+	keyGranted        = ast.StringTerm("granted")
+	keyHeredocs       = ast.StringTerm("heredocs")
+	keyIndex          = ast.StringTerm("index")
+	keyInherited      = ast.StringTerm("inherited")
+	keyKind           = ast.StringTerm("kind")
+	keyLang           = ast.StringTerm("lang")
+	keyName           = ast.StringTerm("name")
+	keyOp             = ast.StringTerm("op")
+	keyOperands       = ast.StringTerm("operands")
+	keyOperators      = ast.StringTerm("operators")
+	keyOptions        = ast.StringTerm("options")
+	keyParent         = ast.StringTerm("parent")
+	keyPath           = ast.StringTerm("path")
+	keyPathKind       = ast.StringTerm("path_kind")
+	keyProcSubsts     = ast.StringTerm("proc_substs")
+	keyProgram        = ast.StringTerm("program")
+	keyReadClasses    = ast.StringTerm("read_classes")
+	keyReads          = ast.StringTerm("reads")
+	keyRedirects      = ast.StringTerm("redirects")
+	keySafe           = ast.StringTerm("safe")
+	keySegment        = ast.StringTerm("segment")
+	keyShape          = ast.StringTerm("shape")
+	keyStdin          = ast.StringTerm("stdin")
+	keySubcommand     = ast.StringTerm("subcommand")
+	keySubstitutions  = ast.StringTerm("substitutions")
+	keyTags           = ast.StringTerm("tags")
+	keyTarget         = ast.StringTerm("target")
+	keyText           = ast.StringTerm("text")
+	keyUpstream       = ast.StringTerm("upstream")
+	keyValue          = ast.StringTerm("value")
+	keyWrappers       = ast.StringTerm("wrappers")
+	keyWriteClasses   = ast.StringTerm("write_classes")
+	keyWrites         = ast.StringTerm("writes")
+)
 
 func strs(ss []string) *ast.Term {
 	ts := make([]*ast.Term, len(ss))
 	for i, s := range ss {
-		ts[i] = ast.StringTerm(s)
+		ts[i] = str(s)
 	}
 	return ast.ArrayTerm(ts...)
 }
@@ -24,7 +84,7 @@ func strs(ss []string) *ast.Term {
 func strSet(ss []string) *ast.Term {
 	ts := make([]*ast.Term, len(ss))
 	for i, s := range ss {
-		ts[i] = ast.StringTerm(s)
+		ts[i] = str(s)
 	}
 	return ast.SetTerm(ts...)
 }
@@ -32,17 +92,17 @@ func strSet(ss []string) *ast.Term {
 func bools(bs []bool) *ast.Term {
 	ts := make([]*ast.Term, len(bs))
 	for i, b := range bs {
-		ts[i] = ast.BooleanTerm(b)
+		ts[i] = boolean(b)
 	}
 	return ast.ArrayTerm(ts...)
 }
 
 func operand(o parser.Operand) *ast.Term {
 	return ast.ObjectTerm(
-		ast.Item(str("text"), str(o.Text)),
-		ast.Item(str("path"), str(o.Path)),
-		ast.Item(str("class"), str(o.Class)),
-		ast.Item(str("dynamic"), ast.BooleanTerm(o.Dynamic)),
+		ast.Item(keyText, str(o.Text)),
+		ast.Item(keyPath, str(o.Path)),
+		ast.Item(keyClass, str(o.Class)),
+		ast.Item(keyDynamic, boolean(o.Dynamic)),
 	)
 }
 
@@ -58,7 +118,7 @@ func operands(os []parser.Operand) *ast.Term {
 func classSet(os []parser.Operand) *ast.Term {
 	ts := make([]*ast.Term, len(os))
 	for i, o := range os {
-		ts[i] = ast.StringTerm(o.Class)
+		ts[i] = str(o.Class)
 	}
 	return ast.SetTerm(ts...)
 }
@@ -66,28 +126,28 @@ func classSet(os []parser.Operand) *ast.Term {
 func segmentValue(s *parser.Segment) *ast.Term {
 	wrappers := make([]*ast.Term, len(s.Wrappers))
 	for i, w := range s.Wrappers {
-		wrappers[i] = ast.ObjectTerm(ast.Item(str("name"), str(w.Name)), ast.Item(str("args"), strs(w.Args)))
+		wrappers[i] = ast.ObjectTerm(ast.Item(keyName, str(w.Name)), ast.Item(keyArgs, strs(w.Args)))
 	}
 	redirects := make([]*ast.Term, len(s.Redirects))
 	for i, r := range s.Redirects {
 		redirects[i] = ast.ObjectTerm(
-			ast.Item(str("op"), str(r.Op)),
-			ast.Item(str("fd"), str(r.Fd)),
-			ast.Item(str("target"), operand(r.Target)),
-			ast.Item(str("inherited"), ast.BooleanTerm(r.Inherited)),
+			ast.Item(keyOp, str(r.Op)),
+			ast.Item(keyFd, str(r.Fd)),
+			ast.Item(keyTarget, operand(r.Target)),
+			ast.Item(keyInherited, boolean(r.Inherited)),
 		)
 	}
 	assigns := make([]*ast.Term, len(s.Assigns))
 	for i, a := range s.Assigns {
-		assigns[i] = ast.ObjectTerm(ast.Item(str("name"), str(a.Name)), ast.Item(str("value"), str(a.Value)), ast.Item(str("dynamic"), ast.BooleanTerm(a.Dynamic)))
+		assigns[i] = ast.ObjectTerm(ast.Item(keyName, str(a.Name)), ast.Item(keyValue, str(a.Value)), ast.Item(keyDynamic, boolean(a.Dynamic)))
 	}
 	code := make([]*ast.Term, len(s.Code))
 	for i, c := range s.Code {
 		code[i] = ast.ObjectTerm(
-			ast.Item(str("lang"), str(c.Lang)),
-			ast.Item(str("text"), str(c.Text)),
-			ast.Item(str("safe"), ast.BooleanTerm(c.Safe)),
-			ast.Item(str("dynamic"), ast.BooleanTerm(c.Dynamic)),
+			ast.Item(keyLang, str(c.Lang)),
+			ast.Item(keyText, str(c.Text)),
+			ast.Item(keySafe, boolean(c.Safe)),
+			ast.Item(keyDynamic, boolean(c.Dynamic)),
 		)
 	}
 	keys := make([]string, 0, len(s.Options))
@@ -100,47 +160,47 @@ func segmentValue(s *parser.Segment) *ast.Term {
 		opts[i] = ast.Item(str(k), strs(s.Options[k]))
 	}
 	return ast.ObjectTerm(
-		ast.Item(str("index"), ast.IntNumberTerm(s.Index)),
-		ast.Item(str("parent"), ast.IntNumberTerm(s.Parent)),
-		ast.Item(str("depth"), ast.IntNumberTerm(s.Depth)),
-		ast.Item(str("kind"), str(s.Kind)),
-		ast.Item(str("text"), str(s.Text)),
-		ast.Item(str("argv"), strs(s.Argv)),
-		ast.Item(str("dynamic"), bools(s.Dynamic)),
-		ast.Item(str("program"), str(s.Program)),
-		ast.Item(str("path"), str(s.Path)),
-		ast.Item(str("path_kind"), str(s.PathKind)),
-		ast.Item(str("wrappers"), ast.ArrayTerm(wrappers...)),
-		ast.Item(str("subcommand"), str(s.Subcommand)),
-		ast.Item(str("flags"), strSet(s.Flags)),
-		ast.Item(str("options"), ast.ObjectTerm(opts...)),
-		ast.Item(str("operands"), operands(s.Operands)),
-		ast.Item(str("redirects"), ast.ArrayTerm(redirects...)),
-		ast.Item(str("assigns"), ast.ArrayTerm(assigns...)),
-		ast.Item(str("cwd"), str(s.Cwd)),
-		ast.Item(str("cwd_known"), ast.BooleanTerm(s.CwdKnown)),
-		ast.Item(str("upstream"), strs(s.Upstream)),
-		ast.Item(str("downstream"), strs(s.Downstream)),
-		ast.Item(str("stdin"), str(s.Stdin)),
-		ast.Item(str("code"), ast.ArrayTerm(code...)),
-		ast.Item(str("writes"), operands(s.Writes)),
-		ast.Item(str("reads"), operands(s.Reads)),
-		ast.Item(str("write_classes"), classSet(s.Writes)),
-		ast.Item(str("read_classes"), classSet(s.Reads)),
-		ast.Item(str("tags"), strSet(s.Tags)),
+		ast.Item(keyIndex, number(s.Index)),
+		ast.Item(keyParent, number(s.Parent)),
+		ast.Item(keyDepth, number(s.Depth)),
+		ast.Item(keyKind, str(s.Kind)),
+		ast.Item(keyText, str(s.Text)),
+		ast.Item(keyArgv, strs(s.Argv)),
+		ast.Item(keyDynamic, bools(s.Dynamic)),
+		ast.Item(keyProgram, str(s.Program)),
+		ast.Item(keyPath, str(s.Path)),
+		ast.Item(keyPathKind, str(s.PathKind)),
+		ast.Item(keyWrappers, ast.ArrayTerm(wrappers...)),
+		ast.Item(keySubcommand, str(s.Subcommand)),
+		ast.Item(keyFlags, strSet(s.Flags)),
+		ast.Item(keyOptions, ast.ObjectTerm(opts...)),
+		ast.Item(keyOperands, operands(s.Operands)),
+		ast.Item(keyRedirects, ast.ArrayTerm(redirects...)),
+		ast.Item(keyAssigns, ast.ArrayTerm(assigns...)),
+		ast.Item(keyCwd, str(s.Cwd)),
+		ast.Item(keyCwdKnown, boolean(s.CwdKnown)),
+		ast.Item(keyUpstream, strs(s.Upstream)),
+		ast.Item(keyDownstream, strs(s.Downstream)),
+		ast.Item(keyStdin, str(s.Stdin)),
+		ast.Item(keyCode, ast.ArrayTerm(code...)),
+		ast.Item(keyWrites, operands(s.Writes)),
+		ast.Item(keyReads, operands(s.Reads)),
+		ast.Item(keyWriteClasses, classSet(s.Writes)),
+		ast.Item(keyReadClasses, classSet(s.Reads)),
+		ast.Item(keyTags, strSet(s.Tags)),
 	)
 }
 
 func shapeValue(sh *parser.Shape) *ast.Term {
 	return ast.ObjectTerm(
-		ast.Item(str("operators"), strs(sh.Operators)),
-		ast.Item(str("substitutions"), ast.IntNumberTerm(sh.Substitutions)),
-		ast.Item(str("proc_substs"), ast.IntNumberTerm(sh.ProcSubsts)),
-		ast.Item(str("heredocs"), ast.IntNumberTerm(sh.Heredocs)),
-		ast.Item(str("background"), ast.BooleanTerm(sh.Background)),
-		ast.Item(str("dynamic_command"), ast.BooleanTerm(sh.DynamicCommand)),
-		ast.Item(str("changed_shell"), ast.BooleanTerm(sh.ChangedShell)),
-		ast.Item(str("functions"), strs(sh.Functions)),
+		ast.Item(keyOperators, strs(sh.Operators)),
+		ast.Item(keySubstitutions, number(sh.Substitutions)),
+		ast.Item(keyProcSubsts, number(sh.ProcSubsts)),
+		ast.Item(keyHeredocs, number(sh.Heredocs)),
+		ast.Item(keyBackground, boolean(sh.Background)),
+		ast.Item(keyDynamicCommand, boolean(sh.DynamicCommand)),
+		ast.Item(keyChangedShell, boolean(sh.ChangedShell)),
+		ast.Item(keyFunctions, strs(sh.Functions)),
 	)
 }
 
@@ -148,10 +208,10 @@ func shapeValue(sh *parser.Shape) *ast.Term {
 // {"segment": …, "index": i, "count": n, "shape": …, "granted": {ids}}.
 func segmentInput(cmd *parser.Command, i int, shape *ast.Term, granted []string) ast.Value {
 	return ast.NewObject(
-		ast.Item(str("segment"), segmentValue(cmd.Segments[i])),
-		ast.Item(str("index"), ast.IntNumberTerm(i)),
-		ast.Item(str("count"), ast.IntNumberTerm(len(cmd.Segments))),
-		ast.Item(str("shape"), shape),
-		ast.Item(str("granted"), strSet(granted)),
+		ast.Item(keySegment, segmentValue(cmd.Segments[i])),
+		ast.Item(keyIndex, number(i)),
+		ast.Item(keyCount, number(len(cmd.Segments))),
+		ast.Item(keyShape, shape),
+		ast.Item(keyGranted, strSet(granted)),
 	)
 }
