@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -64,4 +66,75 @@ func (c *hitCache) put(key ast.Value, hits layerHits) {
 	}
 	c.m[h] = append(c.m[h], cacheEntry{key: key, hits: hits})
 	c.n++
+}
+
+// verdictCache remembers whole verdicts of EvaluateText by the text and
+// everything the parser and the grants add to it (shell, cwd, workspace,
+// home, grants): the parser is a pure function of those, and the policy
+// is fixed for the engine's life, so a hit is exact. Verdicts that ended
+// in an evaluation error (a cancelled context, a failing policy) are never
+// stored.
+type verdictCache struct {
+	mu  sync.Mutex
+	m   map[string]Verdict
+	max int
+}
+
+func newVerdictCache(max int) *verdictCache {
+	if max <= 0 {
+		return nil
+	}
+	return &verdictCache{m: map[string]Verdict{}, max: max}
+}
+
+// verdictKey joins the fields, each prefixed by its length so no two
+// different inputs share a key.
+func verdictKey(text string, c *evalConfig) string {
+	var b strings.Builder
+	field := func(s string) {
+		b.WriteString(strconv.Itoa(len(s)))
+		b.WriteByte(':')
+		b.WriteString(s)
+	}
+	for _, s := range []string{text, c.shell, c.cwd, c.workspace, c.home} {
+		field(s)
+	}
+	field(strconv.Itoa(len(c.grants)))
+	for _, g := range c.grants {
+		field(strconv.Itoa(len(g.Prefix)))
+		for _, p := range g.Prefix {
+			field(p)
+		}
+		field(strconv.Itoa(len(g.Rules)))
+		for _, r := range g.Rules {
+			field(r)
+		}
+	}
+	return b.String()
+}
+
+func (c *verdictCache) get(key string) (Verdict, bool) {
+	if c == nil {
+		return Verdict{}, false
+	}
+	c.mu.Lock()
+	v, ok := c.m[key]
+	c.mu.Unlock()
+	if ok {
+		v.Reasons = append([]Reason(nil), v.Reasons...) // the caller may change its copy
+	}
+	return v, ok
+}
+
+func (c *verdictCache) put(key string, v Verdict) {
+	if c == nil {
+		return
+	}
+	v.Reasons = append([]Reason(nil), v.Reasons...)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= c.max {
+		c.m = map[string]Verdict{} // bounded, like hitCache
+	}
+	c.m[key] = v
 }

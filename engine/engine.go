@@ -17,8 +17,9 @@ import (
 // Engine grades commands. Create it with [New]; it is safe for concurrent
 // use.
 type Engine struct {
-	c     *compiled
-	cache *hitCache
+	c        *compiled
+	cache    *hitCache
+	verdicts *verdictCache
 }
 
 // New loads and compiles the embedded packs plus the user packs named by
@@ -41,7 +42,7 @@ func New(ctx context.Context, opts ...Option) (*Engine, error) {
 	if cfg.cacheSize != nil {
 		size = *cfg.cacheSize
 	}
-	return &Engine{c: c, cache: newHitCache(size)}, nil
+	return &Engine{c: c, cache: newHitCache(size), verdicts: newVerdictCache(size)}, nil
 }
 
 // PolicyHash identifies the compiled policy (sources and data).
@@ -94,8 +95,16 @@ func newEvalConfig(opts []EvalOption) *evalConfig {
 // EvaluateText parses text and grades it.
 func (e *Engine) EvaluateText(ctx context.Context, text string, opts ...EvalOption) Verdict {
 	c := newEvalConfig(opts)
+	key := verdictKey(text, c)
+	if v, ok := e.verdicts.get(key); ok {
+		return v
+	}
 	cmd, _ := parser.Parse(text, c.parserOptions()...)
-	return e.evaluate(ctx, cmd, c)
+	v, ok := e.evaluate(ctx, cmd, c)
+	if ok {
+		e.verdicts.put(key, v)
+	}
+	return v
 }
 
 // EvaluateArgv grades an argv that will be executed without a shell.
@@ -105,13 +114,15 @@ func (e *Engine) EvaluateArgv(ctx context.Context, argv []string, opts ...EvalOp
 	if err != nil {
 		return e.fail(RuleEvalError, LayerEngine, "cannot grade argv: "+err.Error())
 	}
-	return e.evaluate(ctx, cmd, c)
+	v, _ := e.evaluate(ctx, cmd, c)
+	return v
 }
 
 // Evaluate grades a parsed command. Only the grants of opts are used (the
 // command was parsed with its own cwd, workspace and shell).
 func (e *Engine) Evaluate(ctx context.Context, cmd *parser.Command, opts ...EvalOption) Verdict {
-	return e.evaluate(ctx, cmd, newEvalConfig(opts))
+	v, _ := e.evaluate(ctx, cmd, newEvalConfig(opts))
+	return v
 }
 
 func (e *Engine) fail(rule string, layer Layer, why string) Verdict {
@@ -120,36 +131,39 @@ func (e *Engine) fail(rule string, layer Layer, why string) Verdict {
 	}}}
 }
 
-func (e *Engine) evaluate(ctx context.Context, cmd *parser.Command, c *evalConfig) Verdict {
-	v, _ := e.evaluateAll(ctx, cmd, c, false)
+// evaluate grades cmd; ok is false when the evaluation failed (the verdict
+// then denies) rather than graded.
+func (e *Engine) evaluate(ctx context.Context, cmd *parser.Command, c *evalConfig) (v Verdict, ok bool) {
+	v, _, ok = e.evaluateAll(ctx, cmd, c, false)
 	v.Reasons = deciding(v.Decision, v.Reasons)
-	return v
+	return v, ok
 }
 
 // evaluateAll grades cmd and returns the verdict with the reasons of every
-// segment, and each segment's own decision. With full, the reasons are every
+// segment, each segment's own decision, and false when the evaluation
+// failed (the verdict then denies). With full, the reasons are every
 // hit of every layer; without, a segment's allow layer is evaluated only
 // when nothing stricter decided it (the verdict keeps only the deciding
 // layer's reasons).
-func (e *Engine) evaluateAll(ctx context.Context, cmd *parser.Command, c *evalConfig, full bool) (Verdict, []Decision) {
+func (e *Engine) evaluateAll(ctx context.Context, cmd *parser.Command, c *evalConfig, full bool) (Verdict, []Decision, bool) {
 	if cmd == nil {
-		return e.fail(RuleEvalError, LayerEngine, "no command"), nil
+		return e.fail(RuleEvalError, LayerEngine, "no command"), nil, false
 	}
 	if cmd.Shape.Limit != "" {
-		return e.fail(RuleLimit, LayerEngine, fmt.Sprintf("the command exceeds the parser's %s limit; it cannot be graded", cmd.Shape.Limit)), nil
+		return e.fail(RuleLimit, LayerEngine, fmt.Sprintf("the command exceeds the parser's %s limit; it cannot be graded", cmd.Shape.Limit)), nil, true
 	}
 	if pe := cmd.Shape.Error; pe != nil {
-		return e.parseError(cmd, pe), nil
+		return e.parseError(cmd, pe), nil, true
 	}
 	if len(cmd.Segments) == 0 {
 		return Verdict{Decision: Allow, Policy: e.c.hash, Reasons: []Reason{{
 			Rule: RuleEmpty, Layer: LayerEngine, Decision: Allow, Segment: -1,
 			Title: "Nothing to run", Justification: "The text holds no command (only blanks or comments).",
-		}}}, nil
+		}}}, nil, true
 	}
 	run, err := e.c.hits.start(ctx)
 	if err != nil {
-		return e.fail(RuleEvalError, LayerEngine, "policy evaluation failed: "+err.Error()), nil
+		return e.fail(RuleEvalError, LayerEngine, "policy evaluation failed: "+err.Error()), nil, false
 	}
 	defer run.close()
 	v := Verdict{Decision: Allow, Policy: e.c.hash, Reasons: []Reason{}}
@@ -157,18 +171,18 @@ func (e *Engine) evaluateAll(ctx context.Context, cmd *parser.Command, c *evalCo
 	shape := shapeValue(&cmd.Shape)
 	for i, seg := range cmd.Segments {
 		if err := ctx.Err(); err != nil {
-			return e.fail(RuleEvalError, LayerEngine, "evaluation cancelled: "+err.Error()), nil
+			return e.fail(RuleEvalError, LayerEngine, "evaluation cancelled: "+err.Error()), nil, false
 		}
 		granted := grantedRules(e.withStanding(c.grants), seg) // standing grants from configuration (engine/disable.go)
 		d, reasons, err := e.gradeSegment(run, cmd, i, shape, granted, full)
 		if err != nil {
-			return e.fail(RuleEvalError, LayerEngine, err.Error()), nil
+			return e.fail(RuleEvalError, LayerEngine, err.Error()), nil, false
 		}
 		decisions[i] = d
 		v.Decision = Max(v.Decision, d)
 		v.Reasons = append(v.Reasons, reasons...)
 	}
-	return v, decisions
+	return v, decisions, true
 }
 
 // Explanation is a verdict with everything behind it: the parsed command,
@@ -184,7 +198,7 @@ type Explanation struct {
 func (e *Engine) Explain(ctx context.Context, text string, opts ...EvalOption) Explanation {
 	c := newEvalConfig(opts)
 	cmd, _ := parser.Parse(text, c.parserOptions()...)
-	all, decisions := e.evaluateAll(ctx, cmd, c, true)
+	all, decisions, _ := e.evaluateAll(ctx, cmd, c, true)
 	hits := append([]Reason(nil), all.Reasons...)
 	v := all
 	v.Reasons = deciding(v.Decision, append([]Reason(nil), all.Reasons...))

@@ -1,0 +1,94 @@
+package engine
+
+import (
+	"context"
+	"reflect"
+	"testing"
+)
+
+// TestVerdictCacheIsExact grades a sequence of commands whose verdicts
+// differ only by an evaluation option, on an engine with caches and on one
+// without: every verdict must be the same, in any order.
+func TestVerdictCacheIsExact(t *testing.T) {
+	ctx := context.Background()
+	cached, err := New(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := New(ctx, CacheSize(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	push := []Grant{{Prefix: []string{"npm", "install"}, Rules: []string{"packages.install"}}}
+	steps := []struct {
+		text string
+		opts []EvalOption
+	}{
+		{"npm install", nil},
+		{"npm install", []EvalOption{Grants(push)}},
+		{"npm install", nil},
+		{"cat id_rsa", []EvalOption{Home("/home/dev"), Cwd("/home/dev/.ssh")}},
+		{"cat id_rsa", []EvalOption{Home("/home/dev"), Cwd("/home/dev/proj"), Workspace("/home/dev/proj")}},
+		{"rm -rf build", []EvalOption{Workspace("/w"), Cwd("/w")}},
+		{"rm -rf build", []EvalOption{Workspace("/w"), Cwd("/")}},
+		{"cat ~/.aws/credentials", []EvalOption{Home("/home/dev")}},
+		{"cat ~/.aws/credentials", []EvalOption{Home("/root")}},
+		{"ls", []EvalOption{Shell("zsh")}},
+		{"noglob rm -rf /", []EvalOption{Shell("zsh")}},
+		{"noglob rm -rf /", []EvalOption{Shell("bash")}},
+	}
+	for round := 0; round < 2; round++ {
+		for _, s := range steps {
+			got := cached.EvaluateText(ctx, s.text, s.opts...)
+			want := plain.EvaluateText(ctx, s.text, s.opts...)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("round %d %q: cached %s %v, uncached %s %v", round, s.text, got.Decision, got.Reasons, want.Decision, want.Reasons)
+			}
+		}
+	}
+}
+
+// TestVerdictCacheKeepsNoFailure: a verdict that failed (here, a cancelled
+// context) is not remembered, and a caller changing its reasons changes
+// nobody else's.
+func TestVerdictCacheKeepsNoFailure(t *testing.T) {
+	e, err := New(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	if v := e.EvaluateText(cancelled, "ls -la"); v.Decision != Deny || v.Reasons[0].Rule != RuleEvalError {
+		t.Fatalf("cancelled evaluation: %s %v, want a deny by %s", v.Decision, v.Reasons, RuleEvalError)
+	}
+	v := e.EvaluateText(context.Background(), "ls -la")
+	if v.Decision != Allow {
+		t.Fatalf("after a cancelled evaluation: %s %v, want allow", v.Decision, v.Reasons)
+	}
+	v.Reasons[0].Rule = "changed"
+	if again := e.EvaluateText(context.Background(), "ls -la"); again.Reasons[0].Rule == "changed" {
+		t.Fatal("a caller's change to its verdict reached the cache")
+	}
+}
+
+func TestVerdictKeyIsUnambiguous(t *testing.T) {
+	keys := map[string]string{}
+	for name, k := range map[string]string{
+		"text a, cwd bc":     verdictKey("a", &evalConfig{cwd: "bc"}),
+		"text ab, cwd c":     verdictKey("ab", &evalConfig{cwd: "c"}),
+		"text a1:b":          verdictKey("a1:b", &evalConfig{}),
+		"text a, shell b":    verdictKey("a", &evalConfig{shell: "b"}),
+		"grant [x y]":        verdictKey("t", &evalConfig{grants: []Grant{{Prefix: []string{"x", "y"}}}}),
+		"grant [xy]":         verdictKey("t", &evalConfig{grants: []Grant{{Prefix: []string{"xy"}}}}),
+		"grant [x] rule y":   verdictKey("t", &evalConfig{grants: []Grant{{Prefix: []string{"x"}, Rules: []string{"y"}}}}),
+		"grants [x], [] y":   verdictKey("t", &evalConfig{grants: []Grant{{Prefix: []string{"x"}}, {Rules: []string{"y"}}}}),
+		"workspace w":        verdictKey("t", &evalConfig{workspace: "w"}),
+		"home w":             verdictKey("t", &evalConfig{home: "w"}),
+		"no options, text t": verdictKey("t", &evalConfig{}),
+	} {
+		if other, dup := keys[k]; dup {
+			t.Errorf("%s and %s share the key %q", name, other, k)
+		}
+		keys[k] = name
+	}
+}
