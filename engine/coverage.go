@@ -281,10 +281,14 @@ func (c *Coverage) trace(ctx context.Context, cmd *parser.Command, cfg *evalConf
 	if cmd == nil || cmd.Shape.Error != nil || cmd.Shape.Limit != "" {
 		return
 	}
+	pq, err := c.e.c.pq()
+	if err != nil {
+		return // the verdict path reported the policy's errors already
+	}
 	shape := shapeValue(&cmd.Shape)
 	for i, seg := range cmd.Segments {
 		in := segmentInput(cmd, i, shape, grantedRules(c.e.withStanding(cfg.grants), seg))
-		_, _ = c.e.c.pq.Eval(ctx, rego.EvalParsedInput(in), rego.EvalQueryTracer(c.cov))
+		_, _ = pq.Eval(ctx, rego.EvalParsedInput(in), rego.EvalQueryTracer(c.cov))
 	}
 }
 

@@ -27,6 +27,10 @@ func TestGoLayeringMatchesRego(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	pq, err := e.c.pq()
+	if err != nil {
+		t.Fatal(err)
+	}
 	run, err := e.c.hits.start(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +68,7 @@ func TestGoLayeringMatchesRego(t *testing.T) {
 				if len(sr) < len(fr) {
 					skipped++
 				}
-				res, err := e.c.pq.Eval(ctx, rego.EvalParsedInput(segmentInput(cmd, i, shape, granted)))
+				res, err := pq.Eval(ctx, rego.EvalParsedInput(segmentInput(cmd, i, shape, granted)))
 				if err != nil || ferr != nil {
 					t.Fatalf("%s: eval errors: %v / %v", tc.Name(), err, ferr)
 				}
