@@ -217,8 +217,8 @@ func checkUser(name string, m *ast.Module) []string {
 
 type compiled struct {
 	pq       func() (rego.PreparedEvalQuery, error) // data.rivumi.main.result: the layering in Rego
-	hits     *hitQueries            // the layer sets: the fast path (engine/layering.go)
-	testOnly map[string]*ast.Module // modules left out of the evaluated policy, for the Rego tests
+	hits     *hitQueries                            // the layer sets: the fast path (engine/layering.go)
+	testOnly map[string]*ast.Module                 // modules left out of the evaluated policy, for the Rego tests
 	meta     map[string]RuleMeta
 	standing []Grant // grants from configuration, in force for every evaluation (engine/disable.go)
 	hash     string
