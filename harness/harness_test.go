@@ -1,7 +1,6 @@
 package harness_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -21,6 +20,7 @@ import (
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/harness/harnesstest"
 )
 
 // fakeGrader answers with fixed verdicts per program name, and honours
@@ -514,8 +514,9 @@ func TestInteractiveAnswers(t *testing.T) {
 		{"maybe\nwhat\nagain\n", noGrant, harness.AnswerDeny},
 	}
 	for _, tt := range tests {
-		var out bytes.Buffer
-		p := harness.NewInteractive(strings.NewReader(tt.input), &out)
+		term := harnesstest.NewTerminal(tt.input)
+		out := term.Out
+		p := harness.NewInteractive(term.In, out)
 		got, err := p.Approve(context.Background(), tt.req)
 		if err != nil || got != tt.want {
 			t.Errorf("input %q: %v, %v; want %v", tt.input, got, err, tt.want)

@@ -16,6 +16,7 @@ import (
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/harness/harnesstest"
 )
 
 // fakeRunGrader stands in for the engine in the run and grant tests:
@@ -131,21 +132,21 @@ func TestRunInteractiveAlways(t *testing.T) {
 	dir := t.TempDir()
 	grants := filepath.Join(dir, "grants.json")
 	args := []string{"run", "--sandbox", "none", "--audit", filepath.Join(dir, "audit"), "--grants", grants, "-C", dir, "--", "touch", "made"}
-	var stderr bytes.Buffer
-	code := Main(context.Background(), args, Stdio{In: strings.NewReader("a\n"), Out: io.Discard, Err: &stderr})
+	term := harnesstest.NewTerminal("a\n") // typed after the prompt: type-ahead is discarded
+	code := Main(context.Background(), args, Stdio{In: term.In, Out: io.Discard, Err: term.Out})
 	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
+		t.Fatalf("exit %d: %s", code, term.Out.String())
 	}
 	for _, want := range []string{"`touch made` needs approval", "ask.touch", "[a]lways for `touch made`", "granted `touch made`"} {
-		if !strings.Contains(stderr.String(), want) {
-			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		if !strings.Contains(term.Out.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, term.Out.String())
 		}
 	}
+	var stderr bytes.Buffer
 	if _, err := os.Stat(filepath.Join(dir, "made")); err != nil {
 		t.Error("approved command did not run")
 	}
 	// Second run: no prompt (empty input would deny).
-	stderr.Reset()
 	code = Main(context.Background(), args, Stdio{In: strings.NewReader(""), Out: io.Discard, Err: &stderr})
 	if code != 0 || strings.Contains(stderr.String(), "needs approval") {
 		t.Errorf("second run: exit %d, stderr %q", code, stderr.String())
