@@ -219,8 +219,9 @@ func deciding(d Decision, rs []Reason) []Reason {
 
 // gradeSegment evaluates one segment through the fast path (cached layer
 // hits, layering in Go) and returns its decision and reasons. The allow
-// layer is evaluated when full asks for every hit, or when no floor, deny or
-// open ask decided the segment already.
+// layer is evaluated when full asks for every hit, when user packs are
+// loaded (their failing rules must deny), or when no floor, deny or open ask
+// decided the segment already.
 func (e *Engine) gradeSegment(run *evalRun, cmd *parser.Command, i int, shape *ast.Term, granted []string, full bool) (Decision, []Reason, error) {
 	seg := cmd.Segments[i]
 	in := segmentInput(cmd, i, shape, granted)
@@ -236,7 +237,7 @@ func (e *Engine) gradeSegment(run *evalRun, cmd *parser.Command, i int, shape *a
 	for _, g := range granted {
 		gs[g] = true
 	}
-	if !h.allowKnown && (full || e.needsAllow(h, gs)) {
+	if !h.allowKnown && (full || run.q.alwaysAllow || e.needsAllow(h, gs)) {
 		var err error
 		if h.allow, err = run.allowHits(input); err != nil {
 			return Deny, nil, fmt.Errorf("policy evaluation failed: %v", err)

@@ -32,6 +32,11 @@ type hitQueries struct {
 	compiler    *ast.Compiler
 	store       storage.Store
 	gate, allow ast.Body
+	// alwaysAllow makes every segment evaluate the allow layer, even when a
+	// stricter layer decided: with user packs, so that a rule of theirs that
+	// fails at run time always denies (naming the error) instead of going
+	// unnoticed on the commands its layer does not decide.
+	alwaysAllow bool
 }
 
 // prepareHits compiles the queries. Without user packs or switched-off
@@ -48,7 +53,7 @@ func prepareHits(c *ast.Compiler, store storage.Store, user bool) (*hitQueries, 
 			varAsk: "data.rivumi.main.ask_hits", varAllow: "data.rivumi.main.allow_hits",
 		}
 	}
-	q := &hitQueries{compiler: c, store: store}
+	q := &hitQueries{compiler: c, store: store, alwaysAllow: user}
 	var err error
 	if q.gate, err = compileQuery(c, fmt.Sprintf("%s = %s; %s = %s; %s = %s", varFloor, src[varFloor], varDeny, src[varDeny], varAsk, src[varAsk])); err != nil {
 		return nil, err
