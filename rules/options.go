@@ -3,6 +3,7 @@ package rules
 import (
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Option describes one option of a program.
@@ -42,6 +43,48 @@ type Spec struct {
 	// getopt: shells, interpreters, ssh, find, echo); otherwise options may
 	// follow operands (GNU permutation).
 	InOrder bool
+
+	// The option maps are built from desc on first use (see spec): ~250
+	// descriptions parsed at start-up cost half a millisecond of every
+	// process, and a hook grades one or two programs.
+	desc  string
+	built sync.Once
+}
+
+// build fills Short and Long from desc, once.
+func (s *Spec) build() *Spec {
+	s.built.Do(func() {
+		if s.Short != nil || s.Long != nil {
+			return // made by hand, not from a description
+		}
+		s.Short, s.Long = map[byte]Option{}, map[string]Option{}
+		for _, ent := range strings.Fields(s.desc) {
+			arg := ArgNone
+			switch {
+			case strings.HasSuffix(ent, "=?"):
+				arg, ent = ArgOptional, strings.TrimSuffix(ent, "=?")
+			case strings.HasSuffix(ent, "="):
+				arg, ent = ArgRequired, strings.TrimSuffix(ent, "=")
+			}
+			names := strings.Split(ent, "|")
+			canon := names[0]
+			for _, n := range names {
+				if len(n) > 1 {
+					canon = n
+					break
+				}
+			}
+			o := Option{Canon: canon, Arg: arg}
+			for _, n := range names {
+				if len(n) == 1 {
+					s.Short[n[0]] = o
+				} else {
+					s.Long[n] = o
+				}
+			}
+		}
+	})
+	return s
 }
 
 // LookupLong resolves a long option name, honouring unique-prefix
@@ -75,39 +118,19 @@ func (s *Spec) LookupLong(name string) (Option, bool) {
 // long option), optionally followed by '=' (takes a value) or '=?' (takes an
 // optional attached value). Example: "r|R|recursive f|force n|lines=".
 func spec(desc string) *Spec {
-	s := &Spec{Short: map[byte]Option{}, Long: map[string]Option{}, Abbrev: true}
-	for _, ent := range strings.Fields(desc) {
-		arg := ArgNone
-		switch {
-		case strings.HasSuffix(ent, "=?"):
-			arg, ent = ArgOptional, strings.TrimSuffix(ent, "=?")
-		case strings.HasSuffix(ent, "="):
-			arg, ent = ArgRequired, strings.TrimSuffix(ent, "=")
-		}
-		names := strings.Split(ent, "|")
-		canon := names[0]
-		for _, n := range names {
-			if len(n) > 1 {
-				canon = n
-				break
-			}
-		}
-		o := Option{Canon: canon, Arg: arg}
-		for _, n := range names {
-			if len(n) == 1 {
-				s.Short[n[0]] = o
-			} else {
-				s.Long[n] = o
-			}
-		}
-	}
-	return s
+	return &Spec{desc: desc, Abbrev: true} // parsed by build on first use
 }
 
 // ProgramSpec returns what rivumi knows of prog (or "prog sub" for a
 // subcommand), or nil. Program names are basenames as the parser normalises
 // them.
-func ProgramSpec(name string) *Spec { return specs[name] }
+func ProgramSpec(name string) *Spec {
+	s := specs[name]
+	if s == nil {
+		return nil
+	}
+	return s.build()
+}
 
 // KnownPrograms lists the programs with a spec, sorted; for tests and docs.
 func KnownPrograms() []string {
