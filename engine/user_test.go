@@ -26,6 +26,11 @@ func TestUserModulesCannotWeaken(t *testing.T) {
 		{"function", "package rivumi.user\n\nask(x) := x\n", "function ask is not allowed"},
 		{"shadowed builtin", "package rivumi.user\n\ncount(x) := 0\n", "shadows a built-in function"},
 		{"syntax error", "package rivumi.user\n\nallow contains if {\n", "x.rego:3:"},
+		// New skips the check-only compiler stages for the embedded packs alone; user packs get them.
+		{"type error", "package rivumi.user\n\n# METADATA\n# title: T\n# custom:\n#   id: team.t\n#   justification: j\ndeny contains {\"id\": \"team.t\"} if count(1) > 0\n", "x.rego:8:35: count: invalid argument(s)"},
+		{"recursion", "package rivumi.user\n\na if b\n\nb if a\n", "rule data.rivumi.user.a is recursive"},
+		{"undefined function", "package rivumi.user\n\nx if nope(1)\n", "undefined function nope"},
+		{"unused import (strict)", "package rivumi.user\n\nimport data.foo\n\nx := 1\n", "import data.foo unused"},
 		{"missing metadata", "package rivumi.user\n\ndeny contains {\"id\": \"team.x\"} if input.segment.program == \"x\"\n", "hit id \"team.x\" has no METADATA"},
 	}
 	for _, tt := range tests {

@@ -1,0 +1,38 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/rivumi/rivumi/rules"
+)
+
+// TestEmbeddedPassesEveryCheck compiles the embedded packs (every module,
+// the YAML rules' one included) with all of the compiler's stages, strict:
+// New skips the check-only stages for them (checkOnlyStages), so this test
+// is where those checks run.
+func TestEmbeddedPassesEveryCheck(t *testing.T) {
+	files, _, err := load(&config{authoring: authoring{yaml: []rules.YAMLRule{{}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	modules := map[string]*ast.Module{}
+	for _, f := range files {
+		if f.user {
+			t.Fatalf("%s: a user module among the embedded ones", f.name)
+		}
+		m, err := ast.ParseModuleWithOpts(f.name, f.text, ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		modules[f.name] = m
+	}
+	if _, ok := modules["policies/"+yamlModule]; !ok || len(modules) < 10 {
+		t.Fatalf("loaded %d modules, want every embedded one including %s", len(modules), yamlModule)
+	}
+	c := ast.NewCompiler().WithStrict(true).WithCapabilities(capabilities()).WithEnablePrintStatements(false)
+	if c.Compile(modules); c.Failed() {
+		t.Fatalf("the embedded packs fail a check New skips: %v", c.Errors)
+	}
+}
