@@ -228,7 +228,7 @@ var checkOnlyStages = []ast.StageID{
 type compiled struct {
 	pq       func() (rego.PreparedEvalQuery, error) // data.rivumi.main.result: the layering in Rego
 	hits     *hitQueries                            // the layer sets: the fast path (engine/layering.go)
-	testOnly map[string]*ast.Module                 // modules left out of the evaluated policy, for the Rego tests
+	testOnly []file                                 // modules left out of the evaluated policy, for the Rego tests
 	meta     map[string]RuleMeta
 	standing []Grant // grants from configuration, in force for every evaluation (engine/disable.go)
 	hash     string
@@ -244,13 +244,17 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 	}
 	var problems []string
 	modules := map[string]*ast.Module{}
-	testOnly := map[string]*ast.Module{}
+	var testOnly []file
 	userPkgs := map[string]map[string]bool{}
 	h := sha256.New()
 	sort.Slice(files, func(i, j int) bool { return files[i].name < files[j].name })
 	parsed := parseModules(files)
 	for i, f := range files {
 		h.Write([]byte(f.name + "\x00" + f.text + "\x00"))
+		if f.testOnly {
+			testOnly = append(testOnly, f) // parsed by RunRegoTests
+			continue
+		}
 		m, err := parsed[i].m, parsed[i].err
 		if err != nil {
 			problems = append(problems, astProblems(err)...)
@@ -272,10 +276,6 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 		}
 		if _, dup := modules[f.name]; dup {
 			problems = append(problems, fmt.Sprintf("%s: loaded twice", f.name))
-		}
-		if f.testOnly {
-			testOnly[f.name] = m
-			continue
 		}
 		modules[f.name] = m
 	}
@@ -366,11 +366,19 @@ type parsedModule struct {
 
 // parseModules parses the files on every CPU (parsing is ~40% of start-up,
 // and each file parses on its own); results are in the files' order. The
-// METADATA of user files is parsed too.
+// METADATA of user files is parsed too; test-only files are left out.
 func parseModules(files []file) []parsedModule {
 	out := make([]parsedModule, len(files))
-	next := make(chan int, len(files))
-	for i := range files {
+	order := make([]int, 0, len(files))
+	for i, f := range files {
+		if !f.testOnly {
+			order = append(order, i)
+		}
+	}
+	// Largest first, so that the CPUs finish together.
+	sort.Slice(order, func(a, b int) bool { return len(files[order[a]].text) > len(files[order[b]].text) })
+	next := make(chan int, len(order))
+	for _, i := range order {
 		next <- i
 	}
 	close(next)

@@ -91,10 +91,15 @@ func (e *Engine) RunRegoTests(ctx context.Context, o RegoTestOptions) ([]RegoTes
 	for name, m := range e.c.modules {
 		modules[name] = m // runTests copies
 	}
-	for name, m := range e.c.testOnly {
-		modules[name] = m
-	}
 	var problems []string
+	for _, f := range e.c.testOnly {
+		m, err := ast.ParseModuleWithOpts(f.name, f.text, ast.ParserOptions{RegoVersion: ast.RegoV1})
+		if err != nil {
+			problems = append(problems, astProblems(err)...)
+			continue
+		}
+		modules[f.name] = m
+	}
 	for _, s := range append(BuiltinTests(), o.Sources...) {
 		m, err := ast.ParseModuleWithOpts(s.Name, s.Text, ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1})
 		if err != nil {
