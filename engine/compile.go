@@ -65,7 +65,7 @@ type file struct {
 const yamlModule = "rules/yaml.rego"
 
 // load collects the built-in and user modules and the data tables.
-func load(cfg *config) (mods []file, data map[string]any, err error) {
+func load(cfg *config) (mods []file, data map[string]any, dataFiles []file, err error) {
 	var problems []string
 	data = map[string]any{}
 	err = fs.WalkDir(policies.FS, ".", func(p string, d fs.DirEntry, err error) error {
@@ -91,11 +91,12 @@ func load(cfg *config) (mods []file, data map[string]any, err error) {
 				return fmt.Errorf("policies/%s: %w", p, err)
 			}
 			merge(data, doc)
+			dataFiles = append(dataFiles, file{name: "policies/" + p, text: string(b)})
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	addFS := func(name string, fsys fs.FS) {
 		werr := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
@@ -130,9 +131,9 @@ func load(cfg *config) (mods []file, data map[string]any, err error) {
 		mods = append(mods, file{name: s.Name, text: s.Text, user: true})
 	}
 	if len(problems) > 0 {
-		return nil, nil, &PolicyError{Problems: problems}
+		return nil, nil, nil, &PolicyError{Problems: problems}
 	}
-	return mods, data, nil
+	return mods, data, dataFiles, nil
 }
 
 func merge(dst, src map[string]any) {
@@ -238,7 +239,7 @@ type compiled struct {
 }
 
 func compile(ctx context.Context, cfg *config) (*compiled, error) {
-	files, data, err := load(cfg)
+	files, data, dataFiles, err := load(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -291,16 +292,23 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 	}
 	meta, mp := readMeta(builtinMeta(), modules, files)
 	problems = append(problems, mp...)
-	problems = append(problems, addAuthoring(cfg, data, meta)...) // YAML rules, switches, standing grants (engine/yaml.go)
+	// The hash covers the data: the embedded JSON files by their text, the
+	// rest (authoring, grantable ids; small) as JSON.
+	for _, f := range dataFiles {
+		h.Write([]byte(f.name + "\x00" + f.text + "\x00"))
+	}
+	extra := map[string]any{}
+	problems = append(problems, addAuthoring(cfg, extra, meta)...) // YAML rules, switches, standing grants (engine/yaml.go)
 	grantable := map[string]any{}
 	for id, m := range meta {
 		if m.Grantable() {
 			grantable[id] = true
 		}
 	}
-	merge(data, map[string]any{"rivumi": map[string]any{"meta": map[string]any{"grantable": grantable}}})
-	db, _ := json.Marshal(data)
+	merge(extra, map[string]any{"rivumi": map[string]any{"meta": map[string]any{"grantable": grantable}}})
+	db, _ := json.Marshal(extra)
 	h.Write(db)
+	merge(data, extra)
 	compiler := ast.NewCompiler().
 		WithStrict(true).
 		WithCapabilities(capabilities()).
@@ -329,7 +337,9 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 	if len(problems) > 0 {
 		return nil, &PolicyError{Problems: problems}
 	}
-	store := inmem.NewFromObjectWithOpts(data, inmem.OptReturnASTValuesOnRead(true))
+	// The data is JSON-shaped already (decoded JSON, maps, slices, strings,
+	// booleans): no JSON round trip on the way into the store.
+	store := inmem.NewFromObjectWithOpts(data, inmem.OptReturnASTValuesOnRead(true), inmem.OptRoundTripOnWrite(false))
 	// The layering in Rego is read by the coverage report and the test that
 	// proves the fast path identical, never by a verdict: prepared on first
 	// use.

@@ -13,7 +13,7 @@ import (
 // New skips the check-only stages for them (checkOnlyStages), so this test
 // is where those checks run.
 func TestEmbeddedPassesEveryCheck(t *testing.T) {
-	files, _, err := load(&config{authoring: authoring{yaml: []rules.YAMLRule{{}}}})
+	files, _, _, err := load(&config{authoring: authoring{yaml: []rules.YAMLRule{{}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,7 +47,7 @@ func LoadSources(ctx context.Context, opts ...Option) (*Sources, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	files, _, err := load(&cfg)
+	files, _, _, err := load(&cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -18,7 +18,7 @@ var updateMeta = flag.Bool("update-meta", false, "rewrite engine/builtin_meta.js
 // annotations, checks it as New checks user packs', and compares it with
 // builtin_meta.json, which New uses instead of parsing it at every start.
 func TestBuiltinMetaInSync(t *testing.T) {
-	files, _, err := load(&config{authoring: authoring{yaml: []rules.YAMLRule{{}}}})
+	files, _, _, err := load(&config{authoring: authoring{yaml: []rules.YAMLRule{{}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
