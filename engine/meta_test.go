@@ -5,9 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"go/format"
-	"sort"
 	"os"
 	"reflect"
+	"sort"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
