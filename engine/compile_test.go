@@ -13,20 +13,11 @@ import (
 // New skips the check-only stages for them (checkOnlyStages), so this test
 // is where those checks run.
 func TestEmbeddedPassesEveryCheck(t *testing.T) {
-	files, _, _, err := load(&config{authoring: authoring{yaml: []rules.YAMLRule{{}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	modules := map[string]*ast.Module{}
+	files, modules := parseEmbedded(t)
 	for _, f := range files {
 		if f.user {
 			t.Fatalf("%s: a user module among the embedded ones", f.name)
 		}
-		m, err := ast.ParseModuleWithOpts(f.name, f.text, ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		modules[f.name] = m
 	}
 	if _, ok := modules["policies/"+yamlModule]; !ok || len(modules) < 10 {
 		t.Fatalf("loaded %d modules, want every embedded one including %s", len(modules), yamlModule)
@@ -35,4 +26,23 @@ func TestEmbeddedPassesEveryCheck(t *testing.T) {
 	if c.Compile(modules); c.Failed() {
 		t.Fatalf("the embedded packs fail a check New skips: %v", c.Errors)
 	}
+}
+
+// parseEmbedded loads and parses every embedded module (the YAML rules'
+// one included), with their METADATA.
+func parseEmbedded(t *testing.T) ([]file, map[string]*ast.Module) {
+	t.Helper()
+	files, _, _, err := load(&config{authoring: authoring{yaml: []rules.YAMLRule{{}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	modules := map[string]*ast.Module{}
+	for _, f := range files {
+		m, err := ast.ParseModuleWithOpts(f.name, f.text, ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		modules[f.name] = m
+	}
+	return files, modules
 }

@@ -9,10 +9,6 @@ import (
 	"reflect"
 	"sort"
 	"testing"
-
-	"github.com/open-policy-agent/opa/v1/ast"
-
-	"github.com/rivumi/rivumi/rules"
 )
 
 var updateMeta = flag.Bool("update-meta", false, "rewrite engine/builtin_meta.go from the embedded packs' METADATA")
@@ -21,18 +17,7 @@ var updateMeta = flag.Bool("update-meta", false, "rewrite engine/builtin_meta.go
 // annotations, checks it as New checks user packs', and compares it with
 // builtin_meta.go, which New uses instead of parsing it at every start.
 func TestBuiltinMetaInSync(t *testing.T) {
-	files, _, _, err := load(&config{authoring: authoring{yaml: []rules.YAMLRule{{}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	modules := map[string]*ast.Module{}
-	for _, f := range files {
-		m, err := ast.ParseModuleWithOpts(f.name, f.text, ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		modules[f.name] = m
-	}
+	files, modules := parseEmbedded(t)
 	meta, problems := readMeta(nil, modules, files)
 	if len(problems) > 0 {
 		t.Fatalf("the embedded packs' METADATA has problems:\n%v", problems)
