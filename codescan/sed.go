@@ -701,9 +701,11 @@ func (p *sedParser) translit() {
 	}
 	p.i++
 	start := p.i
-	if !p.delimited(d, false) || !p.delimited(d, false) {
-		p.fail("unterminated 'y' command")
-		return
+	for range 2 { // the source characters, then their replacements
+		if !p.delimited(d, false) {
+			p.fail("unterminated 'y' command")
+			return
+		}
 	}
 	for k := start; k < p.i; k++ {
 		if p.s[k] == '[' && d != '[' {

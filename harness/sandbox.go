@@ -153,7 +153,7 @@ func landlockAvailable(allowNet bool) (string, error) {
 		return "", fmt.Errorf("the kernel does not support Landlock (%v)", err)
 	}
 	if !allowNet && abi < 4 {
-		return "", fmt.Errorf("Landlock ABI v%d cannot restrict TCP (needs v4, Linux 6.7)", abi)
+		return "", fmt.Errorf("the kernel's Landlock ABI v%d cannot restrict TCP (needs v4, Linux 6.7)", abi)
 	}
 	self, err := os.Executable()
 	if err != nil {

@@ -471,12 +471,11 @@ func (p *walker) scriptFile(f *frame, seg *Segment, w word) {
 
 func (p *walker) trapCode(f *frame, seg *Segment, ws []word) {
 	args := ws[1:]
-	for len(args) > 0 && strings.HasPrefix(args[0].text, "-") && args[0].text != "-" {
-		if args[0].text == "--" {
-			args = args[1:]
-			break
+	if len(args) > 0 && strings.HasPrefix(args[0].text, "-") && args[0].text != "-" {
+		if args[0].text != "--" {
+			return // -p, -l: listing
 		}
-		return // -p, -l: listing
+		args = args[1:]
 	}
 	if len(args) < 2 {
 		return

@@ -85,9 +85,7 @@ func (p *walker) callExpr(f *frame, c *syntax.CallExpr, s *syntax.Stmt) {
 	for _, a := range c.Assigns {
 		seg.Assigns = append(seg.Assigns, p.assign(f, a, seg.Index))
 	}
-	for _, r := range f.redirs {
-		seg.Redirects = append(seg.Redirects, r)
-	}
+	seg.Redirects = append(seg.Redirects, f.redirs...)
 	for _, w := range words {
 		if w.arith {
 			seg.tag(TagArithDynamic)

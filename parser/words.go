@@ -501,7 +501,14 @@ func braceWords(w *syntax.Word) []*syntax.Word {
 			return nil
 		}
 	}
-	return expand.Braces(split)
+	var out []*syntax.Word
+	for word, err := range expand.BracesSeq(nil, split) {
+		if err != nil || len(out) == 64 {
+			return nil // too large: left unexpanded, as counted above
+		}
+		out = append(out, word)
+	}
+	return out
 }
 
 func findBrace(w *syntax.Word) (*syntax.BraceExp, bool) {
