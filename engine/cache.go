@@ -75,10 +75,18 @@ func (c *hitCache) put(key ast.Value, hits layerHits) {
 // in an evaluation error (a cancelled context, a failing policy) are never
 // stored.
 type verdictCache struct {
-	mu  sync.Mutex
-	m   map[string]Verdict
-	max int
+	mu    sync.Mutex
+	m     map[string]Verdict
+	max   int
+	bytes int // of the keys, bounded by maxCacheBytes
 }
+
+// Long commands are graded every time: agents' commands are short, and a
+// cache of a few thousand 256 KiB commands would hold a gigabyte.
+const (
+	maxCachedText = 4 << 10  // bytes of a command whose verdict and segments the caches keep
+	maxCacheBytes = 16 << 20 // bytes of verdict-cache keys before it starts over
+)
 
 func newVerdictCache(max int) *verdictCache {
 	if max <= 0 {
@@ -133,8 +141,11 @@ func (c *verdictCache) put(key string, v Verdict) {
 	v.Reasons = append([]Reason(nil), v.Reasons...)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.m) >= c.max {
-		c.m = map[string]Verdict{} // bounded, like hitCache
+	if len(c.m) >= c.max || c.bytes+len(key) > maxCacheBytes {
+		c.m, c.bytes = map[string]Verdict{}, 0 // bounded, like hitCache
+	}
+	if _, dup := c.m[key]; !dup {
+		c.bytes += len(key)
 	}
 	c.m[key] = v
 }

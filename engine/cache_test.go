@@ -2,7 +2,9 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -90,5 +92,32 @@ func TestVerdictKeyIsUnambiguous(t *testing.T) {
 			t.Errorf("%s and %s share the key %q", name, other, k)
 		}
 		keys[k] = name
+	}
+}
+
+// TestCachesAreBounded: long commands are not kept, and the verdict cache
+// starts over before its keys pass maxCacheBytes.
+func TestCachesAreBounded(t *testing.T) {
+	e, err := New(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := "echo " + strings.Repeat("x", maxCachedText)
+	if v := e.EvaluateText(context.Background(), long); v.Decision != Allow {
+		t.Fatalf("long echo: %s %v", v.Decision, v.Reasons)
+	}
+	if n := len(e.verdicts.m); n != 0 {
+		t.Errorf("a %d-byte command was cached (%d verdicts)", len(long), n)
+	}
+	if n := e.cache.n; n != 0 {
+		t.Errorf("a segment of a %d-byte command was cached (%d segments)", len(long), n)
+	}
+	c := newVerdictCache(1 << 20)
+	key := strings.Repeat("k", maxCachedText)
+	for i := range maxCacheBytes/len(key) + 10 {
+		c.put(fmt.Sprint(i)+key, Verdict{})
+		if c.bytes > maxCacheBytes {
+			t.Fatalf("after %d puts the keys hold %d bytes, over %d", i+1, c.bytes, maxCacheBytes)
+		}
 	}
 }

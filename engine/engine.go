@@ -95,13 +95,17 @@ func newEvalConfig(opts []EvalOption) *evalConfig {
 // EvaluateText parses text and grades it.
 func (e *Engine) EvaluateText(ctx context.Context, text string, opts ...EvalOption) Verdict {
 	c := newEvalConfig(opts)
-	key := verdictKey(text, c)
-	if v, ok := e.verdicts.get(key); ok {
-		return v
+	cacheable := len(text) <= maxCachedText
+	var key string
+	if cacheable {
+		key = verdictKey(text, c)
+		if v, ok := e.verdicts.get(key); ok {
+			return v
+		}
 	}
 	cmd, _ := parser.Parse(text, c.parserOptions()...)
 	v, ok := e.evaluate(ctx, cmd, c)
-	if ok {
+	if ok && cacheable {
 		e.verdicts.put(key, v)
 	}
 	return v
@@ -245,7 +249,7 @@ func (e *Engine) gradeSegment(run *evalRun, cmd *parser.Command, i int, shape *a
 		h.allowKnown = true
 		cached = false
 	}
-	if !cached {
+	if !cached && len(cmd.Text) <= maxCachedText {
 		e.cache.put(in, h)
 	}
 	l := e.layer(h, gs)
