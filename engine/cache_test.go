@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/rivumi/rivumi/rules"
 )
 
 // TestVerdictCacheIsExact grades a sequence of commands whose verdicts
@@ -71,6 +73,10 @@ func TestVerdictCacheKeepsNoFailure(t *testing.T) {
 	if again := e.EvaluateText(context.Background(), "ls -la"); again.Reasons[0].Rule == "changed" {
 		t.Fatal("a caller's change to its verdict reached the cache")
 	}
+	// Remembered now: a done context still denies.
+	if v := e.EvaluateText(cancelled, "ls -la"); v.Decision != Deny || v.Reasons[0].Rule != RuleEvalError {
+		t.Fatalf("cancelled evaluation of a remembered command: %s %v, want a deny by %s", v.Decision, v.Reasons, RuleEvalError)
+	}
 }
 
 func TestVerdictKeyIsUnambiguous(t *testing.T) {
@@ -118,6 +124,34 @@ func TestCachesAreBounded(t *testing.T) {
 		c.put(fmt.Sprint(i)+key, Verdict{})
 		if c.bytes > maxCacheBytes {
 			t.Fatalf("after %d puts the keys hold %d bytes, over %d", i+1, c.bytes, maxCacheBytes)
+		}
+	}
+}
+
+// TestAllowAlwaysEvaluatedForTeamRules: whatever a team adds (Rego packs,
+// YAML rules, switches) makes every segment evaluate the allow layer, so a
+// failing rule of theirs denies; the embedded packs alone skip it when a
+// stricter layer decided.
+func TestAllowAlwaysEvaluatedForTeamRules(t *testing.T) {
+	rs, err := rules.ParseYAMLRules("team.yaml", []byte("rules:\n  - id: team.ls\n    pattern: [ls]\n    decision: allow\n    justification: j\n    match: [\"ls\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		opts []Option
+		want bool
+	}{
+		{"embedded packs", nil, false},
+		{"YAML rules", []Option{YAMLRules(rs...)}, true},
+		{"user pack", []Option{UserModule("u.rego", "package rivumi.user\n\nx := 1\n")}, true},
+	} {
+		e, err := New(context.Background(), tt.opts...)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if e.c.hits.alwaysAllow != tt.want {
+			t.Errorf("%s: alwaysAllow %v, want %v", tt.name, e.c.hits.alwaysAllow, tt.want)
 		}
 	}
 }

@@ -92,8 +92,12 @@ func newEvalConfig(opts []EvalOption) *evalConfig {
 	return c
 }
 
-// EvaluateText parses text and grades it.
+// EvaluateText parses text and grades it. A context already done denies,
+// even for a command graded before.
 func (e *Engine) EvaluateText(ctx context.Context, text string, opts ...EvalOption) Verdict {
+	if err := ctx.Err(); err != nil {
+		return e.fail(RuleEvalError, LayerEngine, "evaluation cancelled: "+err.Error())
+	}
 	c := newEvalConfig(opts)
 	cacheable := len(text) <= maxCachedText
 	var key string
@@ -223,9 +227,9 @@ func deciding(d Decision, rs []Reason) []Reason {
 
 // gradeSegment evaluates one segment through the fast path (cached layer
 // hits, layering in Go) and returns its decision and reasons. The allow
-// layer is evaluated when full asks for every hit, when user packs are
-// loaded (their failing rules must deny), or when no floor, deny or open ask
-// decided the segment already.
+// layer is evaluated when full asks for every hit, when the engine loaded
+// anything a team wrote (its failing rules must deny; see alwaysAllow), or
+// when no floor, deny or open ask decided the segment already.
 func (e *Engine) gradeSegment(run *evalRun, cmd *parser.Command, i int, shape *ast.Term, granted []string, full bool) (Decision, []Reason, error) {
 	seg := cmd.Segments[i]
 	in := segmentInput(cmd, i, shape, granted)
