@@ -2,6 +2,9 @@
 
 package engine
 
+// builtinMetaDigest is embeddedDigest of the packs the table was read from.
+const builtinMetaDigest = "f5b1666cee6a79b1f1708307da2056123b7e940221ece9627369bff5135e1820"
+
 // builtinMetaTable is the embedded packs' METADATA by rule id (see builtinMeta).
 var builtinMetaTable = map[string]RuleMeta{
 	"allow.assignment":           {ID: "allow.assignment", Title: "Plain assignment", Justification: "x=5 sets a shell variable and runs nothing; names that change how commands resolve and values that carry code are judged by other rules.", Layer: "allow", Scope: "", Location: "policies/rules/readonly.rego:75", User: false},

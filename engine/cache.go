@@ -56,7 +56,9 @@ func (c *hitCache) put(key ast.Value, hits layerHits) {
 	defer c.mu.Unlock()
 	for i, e := range c.m[h] {
 		if e.key.Compare(key) == 0 {
-			c.m[h][i].hits = hits // the same input, now with its allow layer
+			if !e.hits.allowKnown { // the same input, now with its allow layer
+				c.m[h][i].hits = hits
+			}
 			return
 		}
 	}

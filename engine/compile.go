@@ -248,7 +248,8 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 	userPkgs := map[string]map[string]bool{}
 	h := sha256.New()
 	sort.Slice(files, func(i, j int) bool { return files[i].name < files[j].name })
-	parsed := parseModules(files)
+	known := generatedMeta(files)
+	parsed := parseModules(files, known == nil)
 	for i, f := range files {
 		h.Write([]byte(f.name + "\x00" + f.text + "\x00"))
 		if f.testOnly {
@@ -289,7 +290,7 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 		}
 		modules["generated/user_packages.rego"] = m
 	}
-	meta, mp := readMeta(builtinMeta(), modules, files)
+	meta, mp := readMeta(known, modules, files)
 	problems = append(problems, mp...)
 	// The hash covers the data: the embedded JSON files by their text, the
 	// rest (authoring, grantable ids; small) as JSON.
@@ -336,9 +337,7 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 	if len(problems) > 0 {
 		return nil, &PolicyError{Problems: problems}
 	}
-	// The data is JSON-shaped already (decoded JSON, maps, slices, strings,
-	// booleans): no JSON round trip on the way into the store.
-	store := inmem.NewFromObjectWithOpts(data, inmem.OptReturnASTValuesOnRead(true), inmem.OptRoundTripOnWrite(false))
+	store := inmem.NewFromObjectWithOpts(data, inmem.OptReturnASTValuesOnRead(true))
 	// The layering in Rego is read by the coverage report and the test that
 	// proves the fast path identical, never by a verdict: prepared on first
 	// use.
@@ -356,7 +355,7 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 	for _, f := range files {
 		hasUser = hasUser || f.user
 	}
-	hits, err := prepareHits(compiler, store, hasUser)
+	hits, err := prepareHits(compiler, store, hasUser, hasUser || len(cfg.authoring.yaml) > 0)
 	if err != nil {
 		return nil, &PolicyError{Problems: astProblems(err)}
 	}
@@ -368,6 +367,28 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 	return c, nil
 }
 
+// generatedMeta returns the generated METADATA table (builtinMeta) when
+// files hold the very embedded packs it was made from, and nil otherwise:
+// then their METADATA is parsed like a user pack's.
+func generatedMeta(files []file) map[string]RuleMeta {
+	if embeddedDigest(files) != builtinMetaDigest {
+		return nil
+	}
+	return builtinMeta()
+}
+
+// embeddedDigest identifies the embedded Rego files (test-only ones
+// included, user files left out), in files' order.
+func embeddedDigest(files []file) string {
+	h := sha256.New()
+	for _, f := range files {
+		if !f.user {
+			h.Write([]byte(f.name + "\x00" + f.text + "\x00"))
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 type parsedModule struct {
 	m   *ast.Module
 	err error
@@ -375,8 +396,9 @@ type parsedModule struct {
 
 // parseModules parses the files on every CPU (parsing is ~40% of start-up,
 // and each file parses on its own); results are in the files' order. The
-// METADATA of user files is parsed too; test-only files are left out.
-func parseModules(files []file) []parsedModule {
+// METADATA of user files is parsed too, and of the embedded ones when
+// embeddedMeta; test-only files are left out.
+func parseModules(files []file, embeddedMeta bool) []parsedModule {
 	out := make([]parsedModule, len(files))
 	order := make([]int, 0, len(files))
 	for i, f := range files {
@@ -399,7 +421,7 @@ func parseModules(files []file) []parsedModule {
 			for i := range next {
 				// The embedded packs' METADATA comes from builtinMeta; only
 				// user packs have theirs parsed (YAML, ~25% of a parse).
-				m, err := ast.ParseModuleWithOpts(files[i].name, files[i].text, ast.ParserOptions{ProcessAnnotation: files[i].user, RegoVersion: ast.RegoV1})
+				m, err := ast.ParseModuleWithOpts(files[i].name, files[i].text, ast.ParserOptions{ProcessAnnotation: files[i].user || embeddedMeta, RegoVersion: ast.RegoV1})
 				out[i] = parsedModule{m, err}
 			}
 		}()

@@ -33,16 +33,19 @@ type hitQueries struct {
 	store       storage.Store
 	gate, allow ast.Body
 	// alwaysAllow makes every segment evaluate the allow layer, even when a
-	// stricter layer decided: with user packs, so that a rule of theirs that
-	// fails at run time always denies (naming the error) instead of going
-	// unnoticed on the commands its layer does not decide.
+	// stricter layer decided: when the engine loaded user packs, YAML rules
+	// or switched rules off, so that a team's rule that fails at run time
+	// always denies (naming the error) instead of going unnoticed on the
+	// commands its layer does not decide. The built-in allow rules are
+	// covered by the testcases.
 	alwaysAllow bool
 }
 
 // prepareHits compiles the queries. Without user packs or switched-off
-// rules they read the built-in layer sets directly (main.rego's unions and
-// switch filter cost as much as a layer).
-func prepareHits(c *ast.Compiler, store storage.Store, user bool) (*hitQueries, error) {
+// rules (user false) they read the built-in layer sets directly (main.rego's
+// unions and switch filter cost as much as a layer); see alwaysAllow for the
+// other flag.
+func prepareHits(c *ast.Compiler, store storage.Store, user, alwaysAllow bool) (*hitQueries, error) {
 	src := map[string]string{
 		varFloor: "data.rivumi.rules.floor", varDeny: "data.rivumi.rules.deny",
 		varAsk: "data.rivumi.rules.ask", varAllow: "data.rivumi.rules.allow",
@@ -53,7 +56,7 @@ func prepareHits(c *ast.Compiler, store storage.Store, user bool) (*hitQueries, 
 			varAsk: "data.rivumi.main.ask_hits", varAllow: "data.rivumi.main.allow_hits",
 		}
 	}
-	q := &hitQueries{compiler: c, store: store, alwaysAllow: user}
+	q := &hitQueries{compiler: c, store: store, alwaysAllow: alwaysAllow}
 	var err error
 	if q.gate, err = compileQuery(c, fmt.Sprintf("%s = %s; %s = %s; %s = %s", varFloor, src[varFloor], varDeny, src[varDeny], varAsk, src[varAsk])); err != nil {
 		return nil, err
@@ -73,14 +76,14 @@ func compileQuery(c *ast.Compiler, text string) (ast.Body, error) {
 }
 
 // evalRun is one verdict's evaluation: a read transaction on the store and,
-// when the caller's context can end, a watcher that cancels the evaluation
-// in flight.
+// when the caller's context can end, a cancel that fires with it and stops
+// the evaluation in flight.
 type evalRun struct {
 	q      *hitQueries
 	ctx    context.Context
 	txn    storage.Transaction
-	cancel topdown.Cancel
-	done   chan struct{}
+	cancel topdown.Cancel // nil when ctx cannot end
+	stop   func() bool    // unregisters the cancel from ctx
 }
 
 func (q *hitQueries) start(ctx context.Context) (*evalRun, error) {
@@ -90,22 +93,16 @@ func (q *hitQueries) start(ctx context.Context) (*evalRun, error) {
 	}
 	r := &evalRun{q: q, ctx: ctx, txn: txn}
 	if ctx.Done() != nil {
-		r.cancel, r.done = topdown.NewCancel(), make(chan struct{})
-		go func() {
-			select {
-			case <-ctx.Done():
-				r.cancel.Cancel()
-			case <-r.done:
-			}
-		}()
+		r.cancel = topdown.NewCancel()
+		r.stop = context.AfterFunc(ctx, r.cancel.Cancel)
 	}
 	return r, nil
 }
 
 func (r *evalRun) close() {
 	r.q.store.Abort(r.ctx, r.txn)
-	if r.done != nil {
-		close(r.done)
+	if r.stop != nil {
+		r.stop()
 	}
 }
 
