@@ -257,15 +257,22 @@ func testCapabilities() *ast.Capabilities {
 // is safe for concurrent use.
 type Coverage struct {
 	e        *Engine
+	pq       rego.PreparedEvalQuery
 	cov      *cover.Cover
 	mu       sync.Mutex
 	hits     map[string]int
 	ranTests bool
 }
 
-// NewCoverage starts recording coverage for e.
-func (e *Engine) NewCoverage() *Coverage {
-	return &Coverage{e: e, cov: cover.New(), hits: map[string]int{}}
+// NewCoverage starts recording coverage for e. It fails when the policy's
+// layering query (data.rivumi.main.result, which line tracing evaluates)
+// does not prepare.
+func (e *Engine) NewCoverage() (*Coverage, error) {
+	pq, err := e.c.pq()
+	if err != nil {
+		return nil, &PolicyError{Problems: astProblems(err)}
+	}
+	return &Coverage{e: e, pq: pq, cov: cover.New(), hits: map[string]int{}}, nil
 }
 
 // Explain is [Engine.Explain], recording the rule ids of every hit and the
@@ -286,14 +293,10 @@ func (c *Coverage) trace(ctx context.Context, cmd *parser.Command, cfg *evalConf
 	if cmd == nil || cmd.Shape.Error != nil || cmd.Shape.Limit != "" {
 		return
 	}
-	pq, err := c.e.c.pq()
-	if err != nil {
-		return // the verdict path reported the policy's errors already
-	}
 	shape := shapeValue(&cmd.Shape)
 	for i, seg := range cmd.Segments {
 		in := segmentInput(cmd, i, shape, grantedRules(c.e.withStanding(cfg.grants), seg))
-		_, _ = pq.Eval(ctx, rego.EvalParsedInput(in), rego.EvalQueryTracer(c.cov))
+		_, _ = c.pq.Eval(ctx, rego.EvalParsedInput(in), rego.EvalQueryTracer(c.cov))
 	}
 }
 

@@ -50,7 +50,10 @@ func TestRunRegoTests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cov := e.NewCoverage()
+	cov, err := e.NewCoverage()
+	if err != nil {
+		t.Fatal(err)
+	}
 	res, err := e.RunRegoTests(ctx, engine.RegoTestOptions{
 		Sources:  []engine.Source{{Name: "team/pack_test.rego", Text: userTests}},
 		Coverage: cov,

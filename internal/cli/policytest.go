@@ -396,7 +396,12 @@ func loadForTest(ctx context.Context, pf *policyFlags, paths []string, useConfig
 func testWith(ctx context.Context, e *engine.Engine, pf *policyFlags, s *sources, re *regexp.Regexp, coverage bool, r *testReport) {
 	var cov *engine.Coverage
 	if coverage {
-		cov = e.NewCoverage()
+		var err error
+		if cov, err = e.NewCoverage(); err != nil {
+			r.Problems = policyErrorProblems(err)
+			r.Cases = nil
+			return
+		}
 	}
 	run := ""
 	if re != nil {
