@@ -23,7 +23,9 @@ type Terminal struct {
 }
 
 // NewTerminal returns a terminal that will type input after the first
-// prompt.
+// prompt. The gate opens once: input meant for a later prompt is already
+// there when that prompt appears, so a test with several approvals must use
+// one terminal per approval.
 func NewTerminal(input string) *Terminal {
 	out := &Output{prompted: make(chan struct{})}
 	return &Terminal{In: &gated{r: strings.NewReader(input), gate: out.prompted}, Out: out}
