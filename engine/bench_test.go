@@ -19,7 +19,7 @@ var (
 	cold     *engine.Engine
 )
 
-// coldEngine has the segment cache off: every verdict evaluates the policy.
+// coldEngine has the caches off: every verdict evaluates the policy.
 func coldEngine(b *testing.B) *engine.Engine {
 	coldOnce.Do(func() {
 		var err error
@@ -53,11 +53,12 @@ func benchMix(b *testing.B, e *engine.Engine, cmds []string) {
 }
 
 // BenchmarkEvaluate grades the realistic mix with the full default policy,
-// parse included, with the segment cache (as a long-lived server or hook
-// client sees repeated commands).
+// parse included, with the caches on: after the first round every command
+// is a verdict-cache hit (as a long-lived server sees repeated commands).
 func BenchmarkEvaluate(b *testing.B) { benchMix(b, defaultEngine(b), benchdata.Mix) }
 
-// BenchmarkEvaluateCold is BenchmarkEvaluate with the cache off.
+// BenchmarkEvaluateCold is BenchmarkEvaluate with the caches off: every
+// command is parsed and evaluated.
 func BenchmarkEvaluateCold(b *testing.B) { benchMix(b, coldEngine(b), benchdata.Mix) }
 
 // BenchmarkParseMix parses the same mix, for the evaluate/parse ratio.

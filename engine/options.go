@@ -20,12 +20,15 @@ type namedFS struct {
 	fsys fs.FS
 }
 
-// DefaultCacheSize is how many segment results an Engine remembers.
+// DefaultCacheSize is how many segment results, and how many verdicts, an
+// Engine remembers.
 const DefaultCacheSize = 4096
 
-// CacheSize sets how many segment results the engine remembers (0 turns
-// the cache off). Results depend only on the segment's facts, the grants
-// and the compiled policy, so a hit is exact.
+// CacheSize sets how many segment results, and how many whole verdicts of
+// EvaluateText, the engine remembers (0 turns both caches off). A segment's
+// result depends only on its facts, the grants and the compiled policy; a
+// verdict only on the text, the evaluation options and the policy: a hit
+// is exact. Commands over 4 KiB are not remembered.
 func CacheSize(n int) Option { return func(c *config) { c.cacheSize = &n } }
 
 // Source is one policy file given directly (for tests and generated rules).
