@@ -469,8 +469,9 @@ func readMeta(known map[string]RuleMeta, modules map[string]*ast.Module, files [
 		user[f.name] = f.user
 	}
 	type use struct {
-		id  string
-		loc string
+		id   string
+		loc  string
+		user bool
 	}
 	var uses []use
 	names := make([]string, 0, len(modules))
@@ -524,12 +525,18 @@ func readMeta(known map[string]RuleMeta, modules map[string]*ast.Module, files [
 				}
 				continue
 			}
-			uses = append(uses, use{id: id, loc: loc})
+			uses = append(uses, use{id: id, loc: loc, user: user[n]})
 		}
 	}
 	for _, u := range uses {
-		if _, ok := meta[u.id]; !ok {
+		m, ok := meta[u.id]
+		switch {
+		case !ok:
 			problems = append(problems, fmt.Sprintf("%s: hit id %q has no METADATA (title, custom.id, custom.justification)", u.loc, u.id))
+		case u.user && !m.User:
+			// A team's rule speaking as a built-in one would be credited
+			// with its title and justification, and cancelled by its grants.
+			problems = append(problems, fmt.Sprintf("%s: hit id %q is a built-in rule's (%s); a user rule declares an id of its own", u.loc, u.id, m.Location))
 		}
 	}
 	return meta, problems

@@ -31,6 +31,7 @@ func TestUserModulesCannotWeaken(t *testing.T) {
 		{"recursion", "package rivumi.user\n\na if b\n\nb if a\n", "rule data.rivumi.user.a is recursive"},
 		{"undefined function", "package rivumi.user\n\nx if nope(1)\n", "undefined function nope"},
 		{"unused import (strict)", "package rivumi.user\n\nimport data.foo\n\nx := 1\n", "import data.foo unused"},
+		{"built-in id", "package rivumi.user\n\nask contains {\"id\": \"fs.delete\"} if input.segment.program == \"x\"\n", "hit id \"fs.delete\" is a built-in rule's"},
 		{"missing metadata", "package rivumi.user\n\ndeny contains {\"id\": \"team.x\"} if input.segment.program == \"x\"\n", "hit id \"team.x\" has no METADATA"},
 	}
 	for _, tt := range tests {
