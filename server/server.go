@@ -14,7 +14,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/engine"
@@ -102,12 +101,12 @@ func (s *Server) Reload(ctx context.Context) error {
 	defer s.reloadMu.Unlock()
 	e, err := s.load(ctx)
 	if err != nil {
-		s.m.reloads.WithLabelValues("error").Inc()
+		s.m.reload(false)
 		s.logger.Printf("reload failed, still serving policy %s: %v", s.Engine().PolicyHash(), err)
 		return err
 	}
 	old := s.eng.Swap(e)
-	s.m.reloads.WithLabelValues("ok").Inc()
+	s.m.reload(true)
 	s.m.setPolicy(e.PolicyHash())
 	s.logger.Printf("reloaded policy %s (was %s)", e.PolicyHash(), old.PolicyHash())
 	return nil
@@ -118,7 +117,7 @@ func (s *Server) Reload(ctx context.Context) error {
 func (s *Server) Grade(ctx context.Context, r *Request, transport string) Response {
 	e := s.eng.Load()
 	if err := r.Validate(); err != nil {
-		s.m.bad.WithLabelValues(transport).Inc()
+		s.m.badRequest(transport)
 		return badInput(e.PolicyHash(), r, err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.evalTimeout)
@@ -136,8 +135,7 @@ func (s *Server) Grade(ctx context.Context, r *Request, transport string) Respon
 	if d < engine.Allow || d > engine.Deny {
 		d = engine.Deny
 	}
-	s.m.lat[d].Observe(time.Since(start).Seconds())
-	s.m.verdicts.WithLabelValues(d.String(), transport).Inc()
+	s.m.verdict(d, transport, time.Since(start).Seconds())
 	s.logVerdict(ctx, r, resp)
 	return resp
 }
@@ -170,7 +168,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /v1/verdict", s.handleVerdict)
 	mux.HandleFunc("POST /v1/verdicts", s.handleVerdicts)
 	mux.HandleFunc("GET /healthz", s.handleHealth)
-	mux.Handle("GET /metrics", promhttp.HandlerFor(s.m.reg, promhttp.HandlerOpts{}))
+	mux.Handle("GET /metrics", s.m)
 	return mux
 }
 
@@ -187,7 +185,7 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleVerdict(w http.ResponseWriter, r *http.Request) {
 	var req Request
 	if code, err := s.decodeBody(w, r, &req); err != nil {
-		s.m.bad.WithLabelValues("http").Inc()
+		s.m.badRequest("http")
 		writeJSON(w, code, badInput(s.Engine().PolicyHash(), nil, err))
 		return
 	}
@@ -202,12 +200,12 @@ func (s *Server) handleVerdict(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleVerdicts(w http.ResponseWriter, r *http.Request) {
 	var reqs []json.RawMessage
 	if code, err := s.decodeBody(w, r, &reqs); err != nil {
-		s.m.bad.WithLabelValues("http").Inc()
+		s.m.badRequest("http")
 		writeJSON(w, code, badInput(s.Engine().PolicyHash(), nil, err))
 		return
 	}
 	if len(reqs) > s.maxBatch {
-		s.m.bad.WithLabelValues("http").Inc()
+		s.m.badRequest("http")
 		writeJSON(w, http.StatusRequestEntityTooLarge, badInput(s.Engine().PolicyHash(), nil,
 			fmt.Errorf("batch of %d requests is over the limit of %d", len(reqs), s.maxBatch)))
 		return
@@ -223,7 +221,7 @@ func (s *Server) handleVerdicts(w http.ResponseWriter, r *http.Request) {
 func (s *Server) gradeRaw(ctx context.Context, raw []byte, transport string) Response {
 	var req Request
 	if err := decodeStrict(raw, &req); err != nil {
-		s.m.bad.WithLabelValues(transport).Inc()
+		s.m.badRequest(transport)
 		return badInput(s.Engine().PolicyHash(), nil, err)
 	}
 	return s.Grade(ctx, &req, transport)

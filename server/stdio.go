@@ -33,19 +33,19 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 		var out any
 		switch {
 		case tooLong:
-			s.m.bad.WithLabelValues("stdio").Inc()
+			s.m.badRequest("stdio")
 			out = badInput(s.Engine().PolicyHash(), nil, fmt.Errorf("line %d: over %d bytes", line, s.maxBody))
 		case len(b) == 0:
 			continue
 		case b[0] == '[':
 			var raws []json.RawMessage
 			if err := decodeStrict(b, &raws); err != nil {
-				s.m.bad.WithLabelValues("stdio").Inc()
+				s.m.badRequest("stdio")
 				out = badInput(s.Engine().PolicyHash(), nil, fmt.Errorf("line %d: %v", line, err))
 				break
 			}
 			if len(raws) > s.maxBatch {
-				s.m.bad.WithLabelValues("stdio").Inc()
+				s.m.badRequest("stdio")
 				out = badInput(s.Engine().PolicyHash(), nil, fmt.Errorf("line %d: batch of %d requests is over the limit of %d", line, len(raws), s.maxBatch))
 				break
 			}
