@@ -14,7 +14,6 @@ import (
 	"sync/atomic"
 	"time"
 
-
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/engine"
 )
