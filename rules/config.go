@@ -174,12 +174,7 @@ func ParseConfig(path string, b []byte) (*Config, error) {
 	}
 	rs, err := LoadYAMLRules(c.RuleFiles...)
 	c.Rules = append(c.Rules, rs...)
-	var re *RuleError
-	if errors.As(err, &re) {
-		problems = append(problems, re.Problems...)
-	} else if err != nil {
-		problems = append(problems, err.Error())
-	}
+	problems = appendProblems(problems, err)
 	if len(problems) > 0 {
 		return c, &RuleError{Problems: problems}
 	}

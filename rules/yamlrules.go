@@ -86,12 +86,7 @@ func LoadYAMLRules(paths ...string) ([]YAMLRule, error) {
 		}
 		rs, err := ParseYAMLRules(p, b)
 		out = append(out, rs...)
-		var re *RuleError
-		if errors.As(err, &re) {
-			problems = append(problems, re.Problems...)
-		} else if err != nil {
-			problems = append(problems, err.Error())
-		}
+		problems = appendProblems(problems, err)
 	}
 	if len(problems) > 0 {
 		return out, &RuleError{Problems: problems}
@@ -441,6 +436,19 @@ func optionData(t string, specs []*Spec) map[string]any {
 		o["letters"] = letters
 	}
 	return o
+}
+
+// appendProblems adds err's problems to problems: each of a *RuleError's,
+// or err's text.
+func appendProblems(problems []string, err error) []string {
+	var re *RuleError
+	switch {
+	case errors.As(err, &re):
+		return append(problems, re.Problems...)
+	case err != nil:
+		return append(problems, err.Error())
+	}
+	return problems
 }
 
 func uniq(ss []string) []string {
