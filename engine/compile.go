@@ -246,12 +246,22 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 	modules := map[string]*ast.Module{}
 	var testOnly []file
 	userPkgs := map[string]map[string]bool{}
-	h := sha256.New()
 	sort.Slice(files, func(i, j int) bool { return files[i].name < files[j].name })
-	known := generatedMeta(files)
+	// The policy hash covers the embedded files through their digest, then
+	// the user files and the data.
+	digest := embeddedDigest(files)
+	h := sha256.New()
+	h.Write([]byte(digest + "\x00"))
+	userFiles := false
+	for _, f := range files {
+		if f.user {
+			userFiles = true
+			h.Write([]byte(f.name + "\x00" + f.text + "\x00"))
+		}
+	}
+	known := generatedMeta(digest)
 	parsed := parseModules(files, known == nil)
 	for i, f := range files {
-		h.Write([]byte(f.name + "\x00" + f.text + "\x00"))
 		if f.testOnly {
 			testOnly = append(testOnly, f) // parsed by RunRegoTests
 			continue
@@ -314,11 +324,7 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 		WithCapabilities(capabilities()).
 		WithEnablePrintStatements(false).
 		WithKeepModules(true)
-	embeddedOnly := true
-	for _, f := range files {
-		embeddedOnly = embeddedOnly && !f.user
-	}
-	if embeddedOnly {
+	if !userFiles {
 		// The embedded packs passed every check when rivumi was built
 		// (TestEmbeddedPassesEveryCheck, `opa check --strict` in CI) and
 		// cannot change since: the stages that only check are skipped
@@ -326,7 +332,7 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 		compiler = compiler.WithSkipStages(checkOnlyStages...)
 	}
 	compiler.Compile(modules)
-	if embeddedOnly && !compiler.Failed() {
+	if !userFiles && !compiler.Failed() {
 		// The skipped type check leaves no type environment; install the
 		// built-ins' one, which evaluation consults for `with` and calls.
 		compiler.PassesTypeCheckRules(nil)
@@ -351,10 +357,7 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 	})
 	// The fast query skips main.rego's unions and switch filter when there
 	// is nothing to union or filter.
-	hasUser := len(cfg.authoring.disabled) > 0
-	for _, f := range files {
-		hasUser = hasUser || f.user
-	}
+	hasUser := userFiles || len(cfg.authoring.disabled) > 0
 	hits, err := prepareHits(compiler, store, hasUser, hasUser || len(cfg.authoring.yaml) > 0)
 	if err != nil {
 		return nil, &PolicyError{Problems: astProblems(err)}
@@ -368,10 +371,10 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 }
 
 // generatedMeta returns the generated METADATA table (builtinMeta) when
-// files hold the very embedded packs it was made from, and nil otherwise:
-// then their METADATA is parsed like a user pack's.
-func generatedMeta(files []file) map[string]RuleMeta {
-	if embeddedDigest(files) != builtinMetaDigest {
+// digest is the embeddedDigest of the very packs it was made from, and nil
+// otherwise: then their METADATA is parsed like a user pack's.
+func generatedMeta(digest string) map[string]RuleMeta {
+	if digest != builtinMetaDigest {
 		return nil
 	}
 	return builtinMeta()

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -45,4 +46,27 @@ func parseEmbedded(t *testing.T) ([]file, map[string]*ast.Module) {
 		modules[f.name] = m
 	}
 	return files, modules
+}
+
+// TestPolicyHashCoversEverything: the hash changes with a user file's text,
+// and only then.
+func TestPolicyHashCoversEverything(t *testing.T) {
+	hash := func(opts ...Option) string {
+		e, err := New(context.Background(), opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e.PolicyHash()
+	}
+	base := hash()
+	a := hash(UserModule("u.rego", "package rivumi.user\n\nx := 1\n"))
+	if a == base || a != hash(UserModule("u.rego", "package rivumi.user\n\nx := 1\n")) {
+		t.Errorf("a user file: hash %s, without it %s; want different and stable", a, base)
+	}
+	if b := hash(UserModule("u.rego", "package rivumi.user\n\nx := 2\n")); b == a {
+		t.Error("a changed user file kept the hash")
+	}
+	if base != hash() {
+		t.Error("the embedded policy's hash is not stable")
+	}
 }

@@ -99,7 +99,7 @@ func (e *Engine) EvaluateText(ctx context.Context, text string, opts ...EvalOpti
 		return e.fail(RuleEvalError, LayerEngine, "evaluation cancelled: "+err.Error())
 	}
 	c := newEvalConfig(opts)
-	cacheable := len(text) <= maxCachedText
+	cacheable := e.verdicts != nil && len(text) <= maxCachedText
 	var key string
 	if cacheable {
 		key = verdictKey(text, c)

@@ -83,16 +83,16 @@ func TestStaleGeneratedMetaIsNotUsed(t *testing.T) {
 		t.Fatal(err)
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].name < files[j].name })
-	if generatedMeta(files) == nil {
+	if generatedMeta(embeddedDigest(files)) == nil {
 		t.Fatal("the generated table is not used for the embedded packs as built")
 	}
 	files[0].text += "\n# changed\n"
-	if generatedMeta(files) != nil {
+	if generatedMeta(embeddedDigest(files)) != nil {
 		t.Fatal("the generated table is used for changed packs")
 	}
 	files[0].text = files[0].text[:len(files[0].text)-len("\n# changed\n")]
 	files = append(files, file{name: "team/x.rego", text: "package rivumi.user\n", user: true})
-	if generatedMeta(files) == nil {
+	if generatedMeta(embeddedDigest(files)) == nil {
 		t.Fatal("a user file made the generated table stale")
 	}
 }
