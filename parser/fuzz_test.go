@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"runtime/debug"
 	"testing"
 	"time"
 
@@ -18,15 +19,16 @@ import (
 // -fuzz FuzzParse` explores from them.
 func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
-		res := make(chan string, 1)
-		go func() { res <- checkParse(text) }()
-		select {
-		case msg := <-res:
-			if msg != "" {
-				t.Fatal(msg)
-			}
-		case <-time.After(hangAfter):
-			t.Fatalf("Parse(%q) still runs after %v", text, hangAfter)
+		// The check runs in the fuzzing goroutine, so a panic fails this
+		// input with its stack; a watchdog reports a hang with every
+		// goroutine's stack.
+		watchdog := time.AfterFunc(hangAfter, func() {
+			debug.SetTraceback("all")
+			panic(fmt.Sprintf("Parse(%q) still runs after %v", text, hangAfter))
+		})
+		defer watchdog.Stop()
+		if msg := checkParse(text); msg != "" {
+			t.Fatal(msg)
 		}
 	})
 }

@@ -257,7 +257,7 @@ func (p *walker) resolveRedirect(f *frame, r *syntax.Redirect) (Redirect, *hdocI
 			if r.Hdoc != nil && body.dynamic {
 				text = literalBody(f, r.Hdoc)
 			}
-			if src := f.source(r.Hdoc); strings.Contains(src, "\\\n") && p.cmd.Shape.Error == nil {
+			if src := f.source(r.Hdoc); r.Hdoc != nil && strings.Contains(src, "\\\n") && p.cmd.Shape.Error == nil {
 				// bash joins backslash-newline in an unquoted body before it
 				// looks for the delimiter (tr\⏎ue ends <<true): the body and
 				// what follows may not be what this parser sees.

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"reflect"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -74,7 +75,7 @@ func (f *frame) child(_ []*syntax.Stmt, kind string, parent int) *frame {
 
 // source returns the text of a node in this frame.
 func (f *frame) source(n syntax.Node) string {
-	if n == nil {
+	if isNilNode(n) {
 		return ""
 	}
 	a, b := int(n.Pos().Offset()), int(n.End().Offset())
@@ -82,6 +83,16 @@ func (f *frame) source(n syntax.Node) string {
 		return ""
 	}
 	return f.src[a:b]
+}
+
+// isNilNode reports a nil node, including a typed nil pointer in the
+// interface (an empty heredoc body is a nil *syntax.Word).
+func isNilNode(n syntax.Node) bool {
+	if n == nil {
+		return true
+	}
+	v := reflect.ValueOf(n)
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
 func (p *walker) full() bool {
