@@ -65,7 +65,28 @@ const (
 	RuleUnknownID  = "engine.unknown-rule"
 	RuleFallback   = "fallback.uncovered"
 	RuleEmpty      = "engine.empty"
+	// RuleInternal is a panic inside parsing or grading, recovered: the
+	// command is denied and the reason names the failure.
+	RuleInternal = "engine.internal-error"
+	// RuleBadInput is a request that could not be read (malformed JSON,
+	// an unknown, case-variant or duplicate key): denied, naming the field.
+	RuleBadInput = "engine.bad-input"
+	// RuleTimeout is an evaluation that ran past its deadline.
+	RuleTimeout = "engine.timeout"
 )
+
+// testPanic, set only by tests, runs before a text is parsed (to prove that a
+// panic in grading is denied).
+var testPanic func(text string)
+
+// recoverDeny turns a panic in grading into a deny verdict in *v. Deferred
+// by every Evaluate entry point, so a bug in the parser, a scanner or the
+// engine never ends the process or reads as a verdict.
+func (e *Engine) recoverDeny(v *Verdict) {
+	if r := recover(); r != nil {
+		*v = e.fail(RuleInternal, LayerEngine, fmt.Sprintf("internal error while grading (denied): %v", r))
+	}
+}
 
 func (c *evalConfig) parserOptions() []parser.Option {
 	var o []parser.Option
@@ -94,7 +115,8 @@ func newEvalConfig(opts []EvalOption) *evalConfig {
 
 // EvaluateText parses text and grades it. A context already done denies,
 // even for a command graded before.
-func (e *Engine) EvaluateText(ctx context.Context, text string, opts ...EvalOption) Verdict {
+func (e *Engine) EvaluateText(ctx context.Context, text string, opts ...EvalOption) (v Verdict) {
+	defer e.recoverDeny(&v)
 	if err := ctx.Err(); err != nil {
 		return e.fail(RuleEvalError, LayerEngine, "evaluation cancelled: "+err.Error())
 	}
@@ -107,6 +129,9 @@ func (e *Engine) EvaluateText(ctx context.Context, text string, opts ...EvalOpti
 			return v
 		}
 	}
+	if testPanic != nil {
+		testPanic(text)
+	}
 	cmd, _ := parser.Parse(text, c.parserOptions()...)
 	v, ok := e.evaluate(ctx, cmd, c)
 	if ok && cacheable {
@@ -116,20 +141,22 @@ func (e *Engine) EvaluateText(ctx context.Context, text string, opts ...EvalOpti
 }
 
 // EvaluateArgv grades an argv that will be executed without a shell.
-func (e *Engine) EvaluateArgv(ctx context.Context, argv []string, opts ...EvalOption) Verdict {
+func (e *Engine) EvaluateArgv(ctx context.Context, argv []string, opts ...EvalOption) (v Verdict) {
+	defer e.recoverDeny(&v)
 	c := newEvalConfig(opts)
 	cmd, err := parser.FromArgv(argv, c.parserOptions()...)
 	if err != nil {
 		return e.fail(RuleEvalError, LayerEngine, "cannot grade argv: "+err.Error())
 	}
-	v, _ := e.evaluate(ctx, cmd, c)
+	v, _ = e.evaluate(ctx, cmd, c)
 	return v
 }
 
 // Evaluate grades a parsed command. Only the grants of opts are used (the
 // command was parsed with its own cwd, workspace and shell).
-func (e *Engine) Evaluate(ctx context.Context, cmd *parser.Command, opts ...EvalOption) Verdict {
-	v, _ := e.evaluate(ctx, cmd, newEvalConfig(opts))
+func (e *Engine) Evaluate(ctx context.Context, cmd *parser.Command, opts ...EvalOption) (v Verdict) {
+	defer e.recoverDeny(&v)
+	v, _ = e.evaluate(ctx, cmd, newEvalConfig(opts))
 	return v
 }
 

@@ -20,6 +20,9 @@ func FuzzEvaluate(f *testing.F) {
 			if len(v.Reasons) == 0 {
 				t.Fatalf("%s: %q: %s without a reason", shell, text, v.Decision)
 			}
+			if v.Reasons[0].Rule == engine.RuleInternal {
+				t.Fatalf("%s: %q: grading panicked (recovered as deny): %s", shell, text, v.Reasons[0].Title)
+			}
 			if v.Decision != engine.Allow {
 				continue
 			}

@@ -1,0 +1,31 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// A panic anywhere in grading is a deny verdict naming the failure, never a
+// process exit; and the failed verdict is not cached.
+func TestPanicIsDeny(t *testing.T) {
+	e, err := New(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	testPanic = func(text string) {
+		if text == "ls" {
+			panic("boom")
+		}
+	}
+	t.Cleanup(func() { testPanic = nil })
+	v := e.EvaluateText(context.Background(), "ls")
+	if v.Decision != Deny || len(v.Reasons) != 1 || v.Reasons[0].Rule != RuleInternal ||
+		!strings.Contains(v.Reasons[0].Title, "boom") {
+		t.Fatalf("got %s %+v, want deny by %s naming the panic", v.Decision, v.Reasons, RuleInternal)
+	}
+	testPanic = nil
+	if v := e.EvaluateText(context.Background(), "ls"); v.Decision != Allow {
+		t.Fatalf("after the panic, ls is %s: a failed verdict was cached", v.Decision)
+	}
+}
