@@ -118,12 +118,17 @@ func Floor(text string) []string {
 	return out
 }
 
-// floorCopy removes quotes and backslashes.
+// floorCopy removes quotes and backslashes, and ends a line at each NUL:
+// a NUL cannot reach bash (execve ends the argument there), so the text
+// before it is what would run, and what follows is scanned as a new line.
 func floorCopy(text string) string {
 	b := make([]byte, 0, len(text))
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		switch c {
+		case 0:
+			b = append(b, '\n')
+			continue
 		case '\\':
 			if i+1 < len(text) && text[i+1] == '\n' {
 				i++

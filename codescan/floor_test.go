@@ -38,6 +38,9 @@ var floorCases = []struct {
 			`bash -c "rm -rf /"`,
 			"rm -rf /u*",
 			"rm --rec /",
+			"rm -rf /\x00",
+			"rm -rf /\x00 x",
+			"rm -rf \"/\x00\"",
 			"RM -RF /",
 			"rm -rf \\\n /",
 			"echo rm -rf /", // conservative: rm anywhere in a command
