@@ -15,6 +15,7 @@ import (
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/internal/strictjson"
 	"github.com/rivumi/rivumi/server"
 )
 
@@ -218,8 +219,11 @@ func decide(ctx context.Context, cfg *Config, stdin io.Reader) Answer {
 	if err := ctx.Err(); err != nil {
 		return failed(fmt.Sprintf("internal deadline of %v passed", cfg.Timeout))
 	}
+	// Agents add payload fields over time, so unknown keys pass; a case
+	// variant or a second copy of a key would be read differently by the
+	// agent and is refused.
 	var p payload
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := strictjson.Decode(b, &p, strictjson.AllowUnknown()); err != nil {
 		return failed("malformed hook input: " + err.Error())
 	}
 	switch {
@@ -233,7 +237,10 @@ func decide(ctx context.Context, cfg *Config, stdin io.Reader) Answer {
 		return failed(fmt.Sprintf("hook event %q: rivumi hook %s answers %s only", *p.HookEventName, cfg.Agent, cfg.Agent.event()))
 	}
 	var input map[string]any
-	if err := json.Unmarshal(p.ToolInput, &input); err != nil {
+	if err := strictjson.Decode(p.ToolInput, &input); err != nil {
+		return failed(`"tool_input": ` + err.Error())
+	}
+	if input == nil {
 		return failed(`"tool_input" is not an object`)
 	}
 	a := Answer{tool: *p.ToolName, cwd: filepath.Clean(*p.Cwd)}

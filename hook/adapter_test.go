@@ -57,7 +57,17 @@ func TestFailsClosed(t *testing.T) {
 		{"no grader", Config{}, bash("ls"), "no grader configured"},
 		{"empty input", Config{}, strings.NewReader(""), "malformed hook input"},
 		{"null tool_input", Config{}, strings.NewReader(`{"cwd": "/", "tool_name": "Bash", "tool_input": null}`), `without "tool_input"`},
-		{"tool_input not an object", Config{}, strings.NewReader(`{"cwd": "/", "tool_name": "Bash", "tool_input": "ls"}`), "not an object"},
+		{"tool_input not an object", Config{}, strings.NewReader(`{"cwd": "/", "tool_name": "Bash", "tool_input": "ls"}`), `"tool_input"`},
+		// The agent reads the exact key; encoding/json would take the last
+		// case variant and grade a Read while the agent runs Bash.
+		{"case-variant tool_name", Config{}, strings.NewReader(`{"cwd": "/", "tool_name": "Bash", "Tool_Name": "Read", "tool_input": {"command": "rm -rf /", "file_path": "/x"}}`),
+			`key "Tool_Name" at $: keys are case-sensitive`},
+		{"duplicate tool_name", Config{}, strings.NewReader(`{"cwd": "/", "tool_name": "Bash", "tool_name": "Read", "tool_input": {"command": "rm -rf /"}}`),
+			`key "tool_name" at $: duplicate key`},
+		{"duplicate command", Config{}, strings.NewReader(`{"cwd": "/", "tool_name": "Bash", "tool_input": {"command": "rm -rf /", "command": "ls"}}`),
+			`key "command" at $.tool_input: duplicate key`},
+		{"trailing payload", Config{}, strings.NewReader(`{"cwd": "/", "tool_name": "Read", "tool_input": {"file_path": "/x"}} {"tool_name": "Bash"}`),
+			"data after the JSON value"},
 		{"relative cwd", Config{}, strings.NewReader(`{"cwd": "proj", "tool_name": "Bash", "tool_input": {"command": "ls"}}`), `absolute "cwd"`},
 		{"argv with a number", Config{}, strings.NewReader(`{"cwd": "/", "tool_name": "Bash", "tool_input": {"command": ["ls", 1]}}`), "non-string word"},
 		{"relative CLAUDE_PROJECT_DIR", Config{Getenv: func(k string) string {

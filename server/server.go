@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/internal/strictjson"
 )
 
 // LoadFunc compiles the policy to serve. It is called once by [New] and
@@ -42,6 +42,8 @@ type Server struct {
 	maxBatch    int
 	evalTimeout time.Duration
 	m           *metrics
+	defaults    Request
+	badLine     func(line int, reason string)
 }
 
 // Option configures a [Server].
@@ -69,6 +71,17 @@ func WithLimits(maxBody int64, maxBatch int, evalTimeout time.Duration) Option {
 		}
 	}
 }
+
+// WithDefaults fills the cwd, workspace, home and shell of each request
+// that leaves them empty with those of d (for `policy eval --batch`, run in
+// one project). Without it, an empty field stays empty.
+func WithDefaults(d Request) Option { return func(s *Server) { s.defaults = d } }
+
+// WithBadLine has [Server.ServeStdio] call f for every request it could not
+// read or grade as asked (an overlong line, bad JSON, an invalid request),
+// with the line's number (from 1) and the reason. The line is still
+// answered by a deny.
+func WithBadLine(f func(line int, reason string)) Option { return func(s *Server) { s.badLine = f } }
 
 // New loads the policy with load and returns a server for it.
 func New(ctx context.Context, load LoadFunc, opts ...Option) (*Server, error) {
@@ -115,6 +128,7 @@ func (s *Server) Reload(ctx context.Context) error {
 // "stdio"). It never fails: a bad request is a deny response.
 func (s *Server) Grade(ctx context.Context, r *Request, transport string) Response {
 	e := s.eng.Load()
+	s.fillDefaults(r)
 	if err := r.Validate(); err != nil {
 		s.m.badRequest(transport)
 		return badInput(e.PolicyHash(), r, err)
@@ -137,6 +151,19 @@ func (s *Server) Grade(ctx context.Context, r *Request, transport string) Respon
 	s.m.verdict(d, transport, time.Since(start).Seconds())
 	s.logVerdict(ctx, r, resp)
 	return resp
+}
+
+func (s *Server) fillDefaults(r *Request) {
+	for _, f := range []struct {
+		dst *string
+		def string
+	}{
+		{&r.Cwd, s.defaults.Cwd}, {&r.Workspace, s.defaults.Workspace}, {&r.Home, s.defaults.Home}, {&r.Shell, s.defaults.Shell},
+	} {
+		if *f.dst == "" {
+			*f.dst = f.def
+		}
+	}
 }
 
 func (s *Server) logVerdict(ctx context.Context, r *Request, resp Response) {
@@ -242,18 +269,11 @@ func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, v any) (int,
 	return http.StatusOK, nil
 }
 
-// decodeStrict decodes exactly one JSON value with no unknown fields.
+// decodeStrict decodes exactly one JSON value with no unknown, case-variant
+// or duplicate keys and nothing after it (see [strictjson.Decode]).
 func decodeStrict(b []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("bad JSON: %v", err)
-	}
-	if dec.More() {
-		return errors.New("bad JSON: more than one value")
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("bad JSON: trailing data")
+	if err := strictjson.Decode(b, v); err != nil {
+		return fmt.Errorf("bad JSON: %w", err)
 	}
 	return nil
 }

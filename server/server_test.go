@@ -261,8 +261,14 @@ func TestBadRequests(t *testing.T) {
 		{"/v1/verdict", `{"argv": []}`, 400, `empty "argv"`},
 		{"/v1/verdict", `{"command": "ls", "cwd": "rel"}`, 400, "absolute path"},
 		{"/v1/verdict", `{"command": "ls", "shell": "fish"}`, 400, "bash, sh or zsh"},
-		{"/v1/verdict", `{"command": "ls", "extra": 1}`, 400, "unknown field"},
-		{"/v1/verdict", `{"command": "ls"} {"command": "ls"}`, 400, "more than one value"},
+		{"/v1/verdict", `{"command": "ls", "extra": 1}`, 400, `key "extra" at $: unknown key`},
+		{"/v1/verdict", `{"command": "ls"} {"command": "ls"}`, 400, "data after the JSON value"},
+		// Keys are exact: a case variant or a second copy would be read
+		// differently by other JSON readers.
+		{"/v1/verdict", `{"command": "rm -rf /", "Command": "ls"}`, 400, `key "Command" at $: keys are case-sensitive`},
+		{"/v1/verdict", `{"command": "rm -rf /", "command": "ls"}`, 400, `key "command" at $: duplicate key`},
+		{"/v1/verdict", `{"argv": ["ls"], "grants": [{"prefix": ["ls"], "rules": ["x"], "Rules": []}]}`, 400, `key "Rules" at $.grants[0]`},
+		{"/v1/verdicts", `[{"command": "ls"}, {"command": "ls"}] [{"command": "rm -rf /"}]`, 400, "data after the JSON value"},
 		{"/v1/verdict", `{"command": "` + strings.Repeat("x", 5000) + `"}`, 413, "over 4096 bytes"},
 		{"/v1/verdicts", `[{"command": "ls"}, {"command": "ls"}, {"command": "ls"}, {"command": "ls"}]`, 413, "over the limit of 3"},
 		{"/v1/verdicts", `{"command": "ls"}`, 400, "bad JSON"},
@@ -301,14 +307,16 @@ func TestBadRequests(t *testing.T) {
 		t.Errorf("GET /v1/verdict: %d", resp.StatusCode)
 	}
 	// stdio: an overlong line and a bad line are deny lines; the next is graded.
-	in := strings.NewReader(`{"command": "` + strings.Repeat("y", 5000) + "\"}\nnot json\n{\"command\": \"ls\"}\n")
+	in := strings.NewReader(`{"command": "` + strings.Repeat("y", 5000) + "\"}\nnot json\n{\"command\": \"ls\"}\n" +
+		`{"command": "rm -rf /", "Command": "ls"}` + "\n" + `{"command": "ls"} {"command": "rm -rf /"}` + "\n")
 	var out bytes.Buffer
 	if err := s.ServeStdio(context.Background(), in, &out); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 3 || !strings.Contains(lines[0], "line 1: over 4096 bytes") || !strings.Contains(lines[1], `"line 2: bad JSON`) ||
-		!strings.Contains(lines[2], `"decision":"allow"`) {
+	if len(lines) != 5 || !strings.Contains(lines[0], "line 1: over 4096 bytes") || !strings.Contains(lines[1], `"line 2: bad JSON`) ||
+		!strings.Contains(lines[2], `"decision":"allow"`) || !strings.Contains(lines[3], `line 4: bad JSON: key \"Command\"`) ||
+		!strings.Contains(lines[4], `line 5: bad JSON: at $: data after`) {
 		t.Errorf("stdio:\n%s", out.String())
 	}
 }
