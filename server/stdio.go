@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // ServeStdio answers JSON Lines: each input line is one request object
@@ -61,12 +62,32 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 			}
 			out = resp
 		}
+		s.reportBad(line, out)
 		enc, _ := json.Marshal(out)
 		if _, err := bw.Write(append(enc, '\n')); err != nil {
 			return err
 		}
 		if err := bw.Flush(); err != nil {
 			return err
+		}
+	}
+}
+
+// reportBad tells the WithBadLine callback about every bad request of out.
+func (s *Server) reportBad(line int, out any) {
+	if s.badLine == nil {
+		return
+	}
+	switch o := out.(type) {
+	case Response:
+		if o.Error != "" {
+			s.badLine(line, strings.TrimPrefix(o.Error, fmt.Sprintf("line %d: ", line)))
+		}
+	case []Response:
+		for i, r := range o {
+			if r.Error != "" {
+				s.badLine(line, fmt.Sprintf("item %d: %s", i, r.Error))
+			}
 		}
 	}
 }

@@ -53,6 +53,12 @@ func (p *policyFlags) newEngine(ctx context.Context) (*engine.Engine, error) {
 // evalOptions returns the evaluation options for a command run in cwd
 // within workspace (each defaulting as documented on the flags).
 func (p *policyFlags) evalOptions(cwd, workspace, shell string) []engine.EvalOption {
+	return p.context(cwd, workspace, shell).Options()
+}
+
+// context is where a command runs: the given values, else the flags', else
+// the current directory (cwd and workspace) and the user's home.
+func (p *policyFlags) context(cwd, workspace, shell string) engine.Context {
 	if cwd == "" {
 		cwd = p.cwd
 	}
@@ -68,11 +74,11 @@ func (p *policyFlags) evalOptions(cwd, workspace, shell string) []engine.EvalOpt
 	if workspace == "" {
 		workspace = cwd
 	}
-	opts := []engine.EvalOption{engine.Cwd(abs(cwd)), engine.Workspace(abs(workspace)), engine.Shell(shell)}
+	c := engine.Context{Cwd: abs(cwd), Workspace: abs(workspace), Shell: shell}
 	if home, err := os.UserHomeDir(); err == nil && home != "" && home != "/" {
-		opts = append(opts, engine.Home(home))
+		c.Home = home
 	}
-	return opts
+	return c
 }
 
 func abs(p string) string {

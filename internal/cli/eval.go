@@ -1,15 +1,15 @@
 package cli
 
 import (
-	"bufio"
 	"context"
+	"flag"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/server"
 )
 
 func init() {
@@ -28,6 +28,9 @@ func runEval(ctx context.Context, stdio Stdio, args []string) error {
 	}
 	if *format != "text" && *format != "json" {
 		return exitf(ExitError, "unknown --format %q (want text or json)", *format)
+	}
+	if *batch != "" && *format != "json" && flagSet(fs, "format") {
+		return exitf(ExitError, "--batch answers JSON Lines; --format %s is not supported there", *format)
 	}
 	if *batch == "" && fs.NArg() != 1 {
 		return exitf(ExitError, "usage: rivumi policy eval [flags] COMMAND (quote the command as one argument)")
@@ -50,6 +53,13 @@ func runEval(ctx context.Context, stdio Stdio, args []string) error {
 	return decisionExit(v.Decision)
 }
 
+// flagSet reports whether the flag name was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 func decisionExit(d engine.Decision) error {
 	switch d {
 	case engine.Allow:
@@ -60,22 +70,21 @@ func decisionExit(d engine.Decision) error {
 	return exitCode(ExitDeny)
 }
 
-// batchIn is one line of --batch input.
-type batchIn struct {
-	Command   *string        `json:"command"`
-	Cwd       string         `json:"cwd"`
-	Workspace string         `json:"workspace"`
-	Shell     string         `json:"shell"`
-	Grants    []engine.Grant `json:"grants"`
-}
-
-// batchOut is one line of --batch output (and of eval --format json).
+// batchOut is one line of eval --format json (the shape of a batch line's
+// answer, [server.Response]).
 type batchOut struct {
 	Command string `json:"command"`
 	engine.Verdict
 	Error string `json:"error,omitempty"`
 }
 
+// evalBatch grades JSON Lines exactly as `rivumi serve --stdio` does: each
+// line is one request object of serve's API (command or argv, cwd,
+// workspace, home, shell, grants) or an array of them, decoded strictly,
+// answered by one line, in order, under serve's limits and evaluation
+// deadline. Fields a request leaves empty come from the flags (and the
+// current directory). A line that cannot be read is answered by a deny line,
+// reported on stderr as FILE:LINE, and makes the exit status 1.
 func evalBatch(ctx context.Context, e *engine.Engine, pf *policyFlags, name string, stdio Stdio) error {
 	var r io.Reader = stdio.In
 	if name != "-" {
@@ -86,43 +95,23 @@ func evalBatch(ctx context.Context, e *engine.Engine, pf *policyFlags, name stri
 		defer f.Close()
 		r = f
 	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
-	w := bufio.NewWriter(stdio.Out)
-	defer w.Flush()
-	line := 0
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
-			continue
-		}
-		var in batchIn
-		dec := json.NewDecoder(strings.NewReader(text))
-		dec.DisallowUnknownFields()
-		err := dec.Decode(&in)
-		if err == nil && in.Command == nil {
-			err = fmt.Errorf("missing field \"command\"")
-		}
-		if err != nil {
-			// Bad input loses nothing: one deny line per input line, saying why.
-			msg := fmt.Sprintf("%s:%d: %s", name, line, jsonFieldError(err))
-			fmt.Fprintf(stdio.Err, "rivumi: %s\n", msg)
-			out := batchOut{Verdict: engine.Verdict{Decision: engine.Deny, Policy: e.PolicyHash(), Reasons: []engine.Reason{{
-				Rule: "engine.bad-input", Layer: engine.LayerEngine, Decision: engine.Deny, Segment: -1, Justification: msg,
-			}}}, Error: msg}
-			if err := writeJSONLine(w, out); err != nil {
-				return err
-			}
-			continue
-		}
-		v := e.EvaluateText(ctx, *in.Command, append(pf.evalOptions(in.Cwd, in.Workspace, in.Shell), engine.Grants(in.Grants))...)
-		if err := writeJSONLine(w, batchOut{Command: *in.Command, Verdict: v}); err != nil {
-			return err
-		}
+	c := pf.context("", "", "")
+	def := server.Request{Cwd: c.Cwd, Workspace: c.Workspace, Home: c.Home, Shell: c.Shell}
+	bad := 0
+	s, err := server.New(ctx, func(context.Context) (*engine.Engine, error) { return e, nil },
+		server.WithDefaults(def),
+		server.WithBadLine(func(line int, reason string) {
+			bad++
+			fmt.Fprintf(stdio.Err, "rivumi: %s:%d: %s\n", name, line, reason)
+		}))
+	if err != nil {
+		return err
 	}
-	if err := sc.Err(); err != nil {
-		return exitf(ExitError, "%s:%d: %v", name, line+1, err)
+	if err := s.ServeStdio(ctx, r, stdio.Out); err != nil {
+		return exitf(ExitError, "%s: %v", name, err)
+	}
+	if bad > 0 {
+		return exitf(ExitError, "%s: %d unreadable request(s), each answered by a deny line", name, bad)
 	}
 	return nil
 }
