@@ -2,8 +2,8 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
