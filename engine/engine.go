@@ -2,10 +2,12 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -20,6 +22,7 @@ type Engine struct {
 	c        *compiled
 	cache    *hitCache
 	verdicts *verdictCache
+	timeout  time.Duration // per evaluation; 0: none of its own
 }
 
 // New loads and compiles the embedded packs plus the user packs named by
@@ -42,7 +45,11 @@ func New(ctx context.Context, opts ...Option) (*Engine, error) {
 	if cfg.cacheSize != nil {
 		size = *cfg.cacheSize
 	}
-	return &Engine{c: c, cache: newHitCache(size), verdicts: newVerdictCache(size)}, nil
+	timeout := DefaultEvalTimeout
+	if cfg.evalTimeout != nil {
+		timeout = max(*cfg.evalTimeout, 0)
+	}
+	return &Engine{c: c, cache: newHitCache(size), verdicts: newVerdictCache(size), timeout: timeout}, nil
 }
 
 // PolicyHash identifies the compiled policy (sources and data).
@@ -118,7 +125,7 @@ func newEvalConfig(opts []EvalOption) *evalConfig {
 func (e *Engine) EvaluateText(ctx context.Context, text string, opts ...EvalOption) (v Verdict) {
 	defer e.recoverDeny(&v)
 	if err := ctx.Err(); err != nil {
-		return e.fail(RuleEvalError, LayerEngine, "evaluation cancelled: "+err.Error())
+		return e.ctxFail(err)
 	}
 	c := newEvalConfig(opts)
 	cacheable := e.verdicts != nil && len(text) <= maxCachedText
@@ -132,6 +139,8 @@ func (e *Engine) EvaluateText(ctx context.Context, text string, opts ...EvalOpti
 	if testPanic != nil {
 		testPanic(text)
 	}
+	ctx, cancel := e.deadline(ctx)
+	defer cancel()
 	cmd, _ := parser.Parse(text, c.parserOptions()...)
 	v, ok := e.evaluate(ctx, cmd, c)
 	if ok && cacheable {
@@ -143,6 +152,8 @@ func (e *Engine) EvaluateText(ctx context.Context, text string, opts ...EvalOpti
 // EvaluateArgv grades an argv that will be executed without a shell.
 func (e *Engine) EvaluateArgv(ctx context.Context, argv []string, opts ...EvalOption) (v Verdict) {
 	defer e.recoverDeny(&v)
+	ctx, cancel := e.deadline(ctx)
+	defer cancel()
 	c := newEvalConfig(opts)
 	cmd, err := parser.FromArgv(argv, c.parserOptions()...)
 	if err != nil {
@@ -156,8 +167,28 @@ func (e *Engine) EvaluateArgv(ctx context.Context, argv []string, opts ...EvalOp
 // command was parsed with its own cwd, workspace and shell).
 func (e *Engine) Evaluate(ctx context.Context, cmd *parser.Command, opts ...EvalOption) (v Verdict) {
 	defer e.recoverDeny(&v)
+	ctx, cancel := e.deadline(ctx)
+	defer cancel()
 	v, _ = e.evaluate(ctx, cmd, newEvalConfig(opts))
 	return v
+}
+
+// deadline bounds one evaluation by the engine's timeout (a sooner
+// deadline of ctx stays).
+func (e *Engine) deadline(ctx context.Context) (context.Context, context.CancelFunc) {
+	if e.timeout <= 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, e.timeout)
+}
+
+// ctxFail is the verdict of an evaluation whose context ended: a deadline
+// is engine.timeout, a cancellation engine.error; both deny.
+func (e *Engine) ctxFail(err error) Verdict {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return e.fail(RuleTimeout, LayerEngine, "the evaluation passed its deadline (denied): "+err.Error())
+	}
+	return e.fail(RuleEvalError, LayerEngine, "evaluation cancelled: "+err.Error())
 }
 
 func (e *Engine) fail(rule string, layer Layer, why string) Verdict {
@@ -198,6 +229,9 @@ func (e *Engine) evaluateAll(ctx context.Context, cmd *parser.Command, c *evalCo
 	}
 	run, err := e.c.hits.start(ctx)
 	if err != nil {
+		if ctx.Err() != nil {
+			return e.ctxFail(ctx.Err()), nil, false
+		}
 		return e.fail(RuleEvalError, LayerEngine, "policy evaluation failed: "+err.Error()), nil, false
 	}
 	defer run.close()
@@ -206,11 +240,14 @@ func (e *Engine) evaluateAll(ctx context.Context, cmd *parser.Command, c *evalCo
 	shape := shapeValue(&cmd.Shape)
 	for i, seg := range cmd.Segments {
 		if err := ctx.Err(); err != nil {
-			return e.fail(RuleEvalError, LayerEngine, "evaluation cancelled: "+err.Error()), nil, false
+			return e.ctxFail(err), nil, false
 		}
 		granted := grantedRules(e.withStanding(c.grants), seg) // standing grants from configuration (engine/disable.go)
 		d, reasons, err := e.gradeSegment(run, cmd, i, shape, granted, full)
 		if err != nil {
+			if ctx.Err() != nil {
+				return e.ctxFail(ctx.Err()), nil, false
+			}
 			return e.fail(RuleEvalError, LayerEngine, err.Error()), nil, false
 		}
 		decisions[i] = d
@@ -231,6 +268,8 @@ type Explanation struct {
 
 // Explain grades text like EvaluateText and returns the whole story.
 func (e *Engine) Explain(ctx context.Context, text string, opts ...EvalOption) Explanation {
+	ctx, cancel := e.deadline(ctx)
+	defer cancel()
 	c := newEvalConfig(opts)
 	cmd, _ := parser.Parse(text, c.parserOptions()...)
 	all, decisions, _ := e.evaluateAll(ctx, cmd, c, true)

@@ -1,6 +1,9 @@
 package engine
 
-import "io/fs"
+import (
+	"io/fs"
+	"time"
+)
 
 // Option configures New.
 type Option func(*config)
@@ -11,6 +14,8 @@ type config struct {
 	extra    []Source
 	// cacheSize overrides DefaultCacheSize when set.
 	cacheSize *int
+	// evalTimeout overrides DefaultEvalTimeout when set.
+	evalTimeout *time.Duration
 	// authoring holds YAML rules, switches and standing grants (engine/yaml.go, issue 4).
 	authoring authoring
 }
@@ -30,6 +35,15 @@ const DefaultCacheSize = 4096
 // verdict only on the text, the evaluation options and the policy: a hit
 // is exact. Commands over 4 KiB are not remembered.
 func CacheSize(n int) Option { return func(c *config) { c.cacheSize = &n } }
+
+// DefaultEvalTimeout is the deadline of one evaluation on every surface
+// (policy eval and --batch, run, the hooks, serve) unless the caller's
+// context ends sooner. Past it the verdict is deny by [RuleTimeout].
+const DefaultEvalTimeout = 5 * time.Second
+
+// EvalTimeout sets the deadline of one evaluation (default
+// DefaultEvalTimeout; 0 or less: only the caller's context bounds it).
+func EvalTimeout(d time.Duration) Option { return func(c *config) { c.evalTimeout = &d } }
 
 // Source is one policy file given directly (for tests and generated rules).
 type Source struct {

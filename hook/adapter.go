@@ -110,7 +110,7 @@ type Config struct {
 
 // Defaults.
 const (
-	DefaultTimeout  = 5 * time.Second
+	DefaultTimeout  = engine.DefaultEvalTimeout
 	DefaultMaxInput = 4 << 20
 )
 

@@ -26,7 +26,7 @@ type LoadFunc func(ctx context.Context) (*engine.Engine, error)
 const (
 	DefaultMaxBody     = 1 << 20 // bytes per request body or stdio line
 	DefaultMaxBatch    = 1000    // requests per batch
-	DefaultEvalTimeout = 5 * time.Second
+	DefaultEvalTimeout = engine.DefaultEvalTimeout
 )
 
 // Server grades commands for many clients at once. Create it with [New].

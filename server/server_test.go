@@ -365,8 +365,6 @@ func TestReloadKeepsOldPolicyOnError(t *testing.T) {
 	}
 }
 
-func ptr[T any](v T) *T { return &v }
-
 // Shutdown waits for requests in flight and returns nil.
 func TestGracefulShutdown(t *testing.T) {
 	e := sharedEngine(t)
@@ -448,3 +446,36 @@ func TestListenUnixRefusesLiveSocket(t *testing.T) {
 		t.Error("trusted a socket in a world-writable directory")
 	}
 }
+
+// serve's evaluation deadline is the engine's: a slow team rule denies with
+// engine.timeout, as eval, run and the hooks do.
+func TestGradeDeadline(t *testing.T) {
+	slow := `package rivumi.user
+
+# METADATA
+# title: Slow
+# custom:
+#   id: team.slow
+#   justification: A rule that computes far too much.
+deny contains {"id": "team.slow"} if {
+	count([x | some x in numbers.range(1, 20000000); x < 0]) > 0
+}
+`
+	e, err := engine.New(context.Background(), engine.UserModule("slow.rego", slow), engine.CacheSize(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := server.New(context.Background(), staticLoad(e), server.WithLimits(0, 0, 100*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp := s.Grade(context.Background(), &server.Request{Command: ptr("ls")}, "test")
+	if resp.Decision != engine.Deny || len(resp.Reasons) == 0 || resp.Reasons[0].Rule != engine.RuleTimeout {
+		t.Fatalf("got %s %+v, want deny by %s", resp.Decision, resp.Reasons, engine.RuleTimeout)
+	}
+	if server.DefaultEvalTimeout != engine.DefaultEvalTimeout {
+		t.Errorf("serve's default deadline %v differs from the engine's %v", server.DefaultEvalTimeout, engine.DefaultEvalTimeout)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/rivumi/rivumi/engine"
 )
@@ -17,6 +18,8 @@ type policyFlags struct {
 	cwd        string
 	workspace  string
 	shell      string
+	// evalTimeout is the deadline of one evaluation (0: the engine's default).
+	evalTimeout time.Duration
 }
 
 type stringList []string
@@ -29,6 +32,12 @@ func (p *policyFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&p.cwd, "cwd", "", "directory the command runs in (default: the current directory)")
 	fs.StringVar(&p.workspace, "workspace", "", "project root (default: the cwd)")
 	fs.StringVar(&p.shell, "shell", "bash", "shell dialect: bash, sh or zsh")
+	p.registerTimeout(fs)
+}
+
+// registerTimeout adds --eval-timeout (serve registers it alone).
+func (p *policyFlags) registerTimeout(fs *flag.FlagSet) {
+	fs.DurationVar(&p.evalTimeout, "eval-timeout", engine.DefaultEvalTimeout, "deadline of one evaluation; past it the verdict is deny (engine.timeout)")
 }
 
 // newEngine compiles the embedded packs plus the user packs; a policy
@@ -39,6 +48,9 @@ func (p *policyFlags) newEngine(ctx context.Context) (*engine.Engine, error) {
 		opts = append(opts, engine.UserDir(d))
 	}
 	opts = append(opts, p.configOptions(ctx)...) // user and project config files (trust.go)
+	if p.evalTimeout > 0 {
+		opts = append(opts, engine.EvalTimeout(p.evalTimeout))
+	}
 	e, err := engine.New(ctx, opts...)
 	if err != nil {
 		var pe *engine.PolicyError

@@ -11,8 +11,7 @@ import (
 // The engine behind `run` and `grant add`: the embedded packs, grading each
 // argv with the harness's cwd, workspace and grants.
 func init() {
-	newGrader = func(ctx context.Context) (harness.Grader, error) {
-		var pf policyFlags
+	newGrader = func(ctx context.Context, pf *policyFlags) (harness.Grader, error) {
 		e, err := pf.newEngine(ctx)
 		if err != nil {
 			return nil, err

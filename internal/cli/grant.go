@@ -49,7 +49,7 @@ func grantAdd(ctx context.Context, stdio Stdio, args []string) error {
 		if newGrader == nil {
 			return exitf(ExitError, "grant add: engine not available: name the rules with --rule")
 		}
-		grader, err := newGrader(ctx)
+		grader, err := newGrader(ctx, &policyFlags{})
 		if err != nil {
 			return exitf(ExitPolicyError, "grant add: %v", err)
 		}

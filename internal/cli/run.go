@@ -21,7 +21,7 @@ import (
 // newGrader builds the engine-backed [harness.Grader] for `run` and
 // `grant add`. It is set where the engine is wired in; while it is nil,
 // those commands fail with "engine not available".
-var newGrader func(ctx context.Context) (harness.Grader, error)
+var newGrader func(ctx context.Context, pf *policyFlags) (harness.Grader, error)
 
 // isTerminal reports whether r is a terminal; a variable so tests can
 // pretend.
@@ -58,6 +58,9 @@ func runRun(ctx context.Context, stdio Stdio, args []string) error {
 	grantsFile := fs.String("grants", "", "project grants `FILE` (default $XDG_CONFIG_HOME/rivumi/grants/<sha256 of the project root>.json)")
 	allowNet := fs.Bool("allow-network", false, "let a sandboxed command use the network")
 	dir := fs.String("C", "", "run in `DIR` instead of the current directory")
+	var pf policyFlags
+	fs.Var(&pf.policyDirs, "policy", "directory of user Rego packs (package rivumi.user…); repeatable")
+	pf.registerTimeout(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), runUsage)
 		fs.PrintDefaults()
@@ -100,7 +103,7 @@ func runRun(ctx context.Context, stdio Stdio, args []string) error {
 	if newGrader == nil {
 		return exitf(ExitError, "run: engine not available")
 	}
-	grader, err := newGrader(ctx)
+	grader, err := newGrader(ctx, &pf)
 	if err != nil {
 		return exitf(ExitPolicyError, "run: %v", err)
 	}
