@@ -31,10 +31,14 @@ func TestEvalDeadline(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, eval := range map[string]func() engine.Verdict{
-		"text":     func() engine.Verdict { return e.EvaluateText(ctx, "ls -la") },
-		"argv":     func() engine.Verdict { return e.EvaluateArgv(ctx, []string{"ls", "-la"}) },
-		"explain":  func() engine.Verdict { return e.Explain(ctx, "ls -la").Verdict },
-		"caller's": func() engine.Verdict { c, cancel := context.WithTimeout(ctx, 20*time.Millisecond); defer cancel(); return e.EvaluateText(c, "ls") },
+		"text":    func() engine.Verdict { return e.EvaluateText(ctx, "ls -la") },
+		"argv":    func() engine.Verdict { return e.EvaluateArgv(ctx, []string{"ls", "-la"}) },
+		"explain": func() engine.Verdict { return e.Explain(ctx, "ls -la").Verdict },
+		"caller's": func() engine.Verdict {
+			c, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+			defer cancel()
+			return e.EvaluateText(c, "ls")
+		},
 	} {
 		start := time.Now()
 		v := eval()

@@ -48,7 +48,9 @@ func fakeRunGrader(ctx context.Context, argv []string, opts harness.GradeOptions
 // useFakeGrader installs fakeRunGrader for the test and its subtests.
 func useFakeGrader(t *testing.T) {
 	saved := newGrader
-	newGrader = func(context.Context, *policyFlags) (harness.Grader, error) { return harness.GraderFunc(fakeRunGrader), nil }
+	newGrader = func(context.Context, *policyFlags) (harness.Grader, error) {
+		return harness.GraderFunc(fakeRunGrader), nil
+	}
 	t.Cleanup(func() { newGrader = saved })
 }
 
