@@ -14,6 +14,9 @@
 //	3     `policy eval`: the verdict is deny; `policy test`: a test failed;
 //	      `policy fmt`: a file is not in canonical form
 //	4     a policy failed to load or compile (`policy check` problems included)
+//	70    internal error: a bug in rivumi (a panic, recovered, its stack on stderr);
+//	      never a verdict. Grading itself never panics out: a panic there is a deny
+//	      verdict (engine.internal-error), so `policy eval` exits 3 and `run` 125
 //	124   `run`: the child was killed after its timeout
 //	125   `run`: the command was denied (by the policy, an approver, or the harness)
 //	126   `run`: the requested sandbox is not available
@@ -27,6 +30,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
 )
@@ -42,6 +46,7 @@ const (
 	ExitTimeout     = 124
 	ExitDenied      = 125
 	ExitNoSandbox   = 126
+	ExitInternal    = 70
 )
 
 // Stdio holds the streams a command reads and writes.
@@ -89,7 +94,13 @@ func register(path, summary string, run func(ctx context.Context, io Stdio, args
 
 // Main runs the CLI with args (without the program name) and returns the
 // process exit code.
-func Main(ctx context.Context, args []string, stdio Stdio) int {
+func Main(ctx context.Context, args []string, stdio Stdio) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(stdio.Err, "rivumi: internal error (a bug; please report it): %v\n%s", p, debug.Stack())
+			code = ExitInternal
+		}
+	}()
 	if stdio.In == nil {
 		stdio.In = os.Stdin
 	}
