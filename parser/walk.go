@@ -2,6 +2,7 @@ package parser
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -95,6 +96,14 @@ func isNilNode(n syntax.Node) bool {
 	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
+func (p *walker) addPipeOp(op syntax.BinCmdOperator) {
+	if op == syntax.PipeAll {
+		p.addOp("|&")
+	} else {
+		p.addOp("|")
+	}
+}
+
 func (p *walker) full() bool {
 	if len(p.cmd.Segments) >= p.cfg.maxSegments {
 		if p.cmd.Shape.Limit == "" {
@@ -182,14 +191,13 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 	switch c := cmd.(type) {
 	case *syntax.BinaryCmd:
 		switch c.Op {
-		case syntax.AndStmt:
-			p.addOp("&&")
-			p.walkStmt(f, c.X)
-			p.walkStmt(f, c.Y)
-		case syntax.OrStmt:
-			p.addOp("||")
-			p.walkStmt(f, c.X)
-			p.walkStmt(f, c.Y)
+		case syntax.AndStmt, syntax.OrStmt:
+			for _, st := range p.andOrChain(c) {
+				if p.full() {
+					return
+				}
+				p.walkStmt(f, st)
+			}
 		default:
 			p.walkPipeline(f, c)
 		}
@@ -306,31 +314,66 @@ func (p *walker) scoped(fn func()) {
 	}
 }
 
+// andOrChain returns the operands of a list of && and || in order. The
+// parser nests such a list to the left (X holds the list so far), so a
+// long one is unrolled here without recursion: its depth would be its
+// length. An operand statement with redirects or other properties of its
+// own is kept whole (walked as a statement).
+func (p *walker) andOrChain(c *syntax.BinaryCmd) []*syntax.Stmt {
+	var rev []*syntax.Stmt
+	for {
+		if c.Op == syntax.AndStmt {
+			p.addOp("&&")
+		} else {
+			p.addOp("||")
+		}
+		rev = append(rev, c.Y)
+		x := c.X
+		b, ok := x.Cmd.(*syntax.BinaryCmd)
+		if !ok || (b.Op != syntax.AndStmt && b.Op != syntax.OrStmt) || !plainStmt(x) {
+			rev = append(rev, x)
+			break
+		}
+		p.visited[x] = true
+		p.visited[b] = true
+		c = b
+	}
+	slices.Reverse(rev)
+	return rev
+}
+
+// plainStmt reports a statement that only holds its command: no
+// redirects, background, coprocess, disown, negation or semicolon.
+func plainStmt(s *syntax.Stmt) bool {
+	return len(s.Redirs) == 0 && !s.Background && !s.Coprocess && !s.Disown && !s.Negated && !s.Semicolon.IsValid()
+}
+
 func (p *walker) walkPipeline(f *frame, c *syntax.BinaryCmd) {
+	// Stages in order, without recursion (the parser nests a long pipeline
+	// to the left, as deep as it is long).
 	var stages []*syntax.Stmt
-	var flatten func(s *syntax.Stmt)
-	flatten = func(s *syntax.Stmt) {
+	todo := []*syntax.Stmt{c.Y, c.X} // a stack: the next stage on top
+	p.addPipeOp(c.Op)
+	for len(todo) > 0 {
+		s := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
 		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && len(s.Redirs) == 0 && !s.Background {
 			p.visited[b] = true
 			p.visited[s] = true
-			if b.Op == syntax.PipeAll {
-				p.addOp("|&")
-			} else {
-				p.addOp("|")
-			}
-			flatten(b.X)
-			flatten(b.Y)
-			return
+			p.addPipeOp(b.Op)
+			todo = append(todo, b.Y, b.X)
+			continue
 		}
 		stages = append(stages, s)
+		if len(stages) > p.cfg.maxSegments {
+			// More stages than segments allowed: the rest is not walked,
+			// and the command is over the limit.
+			if p.cmd.Shape.Limit == "" {
+				p.cmd.Shape.Limit = "segments"
+			}
+			break
+		}
 	}
-	if c.Op == syntax.PipeAll {
-		p.addOp("|&")
-	} else {
-		p.addOp("|")
-	}
-	flatten(c.X)
-	flatten(c.Y)
 	info := &pipeInfo{stages: make([][]int, len(stages))}
 	saved := p.env.cwd
 	for i, st := range stages {
