@@ -422,6 +422,20 @@ func (p *walker) walkPipeline(f *frame, c *syntax.BinaryCmd) {
 // maxNeighbours bounds the pipe neighbours listed on each side of a segment.
 const maxNeighbours = 16
 
+// compoundBody reports a function body bash accepts: a compound command,
+// not negated.
+func compoundBody(s *syntax.Stmt) bool {
+	if s == nil || s.Negated {
+		return false
+	}
+	switch s.Cmd.(type) {
+	case *syntax.Block, *syntax.Subshell, *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause,
+		*syntax.CaseClause, *syntax.ArithmCmd, *syntax.TestClause:
+		return true
+	}
+	return false
+}
+
 func (p *walker) funcDecl(f *frame, c *syntax.FuncDecl) {
 	name := ""
 	if c.Name != nil {
@@ -433,6 +447,13 @@ func (p *walker) funcDecl(f *frame, c *syntax.FuncDecl) {
 		}
 	}
 	p.cmd.Shape.Functions = append(p.cmd.Shape.Functions, name)
+	if f.shell != "zsh" && !compoundBody(c.Body) && p.cmd.Shape.Error == nil {
+		// bash (and POSIX sh) take only a compound command as a function
+		// body: `f() echo x` and `f()⏎cmd` are syntax errors there, which
+		// the syntax parser accepts.
+		off := int(c.Pos().Offset())
+		p.cmd.Shape.Error = posError(f.src, min(off, len(f.src)), "a function body that is not a compound command (bash rejects it)")
+	}
 	nf := *f
 	nf.kind = KindFunction
 	nf.inFunc = name
