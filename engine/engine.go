@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -36,7 +37,7 @@ func New(ctx context.Context, opts ...Option) (*Engine, error) {
 	// Compiling allocates ~6 MB of short-lived garbage; collecting it while
 	// compiling only delays the first verdict, so the collector pauses until
 	// New returns (it is a process-wide setting, restored on return).
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	defer pauseGC()()
 	c, err := compile(ctx, &cfg)
 	if err != nil {
 		return nil, err
@@ -50,6 +51,32 @@ func New(ctx context.Context, opts ...Option) (*Engine, error) {
 		timeout = max(*cfg.evalTimeout, 0)
 	}
 	return &Engine{c: c, cache: newHitCache(size), verdicts: newVerdictCache(size), timeout: timeout}, nil
+}
+
+// gcPause counts the New calls in progress: the first pauses the collector,
+// the last restores the setting found then (concurrent New calls must not
+// restore each other's -1 and leave it off).
+var gcPause struct {
+	sync.Mutex
+	n     int
+	saved int
+}
+
+func pauseGC() (resume func()) {
+	gcPause.Lock()
+	if gcPause.n == 0 {
+		gcPause.saved = debug.SetGCPercent(-1)
+	}
+	gcPause.n++
+	gcPause.Unlock()
+	return func() {
+		gcPause.Lock()
+		gcPause.n--
+		if gcPause.n == 0 {
+			debug.SetGCPercent(gcPause.saved)
+		}
+		gcPause.Unlock()
+	}
 }
 
 // PolicyHash identifies the compiled policy (sources and data).

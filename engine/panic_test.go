@@ -2,7 +2,9 @@ package engine
 
 import (
 	"context"
+	"runtime/debug"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -27,5 +29,26 @@ func TestPanicIsDeny(t *testing.T) {
 	testPanic = nil
 	if v := e.EvaluateText(context.Background(), "ls"); v.Decision != Allow {
 		t.Fatalf("after the panic, ls is %s: a failed verdict was cached", v.Decision)
+	}
+}
+
+// Concurrent New calls leave the collector as they found it (each paused
+// it while compiling; the last one restores the setting).
+func TestConcurrentNewRestoresGC(t *testing.T) {
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := New(context.Background(), CacheSize(0)); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Fatalf("GC percent after concurrent New calls: %d, want 100", got)
 	}
 }
