@@ -42,15 +42,18 @@ type Entry struct {
 	Grants   []Grant  `json:"grants,omitempty"`   // grants given to the engine that matched the argv
 	Added    []Grant  `json:"added,omitempty"`    // grants added by this decision
 
-	Sandbox          string  `json:"sandbox,omitempty"`
-	Exit             *int    `json:"exit,omitempty"` // exit status; absent when the process did not exit normally
-	Signal           string  `json:"signal,omitempty"`
-	TimedOut         bool    `json:"timed_out,omitempty"`
-	Cancelled        bool    `json:"cancelled,omitempty"`
-	KilledAfterGrace bool    `json:"killed_after_grace,omitempty"`
-	DurationMS       float64 `json:"duration_ms,omitempty"`
-	Stdout           *Bytes  `json:"stdout,omitempty"`
-	Stderr           *Bytes  `json:"stderr,omitempty"`
+	Sandbox          string `json:"sandbox,omitempty"`
+	Exit             *int   `json:"exit,omitempty"` // exit status; absent when the process did not exit normally
+	Signal           string `json:"signal,omitempty"`
+	TimedOut         bool   `json:"timed_out,omitempty"`
+	Cancelled        bool   `json:"cancelled,omitempty"`
+	KilledAfterGrace bool   `json:"killed_after_grace,omitempty"`
+	// Escaped lists processes of the run still alive outside its process
+	// group once it was over, and whether they were killed.
+	Escaped    []Process `json:"escaped,omitempty"`
+	DurationMS float64   `json:"duration_ms,omitempty"`
+	Stdout     *Bytes    `json:"stdout,omitempty"`
+	Stderr     *Bytes    `json:"stderr,omitempty"`
 
 	Error string `json:"error,omitempty"`
 	Note  string `json:"note,omitempty"`
@@ -61,6 +64,13 @@ type Entry struct {
 type Grant struct {
 	Prefix []string `json:"prefix"`
 	Rules  []string `json:"rules"`
+}
+
+// Process is a process of a run that outlived it (see Entry.Escaped).
+type Process struct {
+	PID    int      `json:"pid"`
+	Argv   []string `json:"argv,omitempty"`
+	Killed bool     `json:"killed"` // false: it could not be stopped and still runs
 }
 
 // Bytes counts a stream's output: how much was kept in memory and how much
@@ -212,6 +222,13 @@ func redactEntry(e Entry) Entry {
 	e.Note = Redact(e.Note)
 	e.Grants = redactGrants(e.Grants)
 	e.Added = redactGrants(e.Added)
+	if e.Escaped != nil {
+		ps := make([]Process, len(e.Escaped))
+		for i, p := range e.Escaped {
+			ps[i] = Process{PID: p.PID, Argv: RedactArgv(p.Argv), Killed: p.Killed}
+		}
+		e.Escaped = ps
+	}
 	return e
 }
 
