@@ -18,6 +18,7 @@ type procOutcome struct {
 	cancelled        bool
 	killedAfterGrace bool
 	stragglers       bool
+	escaped          []EscapedProcess
 	outputIncomplete bool
 	duration         time.Duration
 }
@@ -34,6 +35,9 @@ type supervision struct {
 	parentClose []*os.File
 	// beforeStart runs right before Start; an error aborts the start.
 	beforeStart func() error
+	// reapEscaped, once the group is gone, stops the run's processes that
+	// left it and reports them.
+	reapEscaped func() []EscapedProcess
 }
 
 // notStartedError wraps errors that happened before the process started.
@@ -159,7 +163,11 @@ func (s supervision) run(cmd *exec.Cmd) (procOutcome, error) {
 		}
 	}
 
-	// Processes that left the group (setsid) may still hold the pipes.
+	// Processes that left the group (setsid) are found by the run's
+	// marker and stopped; others may still hold the pipes.
+	if s.reapEscaped != nil {
+		out.escaped = s.reapEscaped()
+	}
 	select {
 	case <-drained:
 	case <-time.After(s.grace):
