@@ -50,8 +50,12 @@ func TestEscapedProcessesAreFoundAndKilled(t *testing.T) {
 					}
 				})
 				const n = 4
-				res, err := runWithin(t, 15*time.Second, h, context.Background(), harness.Request{
-					Argv: helper(t, "daemonize", pidfile, strconv.Itoa(n), then, token), Timeout: 2 * time.Second})
+				timeout := 20 * time.Second // not reached: the helper exits
+				if then == "sleep" {
+					timeout = 3 * time.Second // reached: the helper sleeps
+				}
+				res, err := runWithin(t, 30*time.Second, h, context.Background(), harness.Request{
+					Argv: helper(t, "daemonize", pidfile, strconv.Itoa(n), then, token), Timeout: timeout})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -125,10 +125,17 @@ func runHelper(cmd string, args []string) int {
 		return 0
 	case "daemonize": // daemonize PIDFILE N exit|sleep TOKEN: N double-forked setsid grandchildren, then exit 0 or sleep
 		n, _ := strconv.Atoi(args[1])
+		var mids []*exec.Cmd
 		for range n {
 			c := exec.Command(os.Args[0], helperArg, "daemon-mid", args[0], args[3])
 			c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-			if err := c.Run(); err != nil {
+			if err := c.Start(); err != nil {
+				return 1
+			}
+			mids = append(mids, c)
+		}
+		for _, c := range mids {
+			if err := c.Wait(); err != nil {
 				return 1
 			}
 		}
