@@ -23,23 +23,24 @@ type EscapedProcess struct {
 	Killed bool
 }
 
-// reapEscaped finds the live processes whose environment carries marker
-// (NAME=VALUE), sends them SIGTERM, waits up to grace for them to go,
+// reapEscaped finds the live processes started since the run's leader
+// (see markedProcesses) whose environment carries marker (NAME=VALUE),
+// sends them SIGTERM, waits up to grace for them to go,
 // then SIGKILLs what is left (new ones found meanwhile included), and
 // reports each. Processes that go on their own within settle (a PID
 // namespace being torn down) are not counted. It returns nil where
 // processes cannot be scanned (see escapeScanSupported).
-func reapEscaped(marker string, grace, settle time.Duration) []EscapedProcess {
+func reapEscaped(marker string, since uint64, grace, settle time.Duration) []EscapedProcess {
 	if !escapeScanSupported {
 		return nil
 	}
-	for end := time.Now().Add(settle); time.Now().Before(end) && len(markedProcesses(marker)) > 0; {
+	for end := time.Now().Add(settle); time.Now().Before(end) && len(markedProcesses(marker, since)) > 0; {
 		time.Sleep(5 * time.Millisecond)
 	}
 	found := map[int]*EscapedProcess{}
 	var order []int
 	scan := func() []int {
-		pids := markedProcesses(marker)
+		pids := markedProcesses(marker, since)
 		for _, pid := range pids {
 			if found[pid] == nil {
 				found[pid] = &EscapedProcess{PID: pid, Argv: processArgv(pid)}

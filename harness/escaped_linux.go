@@ -18,9 +18,10 @@ const (
 )
 
 // markedProcesses lists the live (not zombie) processes other than this
-// one whose initial environment holds the entry marker. Processes of
+// one, started at or after since (in /proc's clock ticks since boot; 0:
+// any), whose initial environment holds the entry marker. Processes of
 // other users, whose environment is unreadable, are not listed.
-func markedProcesses(marker string) []int {
+func markedProcesses(marker string, since uint64) []int {
 	d, err := os.Open("/proc")
 	if err != nil {
 		return nil
@@ -34,14 +35,25 @@ func markedProcesses(marker string) []int {
 	var out []int
 	for _, n := range names {
 		pid, err := strconv.Atoi(n)
-		if err != nil || pid == self || !hasMarker(pid, marker) {
+		if err != nil || pid == self {
 			continue
 		}
-		if state, _, ok := procStat(n); ok && state != 'Z' && state != 'X' {
-			out = append(out, pid)
+		// The stat line first: cheaper to read than the environment, and
+		// it rules out every process older than the run.
+		st, ok := readStat(n)
+		if !ok || st.state == 'Z' || st.state == 'X' || st.start < since || !hasMarker(pid, marker) {
+			continue
 		}
+		out = append(out, pid)
 	}
 	return out
+}
+
+// processStart is when pid started, in /proc's clock ticks since boot (0
+// when unknown).
+func processStart(pid int) uint64 {
+	st, _ := readStat(strconv.Itoa(pid))
+	return st.start
 }
 
 // hasMarker reports whether pid's environment holds the entry marker.

@@ -13,6 +13,7 @@ const (
 	sigKill = syscall.SIGKILL
 )
 
-func markedProcesses(string) []int             { return nil }
+func processStart(int) uint64                  { return 0 }
+func markedProcesses(string, uint64) []int     { return nil }
 func processArgv(int) []string                 { return nil }
 func signalMarked(int, string, syscall.Signal) {}

@@ -511,13 +511,13 @@ func (h *Harness) execute(ctx context.Context, res *Result, req Request, prog pr
 		stdout:  newCapture(h.cfg.OutputHead, h.cfg.OutputTail, req.Stdout),
 		stderr:  newCapture(h.cfg.OutputHead, h.cfg.OutputTail, req.Stderr),
 		done:    ctx.Done(),
-		reapEscaped: func() []EscapedProcess {
+		reapEscaped: func(since uint64) []EscapedProcess {
 			var settle time.Duration
 			if h.sandbox.backend == SandboxBwrap {
 				// The command's PID namespace dies with it, a moment after.
 				settle = h.cfg.KillGrace
 			}
-			return reapEscaped(marker, h.cfg.KillGrace, settle)
+			return reapEscaped(marker, since, h.cfg.KillGrace, settle)
 		},
 	}
 	switch h.sandbox.backend {
