@@ -10,3 +10,5 @@ import (
 func lockFile(*os.File) error   { return errors.ErrUnsupported }
 func unlockFile(*os.File) error { return errors.ErrUnsupported }
 func syncDir(string) error      { return nil }
+
+func rename(from, to string) error { return os.Rename(from, to) }

@@ -96,7 +96,7 @@ func WriteAtomic(path string, b []byte, perm fs.FileMode) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if err := os.Rename(name, path); err != nil {
+	if err := rename(name, path); err != nil {
 		return err
 	}
 	done = true
