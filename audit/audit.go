@@ -42,15 +42,18 @@ type Entry struct {
 	Grants   []Grant  `json:"grants,omitempty"`   // grants given to the engine that matched the argv
 	Added    []Grant  `json:"added,omitempty"`    // grants added by this decision
 
-	Sandbox          string  `json:"sandbox,omitempty"`
-	Exit             *int    `json:"exit,omitempty"` // exit status; absent when the process did not exit normally
-	Signal           string  `json:"signal,omitempty"`
-	TimedOut         bool    `json:"timed_out,omitempty"`
-	Cancelled        bool    `json:"cancelled,omitempty"`
-	KilledAfterGrace bool    `json:"killed_after_grace,omitempty"`
-	DurationMS       float64 `json:"duration_ms,omitempty"`
-	Stdout           *Bytes  `json:"stdout,omitempty"`
-	Stderr           *Bytes  `json:"stderr,omitempty"`
+	Sandbox          string `json:"sandbox,omitempty"`
+	Exit             *int   `json:"exit,omitempty"` // exit status; absent when the process did not exit normally
+	Signal           string `json:"signal,omitempty"`
+	TimedOut         bool   `json:"timed_out,omitempty"`
+	Cancelled        bool   `json:"cancelled,omitempty"`
+	KilledAfterGrace bool   `json:"killed_after_grace,omitempty"`
+	// Escaped lists processes of the run still alive outside its process
+	// group once it was over, and whether they were killed.
+	Escaped    []Process `json:"escaped,omitempty"`
+	DurationMS float64   `json:"duration_ms,omitempty"`
+	Stdout     *Bytes    `json:"stdout,omitempty"`
+	Stderr     *Bytes    `json:"stderr,omitempty"`
 
 	Error string `json:"error,omitempty"`
 	Note  string `json:"note,omitempty"`
@@ -61,6 +64,13 @@ type Entry struct {
 type Grant struct {
 	Prefix []string `json:"prefix"`
 	Rules  []string `json:"rules"`
+}
+
+// Process is a process of a run that outlived it (see Entry.Escaped).
+type Process struct {
+	PID    int      `json:"pid"`
+	Argv   []string `json:"argv,omitempty"`
+	Killed bool     `json:"killed"` // false: it could not be stopped and still runs
 }
 
 // Bytes counts a stream's output: how much was kept in memory and how much
@@ -85,6 +95,8 @@ type Logger struct {
 	f    *os.File
 	now  func() time.Time
 	sync bool
+	// write appends b to f: (*os.File).Write, or a failing writer in tests.
+	write func(f *os.File, b []byte) (int, error)
 }
 
 // Option configures a [Logger].
@@ -111,7 +123,7 @@ func Open(path string, opts ...Option) (*Logger, error) {
 	if err != nil {
 		return nil, fmt.Errorf("audit: open log: %w", err)
 	}
-	l := &Logger{path: path, f: f, now: time.Now, sync: true}
+	l := &Logger{path: path, f: f, now: time.Now, sync: true, write: (*os.File).Write}
 	for _, o := range opts {
 		o(l)
 	}
@@ -135,7 +147,11 @@ func (l *Logger) Close() error {
 
 // Log redacts e and appends it as one JSON line: one write(2) under the
 // logger's mutex and an exclusive flock(2), followed by fsync. When it
-// returns nil the line is whole and durable. Log records even when ctx is
+// returns nil the line is whole and durable. When it returns an error the
+// line is not in the log: a write or fsync that failed part-way (a full
+// disk) is truncated back to the size the log had before, under the same
+// lock, and should that fail too, the next writer starts on a fresh line
+// (see [Reader] for how torn lines read). Log records even when ctx is
 // already cancelled: the trail of a cancelled run matters most. It waits
 // for the cross-process lock as long as another writer holds it (writers
 // hold it only for one write and one fsync).
@@ -160,24 +176,31 @@ func (l *Logger) Log(ctx context.Context, e Entry) error {
 	defer flock(fd, unix.LOCK_UN) //nolint:errcheck // closing the fd releases it anyway
 	// A writer that died mid-line left a torn line: end it first so ours
 	// starts on a line of its own. Still one write.
-	if torn, err := tornTail(l.f); err != nil {
+	size, torn, err := tornTail(l.f)
+	if err != nil {
 		return fmt.Errorf("audit: check log tail: %w", err)
 	} else if torn {
 		line = append([]byte{'\n'}, line...)
 	}
-	n, err := l.f.Write(line)
-	if err != nil {
-		return fmt.Errorf("audit: write log: %w", err)
-	}
-	if n != len(line) {
-		return fmt.Errorf("audit: short write (%d of %d bytes)", n, len(line))
-	}
-	if l.sync {
-		if err := l.f.Sync(); err != nil {
-			return fmt.Errorf("audit: sync log: %w", err)
+	n, err := l.write(l.f, line)
+	switch {
+	case err != nil:
+		err = fmt.Errorf("audit: write log: %w", err)
+	case n != len(line):
+		err = fmt.Errorf("audit: short write (%d of %d bytes)", n, len(line))
+	case l.sync:
+		if serr := l.f.Sync(); serr != nil {
+			err = fmt.Errorf("audit: sync log: %w", serr)
 		}
 	}
-	return nil
+	if err != nil && n > 0 {
+		// Whatever part of the line got in goes: the caller is told this
+		// entry is not recorded, so the log must not hold it.
+		if terr := l.f.Truncate(size); terr != nil {
+			err = fmt.Errorf("%w (and truncating back failed: %v)", err, terr)
+		}
+	}
+	return err
 }
 
 // Marshal redacts e and encodes it as one JSON line ending in '\n'.
@@ -199,6 +222,13 @@ func redactEntry(e Entry) Entry {
 	e.Note = Redact(e.Note)
 	e.Grants = redactGrants(e.Grants)
 	e.Added = redactGrants(e.Added)
+	if e.Escaped != nil {
+		ps := make([]Process, len(e.Escaped))
+		for i, p := range e.Escaped {
+			ps[i] = Process{PID: p.PID, Argv: RedactArgv(p.Argv), Killed: p.Killed}
+		}
+		e.Escaped = ps
+	}
 	return e
 }
 
@@ -213,20 +243,22 @@ func redactGrants(gs []Grant) []Grant {
 	return out
 }
 
-// tornTail reports whether f is non-empty and does not end in a newline.
-func tornTail(f *os.File) (bool, error) {
+// tornTail returns f's size and whether f is non-empty and does not end in
+// a newline.
+func tornTail(f *os.File) (int64, bool, error) {
 	fi, err := f.Stat()
 	if err != nil {
-		return false, err
+		return 0, false, err
 	}
-	if fi.Size() == 0 {
-		return false, nil
+	size := fi.Size()
+	if size == 0 || !fi.Mode().IsRegular() {
+		return size, false, nil
 	}
 	var b [1]byte
-	if _, err := f.ReadAt(b[:], fi.Size()-1); err != nil {
-		return false, err
+	if _, err := f.ReadAt(b[:], size-1); err != nil {
+		return size, false, err
 	}
-	return b[0] != '\n', nil
+	return size, b[0] != '\n', nil
 }
 
 func flock(fd, how int) error {

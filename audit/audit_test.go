@@ -154,10 +154,11 @@ func TestTornTail(t *testing.T) {
 	f.WriteString(`{"kind":"torn","ar`)
 	f.Close()
 
-	// The reader skips the torn trailing line.
+	// The reader skips the torn trailing line and says so.
 	got, err := audit.ReadFile(path)
-	if err != nil || len(got) != 1 || got[0].Kind != "a" {
-		t.Fatalf("ReadFile with torn tail = %+v, %v; want the one whole entry", got, err)
+	var te *audit.TornError
+	if !errors.As(err, &te) || !te.Tail || len(te.Lines) != 0 || len(got) != 1 || got[0].Kind != "a" {
+		t.Fatalf("ReadFile with torn tail = %+v, %v; want the one whole entry and a torn tail", got, err)
 	}
 
 	// The next writer ends the torn line first, so its own line is whole.

@@ -36,11 +36,16 @@
 //     controlling terminal. On timeout or cancellation: SIGTERM to the
 //     group, [Config.KillGrace] (default 2s), SIGKILL to the group. When
 //     the command exits, processes left in its group get the same
-//     treatment ([Result.Stragglers]). Output pipes still held by a
-//     process that escaped the group (setsid) are closed after the grace
-//     period, so Run always returns ([Result.OutputIncomplete]); such a
-//     process itself is beyond a process-group kill unless the command
-//     runs under bwrap, whose PID namespace dies with the command.
+//     treatment ([Result.Stragglers]). Processes that escaped the group
+//     (setsid, setpgid) are found, at exit and after a timeout, by the
+//     run's marker in their environment ([RunMarkerEnv], the run id) and
+//     stopped the same way; [Result.Escaped] and the audit "run" entry
+//     list them and whether they died. Under bwrap the command's PID
+//     namespace dies with it, so none are left; under Landlock or no
+//     sandbox, a process that also replaced its environment is not found
+//     (nor is any on systems without /proc). Output pipes still held by
+//     such a process are closed after the grace period, so Run always
+//     returns ([Result.OutputIncomplete]).
 //   - Output: stdout and stderr are drained completely; a bounded head and
 //     tail of each is kept ([Output]) with total and dropped byte counts,
 //     so memory stays bounded whatever the command prints.
@@ -77,6 +82,7 @@
 //     and one (kind "run") after it ends, tied by RunID.
 //
 // What remains: between the last identity check and execve there is still
-// a window (the check cannot be atomic with exec without fexecve); a
-// process that calls setsid escapes the group kill outside bwrap.
+// a window (the check cannot be atomic with exec without fexecve); outside
+// bwrap, a process that calls setsid and drops [RunMarkerEnv] from its
+// environment outlives the run unnoticed.
 package harness

@@ -14,9 +14,8 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/internal/lockedfile"
 )
 
 // GrantRefusedError reports a grant that must not be recorded: its prefix
@@ -281,10 +280,19 @@ func (f *grantFile) grants() []engine.Grant {
 func (s *GrantStore) read() (*grantFile, error) {
 	b, err := os.ReadFile(s.path)
 	if errors.Is(err, os.ErrNotExist) {
-		return &grantFile{Version: 1}, nil
+		return s.decode(nil, false)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("grants: %w", err)
+	}
+	return s.decode(b, true)
+}
+
+// decode parses the file's contents (exists false: a missing file, an
+// empty store).
+func (s *GrantStore) decode(b []byte, exists bool) (*grantFile, error) {
+	if !exists {
+		return &grantFile{Version: 1}, nil
 	}
 	var f grantFile
 	if err := json.Unmarshal(b, &f); err != nil {
@@ -302,79 +310,40 @@ func (s *GrantStore) read() (*grantFile, error) {
 }
 
 // update applies change to the file's current contents under the lock and
-// writes the result if change reports a modification.
+// writes the result if change reports a modification (see
+// internal/lockedfile).
 func (s *GrantStore) update(change func(*grantFile) bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	dir := filepath.Dir(s.path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
 		return fmt.Errorf("grants: %w", err)
 	}
-	lock, err := os.OpenFile(s.path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	var cur *grantFile
+	var bad error // a malformed file: its error names it already
+	err := lockedfile.Update(s.path, 0o600, func(old []byte, exists bool) ([]byte, error) {
+		f, err := s.decode(old, exists)
+		if err != nil {
+			bad = err
+			return nil, err
+		}
+		cur = f
+		if !change(f) {
+			return old, nil
+		}
+		b, err := json.MarshalIndent(f, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		return append(b, '\n'), nil
+	})
+	if err != nil && err == bad {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("grants: %w", err)
 	}
-	defer lock.Close()
-	if err := flock(int(lock.Fd()), unix.LOCK_EX); err != nil {
-		return fmt.Errorf("grants: lock: %w", err)
-	}
-	f, err := s.read()
-	if err != nil {
-		return err
-	}
-	if change(f) {
-		if err := writeFileAtomic(s.path, f); err != nil {
-			return fmt.Errorf("grants: %w", err)
-		}
-	}
-	s.list = f.grants()
+	s.list = cur.grants()
 	return nil
-}
-
-func writeFileAtomic(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	b = append(b, '\n')
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() //nolint:errcheck // best effort: the rename is done
-		d.Close()
-	}
-	return nil
-}
-
-func flock(fd, how int) error {
-	for {
-		err := unix.Flock(fd, how)
-		if err != unix.EINTR {
-			return err
-		}
-	}
 }
 
 // DefaultGrantsPath returns where the grants of the project rooted at

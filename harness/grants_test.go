@@ -196,6 +196,19 @@ func TestGrantStoreCorrupt(t *testing.T) {
 			t.Errorf("LoadGrants(%s) succeeded", content)
 		}
 	}
+	// A store loaded before the file went bad refuses to write over it.
+	os.Remove(path)
+	s, err := harness.LoadGrants(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(path, []byte("{"), 0o600)
+	if err := s.Add(grant("npm test", "r")); err == nil || !strings.Contains(err.Error(), path) {
+		t.Errorf("Add over a corrupt file: %v", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "{" {
+		t.Errorf("corrupt file rewritten: %q", b)
+	}
 }
 
 func TestDefaultGrantsPath(t *testing.T) {

@@ -165,6 +165,14 @@ type Result struct {
 	// Stragglers reports that processes were left in the command's group
 	// after it exited (they were terminated the same way).
 	Stragglers bool
+	// Escaped lists the processes of the run that were still alive outside
+	// its group once it was over (they called setsid or setpgid), found by
+	// the run's marker ([RunMarkerEnv]) in their environment, and stopped
+	// like the group (SIGTERM, the grace period, SIGKILL). Under bwrap the
+	// PID namespace dies with the command, so none are left. Not found: a
+	// process that replaced its environment, and any on systems without
+	// /proc (only Linux is scanned).
+	Escaped []EscapedProcess
 	// OutputIncomplete reports that a process outside the group kept the
 	// output pipes open; they were closed after the grace period.
 	OutputIncomplete bool
@@ -492,6 +500,8 @@ func (h *Harness) execute(ctx context.Context, res *Result, req Request, prog pr
 	}
 	env := buildEnv(h.cfg.BaseEnv, h.cfg.EnvAllow, h.cfg.KeepHome, rd)
 	env = setEnv(env, "PATH", pathEnv)
+	marker := RunMarkerEnv + "=" + res.RunID
+	env = setEnv(env, RunMarkerEnv, res.RunID)
 
 	cmd := &exec.Cmd{Path: prog.path, Args: slices.Clone(req.Argv), Dir: res.Dir, Env: env, Stdin: req.Stdin}
 	var status *os.File
@@ -501,6 +511,14 @@ func (h *Harness) execute(ctx context.Context, res *Result, req Request, prog pr
 		stdout:  newCapture(h.cfg.OutputHead, h.cfg.OutputTail, req.Stdout),
 		stderr:  newCapture(h.cfg.OutputHead, h.cfg.OutputTail, req.Stderr),
 		done:    ctx.Done(),
+		reapEscaped: func(since uint64) []EscapedProcess {
+			var settle time.Duration
+			if h.sandbox.backend == SandboxBwrap {
+				// The command's PID namespace dies with it, a moment after.
+				settle = h.cfg.KillGrace
+			}
+			return reapEscaped(marker, since, h.cfg.KillGrace, settle)
+		},
 	}
 	switch h.sandbox.backend {
 	case SandboxBwrap:
@@ -562,6 +580,7 @@ func (h *Harness) execute(ctx context.Context, res *Result, req Request, prog pr
 	res.Ran = true
 	res.TimedOut, res.Cancelled, res.KilledAfterGrace = out.timedOut, out.cancelled, out.killedAfterGrace
 	res.Stragglers, res.OutputIncomplete, res.Duration = out.stragglers, out.outputIncomplete, out.duration
+	res.Escaped = out.escaped
 	if ws, ok := out.state.Sys().(syscall.WaitStatus); ok {
 		if ws.Signaled() {
 			res.Signal = ws.Signal()
@@ -662,6 +681,9 @@ func (h *Harness) auditRun(ctx context.Context, res *Result, workspace string, r
 		}
 		e.TimedOut, e.Cancelled, e.KilledAfterGrace = res.TimedOut, res.Cancelled, res.KilledAfterGrace
 		e.DurationMS = float64(res.Duration.Microseconds()) / 1000
+		for _, p := range res.Escaped {
+			e.Escaped = append(e.Escaped, audit.Process{PID: p.PID, Argv: p.Argv, Killed: p.Killed})
+		}
 		e.Stdout = &audit.Bytes{Total: res.Stdout.Total, Kept: res.Stdout.Kept(), Dropped: res.Stdout.Dropped}
 		e.Stderr = &audit.Bytes{Total: res.Stderr.Total, Kept: res.Stderr.Kept(), Dropped: res.Stderr.Dropped}
 	}

@@ -184,8 +184,11 @@ func TestEscapedProcessCannotHangRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.ExitCode != 0 || !res.OutputIncomplete {
-		t.Errorf("exit %d, outputIncomplete %v; want 0 and true (a setsid grandchild held stdout)", res.ExitCode, res.OutputIncomplete)
+	// The grandchild dropped the run's marker, so the harness cannot find
+	// it: the pipes it holds are closed after the grace period.
+	if res.ExitCode != 0 || !res.OutputIncomplete || len(res.Escaped) != 0 {
+		t.Errorf("exit %d, outputIncomplete %v, escaped %v; want 0, true and none found (a setsid grandchild without the marker held stdout)",
+			res.ExitCode, res.OutputIncomplete, res.Escaped)
 	}
 }
 

@@ -113,14 +113,47 @@ func runHelper(cmd string, args []string) int {
 		signal.Ignore(syscall.SIGTERM)
 		time.Sleep(time.Hour)
 		return 0
-	case "escape": // escape PIDFILE TOKEN: a grandchild in its own session keeps stdout open
+	case "escape": // escape PIDFILE TOKEN: a grandchild in its own session, with an empty environment (no run marker), keeps stdout open
 		c := exec.Command(os.Args[0], helperArg, "hold", args[1])
 		c.Stdout, c.Stderr = os.Stdout, os.Stderr
 		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		c.Env = []string{}
 		if err := c.Start(); err != nil {
 			return 1
 		}
 		os.WriteFile(args[0], []byte(strconv.Itoa(c.Process.Pid)), 0o644)
+		return 0
+	case "daemonize": // daemonize PIDFILE N exit|sleep TOKEN: N double-forked setsid grandchildren, then exit 0 or sleep
+		n, _ := strconv.Atoi(args[1])
+		var mids []*exec.Cmd
+		for range n {
+			c := exec.Command(os.Args[0], helperArg, "daemon-mid", args[0], args[3])
+			c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+			if err := c.Start(); err != nil {
+				return 1
+			}
+			mids = append(mids, c)
+		}
+		for _, c := range mids {
+			if err := c.Wait(); err != nil {
+				return 1
+			}
+		}
+		if args[2] == "sleep" {
+			time.Sleep(time.Hour)
+		}
+		return 0
+	case "daemon-mid": // daemon-mid PIDFILE TOKEN: start a grandchild, record its pid, exit
+		c := exec.Command(os.Args[0], helperArg, "hold", args[1])
+		if err := c.Start(); err != nil {
+			return 1
+		}
+		f, err := os.OpenFile(args[0], os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			return 1
+		}
+		fmt.Fprintln(f, c.Process.Pid)
+		f.Close()
 		return 0
 	case "sleep":
 		d, _ := time.ParseDuration(args[0])

@@ -18,6 +18,7 @@ type procOutcome struct {
 	cancelled        bool
 	killedAfterGrace bool
 	stragglers       bool
+	escaped          []EscapedProcess
 	outputIncomplete bool
 	duration         time.Duration
 }
@@ -34,6 +35,10 @@ type supervision struct {
 	parentClose []*os.File
 	// beforeStart runs right before Start; an error aborts the start.
 	beforeStart func() error
+	// reapEscaped, once the group is gone, stops the run's processes that
+	// left it and reports them; since is when the leader started (see
+	// processStart).
+	reapEscaped func(since uint64) []EscapedProcess
 }
 
 // notStartedError wraps errors that happened before the process started.
@@ -96,6 +101,7 @@ func (s supervision) run(cmd *exec.Cmd) (procOutcome, error) {
 		return out, &notStartedError{err}
 	}
 	pgid := cmd.Process.Pid
+	leaderStart := processStart(pgid) // the run's processes start no earlier
 
 	var drains sync.WaitGroup
 	for _, p := range []struct {
@@ -159,7 +165,11 @@ func (s supervision) run(cmd *exec.Cmd) (procOutcome, error) {
 		}
 	}
 
-	// Processes that left the group (setsid) may still hold the pipes.
+	// Processes that left the group (setsid) are found by the run's
+	// marker and stopped; others may still hold the pipes.
+	if s.reapEscaped != nil {
+		out.escaped = s.reapEscaped(leaderStart)
+	}
 	select {
 	case <-drained:
 	case <-time.After(s.grace):
@@ -198,22 +208,39 @@ func groupAlive(pgid int) bool {
 
 // procStat reads the state and process group of /proc/<pid>.
 func procStat(pid string) (state byte, pgrp int, ok bool) {
+	st, ok := readStat(pid)
+	return st.state, st.pgrp, ok
+}
+
+// stat is what the harness reads of /proc/<pid>/stat.
+type stat struct {
+	state byte
+	pgrp  int
+	start uint64 // clock ticks since boot
+}
+
+func readStat(pid string) (stat, bool) {
 	b, err := os.ReadFile("/proc/" + pid + "/stat")
 	if err != nil {
-		return 0, 0, false
+		return stat{}, false
 	}
-	// pid (comm) state ppid pgrp …; comm may contain spaces and ')'.
+	// pid (comm) state ppid pgrp … starttime (field 22); comm may contain
+	// spaces and ')'.
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 || i+2 >= len(b) {
-		return 0, 0, false
+		return stat{}, false
 	}
 	f := bytes.Fields(b[i+2:])
-	if len(f) < 3 {
-		return 0, 0, false
+	if len(f) < 20 {
+		return stat{}, false
 	}
 	pg, err := strconv.Atoi(string(f[2]))
 	if err != nil {
-		return 0, 0, false
+		return stat{}, false
 	}
-	return f[0][0], pg, true
+	start, err := strconv.ParseUint(string(f[19]), 10, 64)
+	if err != nil {
+		return stat{}, false
+	}
+	return stat{state: f[0][0], pgrp: pg, start: start}, true
 }

@@ -19,7 +19,9 @@ type Sandbox string
 // The sandbox backends. The zero value means [SandboxNone].
 const (
 	// SandboxAuto picks the best available backend: bwrap, else landlock,
-	// else none (reported in [Result.SandboxNote]).
+	// else none (reported in [Result.SandboxNote]). bwrap comes first also
+	// because it alone contains processes that leave the command's process
+	// group: its PID namespace dies with the command (see [Result.Escaped]).
 	SandboxAuto Sandbox = "auto"
 	// SandboxBwrap runs the command under bubblewrap: / read-only, the
 	// workspace and the run directory writable, a private /tmp, /dev and

@@ -102,8 +102,14 @@ type Config struct {
 	Protected, Secrets []string
 	// Grants returns the grants in force for a workspace (nil: none).
 	Grants func(workspace string) ([]engine.Grant, error)
-	// Audit receives one entry per call (nil: none).
+	// Audit receives one entry per call (nil: none). No answer that lets
+	// the tool run goes out without its entry: when Audit fails, the answer
+	// is the blocking failure, unless AuditBestEffort (or Shadow, which
+	// never blocks).
 	Audit audit.Sink
+	// AuditBestEffort keeps the answer when its audit entry cannot be
+	// written (the error still goes to stderr).
+	AuditBestEffort bool
 	// Getenv reads the environment (default os.Getenv).
 	Getenv func(string) string
 }
@@ -138,8 +144,9 @@ type Answer struct {
 	// Failure is set when the call failed closed (bad input, internal
 	// error, deadline); the reply is then deny.
 	Failure string
-	// AuditError is set when the audit entry could not be written (the
-	// answer stands; Write reports it on stderr).
+	// AuditError is set when the audit entry could not be written; Write
+	// reports it on stderr. Unless the log is best effort (or Shadow), an
+	// answer that would let the tool run became a Failure.
 	AuditError error
 
 	tool, command, cwd, workspace string
@@ -180,6 +187,12 @@ func Decide(ctx context.Context, cfg Config, stdin io.Reader) Answer {
 		a = failed(fmt.Sprintf("internal deadline of %v passed", cfg.Timeout))
 	}
 	a.AuditError = logAnswer(&cfg, a)
+	if a.AuditError != nil && a.Reply != "deny" && !cfg.AuditBestEffort && !cfg.Shadow {
+		f := failed("the decision log cannot be written (" + a.AuditError.Error() + "); no answer is given without its record")
+		f.tool, f.command, f.cwd, f.workspace, f.paths = a.tool, a.command, a.cwd, a.workspace, a.paths
+		f.Verdict, f.Graded, f.AuditError = a.Verdict, a.Graded, a.AuditError
+		a = f
+	}
 	return a
 }
 

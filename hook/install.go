@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/rivumi/rivumi/internal/lockedfile"
 )
 
 // Scope says which settings file an install writes.
@@ -102,44 +104,47 @@ func IsRivumiHook(command string, agent Agent) bool {
 // Install merges e into the settings file path: an existing rivumi entry
 // for the agent is replaced in place (so installing twice changes
 // nothing), other hooks and settings are kept. When the file changes, the
-// previous version is kept as path.bak. It reports whether the file
-// changed. A file that is not a JSON object is left alone (an error).
+// previous version is kept as path.bak. The file is read and written under
+// its lock (path.lock beside it), atomically and with fsync, so concurrent
+// installs keep each other's entries. It reports whether the file changed.
+// A file that is not a JSON object is left alone (an error).
 func Install(path string, e Entry) (changed bool, err error) {
-	old, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return false, err
-	}
-	existed := err == nil
-	settings := map[string]any{}
-	if existed && len(bytes.TrimSpace(old)) > 0 {
-		if err := json.Unmarshal(old, &settings); err != nil {
-			return false, fmt.Errorf("%s: not a JSON object (%v); add the hook by hand:\n%s", path, err, e.Snippet())
-		}
-	}
-	if err := merge(settings, e); err != nil {
-		return false, fmt.Errorf("%s: %v", path, err)
-	}
-	b, err := json.MarshalIndent(settings, "", "  ")
-	if err != nil {
-		return false, err
-	}
-	b = append(b, '\n')
-	if existed && bytes.Equal(b, old) {
-		return false, nil
-	}
-	mode := os.FileMode(0o644)
-	if existed {
-		if fi, err := os.Stat(path); err == nil {
-			mode = fi.Mode().Perm()
-		}
-		if err := writeAtomic(path+".bak", old, mode); err != nil {
-			return false, fmt.Errorf("backup: %v", err)
-		}
-	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return false, err
 	}
-	return true, writeAtomic(path, b, mode)
+	// Under the file's lock (internal/lockedfile), so concurrent installs
+	// keep each other's entries, and written atomically with fsync.
+	err = lockedfile.Update(path, 0o644, func(old []byte, existed bool) ([]byte, error) {
+		settings := map[string]any{}
+		if existed && len(bytes.TrimSpace(old)) > 0 {
+			if err := json.Unmarshal(old, &settings); err != nil {
+				return nil, fmt.Errorf("%s: not a JSON object (%v); add the hook by hand:\n%s", path, err, e.Snippet())
+			}
+		}
+		if err := merge(settings, e); err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		b, err := json.MarshalIndent(settings, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, '\n')
+		if existed && bytes.Equal(b, old) {
+			return old, nil
+		}
+		if existed {
+			mode := os.FileMode(0o644)
+			if fi, err := os.Stat(path); err == nil {
+				mode = fi.Mode().Perm()
+			}
+			if err := lockedfile.WriteAtomic(path+".bak", old, mode); err != nil {
+				return nil, fmt.Errorf("backup: %v", err)
+			}
+		}
+		changed = true
+		return b, nil
+	})
+	return changed, err
 }
 
 // merge puts e's group into settings["hooks"][event].
@@ -171,30 +176,6 @@ func merge(settings map[string]any, e Entry) error {
 	}
 	hooks[event] = append(groups, e.group())
 	return nil
-}
-
-func writeAtomic(path string, b []byte, mode os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // Installed is a rivumi hook entry found in a settings file.

@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/rivumi/rivumi/internal/lockedfile"
 )
 
 // Config is one rivumi configuration file: the user's
@@ -347,7 +349,9 @@ func (c *Config) Untrusted() (kept *Config, dropped []string) {
 }
 
 // TrustStore records the project files the user trusts: path → digest
-// ($XDG_CONFIG_HOME/rivumi/trusted.json).
+// ($XDG_CONFIG_HOME/rivumi/trusted.json). Trust and Revoke re-read the file
+// under its lock and write it atomically (see internal/lockedfile), so
+// concurrent `rivumi trust` runs keep each other's records.
 type TrustStore struct {
 	path    string
 	Trusted map[string]string `json:"trusted"`
@@ -364,13 +368,19 @@ func TrustStorePath() (string, error) {
 
 // LoadTrust reads a trust store; a missing file is an empty store.
 func LoadTrust(path string) (*TrustStore, error) {
-	s := &TrustStore{path: path, Trusted: map[string]string{}}
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return s, nil
-	}
-	if err != nil {
+		b = nil
+	} else if err != nil {
 		return nil, err
+	}
+	return decodeTrust(path, b)
+}
+
+func decodeTrust(path string, b []byte) (*TrustStore, error) {
+	s := &TrustStore{path: path, Trusted: map[string]string{}}
+	if b == nil {
+		return s, nil
 	}
 	if err := json.Unmarshal(b, s); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -386,46 +396,51 @@ func (s *TrustStore) IsTrusted(path, digest string) bool {
 	return digest != "" && s.Trusted[path] == digest
 }
 
-// Trust records digest for path and saves the store.
+// Trust records digest for path and saves the store, keeping what other
+// processes recorded meanwhile.
 func (s *TrustStore) Trust(path, digest string) error {
-	s.Trusted[path] = digest
-	return s.save()
+	return s.update(func(m map[string]string) bool {
+		if m[path] == digest {
+			return false
+		}
+		m[path] = digest
+		return true
+	})
 }
 
 // Revoke forgets path and saves the store. It reports whether path was
 // there.
 func (s *TrustStore) Revoke(path string) (bool, error) {
-	if _, ok := s.Trusted[path]; !ok {
-		return false, nil
-	}
-	delete(s.Trusted, path)
-	return true, s.save()
+	var found bool
+	err := s.update(func(m map[string]string) bool {
+		_, found = m[path]
+		delete(m, path)
+		return found
+	})
+	return found, err
 }
 
-// save writes the store atomically, readable by the user only.
-func (s *TrustStore) save() error {
-	b, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return err
-	}
+// update applies change to the store's current contents under its lock,
+// writes them (readable by the user only) if change reports a
+// modification, and leaves s holding them. A malformed store is an error
+// and is left alone.
+func (s *TrustStore) update(change func(map[string]string) bool) error {
 	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(s.path), ".trusted-*.json")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), s.path)
+	return lockedfile.Update(s.path, 0o600, func(old []byte, exists bool) ([]byte, error) {
+		cur, err := decodeTrust(s.path, old)
+		if err != nil {
+			return nil, err
+		}
+		s.Trusted = cur.Trusted
+		if !change(cur.Trusted) {
+			return old, nil
+		}
+		b, err := json.MarshalIndent(cur, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		return append(b, '\n'), nil
+	})
 }

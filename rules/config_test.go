@@ -2,10 +2,12 @@ package rules
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -167,5 +169,54 @@ func TestConfigDirAndTrust(t *testing.T) {
 	s, _ = LoadTrust(path)
 	if s.IsTrusted("/p/.rivumi.yaml", "sha256:1") {
 		t.Error("revoked file still trusted")
+	}
+}
+
+// Twenty writers that each loaded the store before any of them saved (as
+// twenty `rivumi trust` processes do) all keep their record.
+func TestTrustConcurrentWriters(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rivumi", "trusted.json")
+	const n = 20
+	stores := make([]*TrustStore, n)
+	for i := range stores {
+		s, err := LoadTrust(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stores[i] = s
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i, s := range stores {
+		wg.Go(func() { errs[i] = s.Trust(fmt.Sprintf("/p%02d/.rivumi.yaml", i), fmt.Sprintf("sha256:%d", i)) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	s, err := LoadTrust(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Trusted) != n {
+		t.Fatalf("%d of %d trust records survived", len(s.Trusted), n)
+	}
+	// Revoking one with a stale store keeps the others.
+	if ok, err := stores[0].Revoke("/p05/.rivumi.yaml"); !ok || err != nil {
+		t.Fatalf("revoke: %v %v", ok, err)
+	}
+	s, _ = LoadTrust(path)
+	if len(s.Trusted) != n-1 || s.IsTrusted("/p05/.rivumi.yaml", "sha256:5") {
+		t.Fatalf("after revoke: %v", s.Trusted)
+	}
+	// A malformed store is an error and stays as it was.
+	if err := os.WriteFile(path, []byte("{oops"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := stores[1].Trust("/x/.rivumi.yaml", "sha256:x"); err == nil {
+		t.Error("trust over a malformed store succeeded")
+	}
+	if b, _ := os.ReadFile(path); string(b) != "{oops" {
+		t.Errorf("malformed store rewritten: %q", b)
 	}
 }

@@ -32,10 +32,16 @@ type Response struct {
 	Argv    []string `json:"argv,omitempty"`
 	engine.Verdict
 	Error string `json:"error,omitempty"`
+
+	unrecorded bool // the audit entry could not be written (HTTP 503)
 }
 
 // RuleBadInput is the rule of verdicts for requests that cannot be graded.
 const RuleBadInput = "engine.bad-input"
+
+// RuleAuditFailed is the rule of the deny given instead of a verdict whose
+// audit entry could not be written.
+const RuleAuditFailed = "engine.audit-failed"
 
 // Validate reports what is wrong with r, or nil.
 func (r *Request) Validate() error {
@@ -84,6 +90,17 @@ func badInput(policy string, r *Request, err error) Response {
 		resp.Argv = r.Argv
 	}
 	return resp
+}
+
+// unrecorded is the deny answered instead of resp when its audit entry
+// could not be written: no answer without its record.
+func unrecorded(resp Response, err error) Response {
+	msg := "the decision log cannot be written: " + err.Error()
+	return Response{Command: resp.Command, Argv: resp.Argv, Error: msg, unrecorded: true,
+		Verdict: engine.Verdict{Decision: engine.Deny, Policy: resp.Policy, Reasons: []engine.Reason{{
+			Rule: RuleAuditFailed, Layer: engine.LayerEngine, Decision: engine.Deny, Segment: -1,
+			Title: "Decision log unavailable", Justification: msg + "; no answer is given without its record",
+		}}}}
 }
 
 // Evaluate validates r and grades it with e. An invalid request is an

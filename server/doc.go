@@ -17,5 +17,9 @@
 //
 // The policy lives in an [atomic.Pointer]: [Server.Reload] compiles a new
 // one and swaps it in only when it compiles, so a broken edit keeps the
-// old policy serving. Every verdict can go to an audit log ([audit.Sink]).
+// old policy serving. Every verdict can go to an audit log ([audit.Sink]);
+// a verdict whose entry cannot be written is not given: the answer is a
+// deny from rule "engine.audit-failed" with an "error" field and HTTP
+// status 503 (for a batch, when any of its entries failed), unless the
+// operator chose a best-effort log ([WithBestEffortAudit]).
 package server

@@ -23,6 +23,8 @@ type metrics struct {
 	lat      [3]*vm.PrometheusHistogram
 	reloadOK *vm.Counter
 	reloadNo *vm.Counter
+	// auditErrs counts verdicts whose audit entry could not be written.
+	auditErrs *vm.Counter
 
 	mu     sync.Mutex
 	policy string // the rivumi_policy_info series in the set
@@ -46,6 +48,7 @@ func newMetrics() *metrics {
 	for _, t := range transports {
 		s.NewCounter(fmt.Sprintf(`rivumi_bad_requests_total{transport=%q}`, t))
 	}
+	m.auditErrs = s.NewCounter(`rivumi_audit_errors_total`)
 	m.reloadOK = s.NewCounter(`rivumi_policy_reloads_total{result="ok"}`)
 	m.reloadNo = s.NewCounter(`rivumi_policy_reloads_total{result="error"}`)
 	return m
@@ -65,6 +68,9 @@ func (m *metrics) verdict(d engine.Decision, transport string, seconds float64) 
 func (m *metrics) badRequest(transport string) {
 	m.set.GetOrCreateCounter(fmt.Sprintf(`rivumi_bad_requests_total{transport=%q}`, transport)).Inc()
 }
+
+// auditError counts a verdict whose audit entry could not be written.
+func (m *metrics) auditError() { m.auditErrs.Inc() }
 
 // reload counts a policy reload by its result.
 func (m *metrics) reload(ok bool) {

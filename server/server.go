@@ -37,6 +37,7 @@ type Server struct {
 	reloadMu sync.Mutex
 
 	audit       audit.Sink
+	auditLoose  bool // answer even when the audit entry cannot be written
 	logger      *log.Logger
 	maxBody     int64
 	maxBatch    int
@@ -49,8 +50,17 @@ type Server struct {
 // Option configures a [Server].
 type Option func(*Server)
 
-// WithAudit logs every verdict to sink (kind "grade", source "serve").
+// WithAudit logs every verdict to sink (kind "grade", source "serve"). No
+// answer goes out without its record: when sink fails, the answer is deny
+// (rule [RuleAuditFailed], with an "error"; HTTP 503), unless
+// [WithBestEffortAudit] is given too.
 func WithAudit(sink audit.Sink) Option { return func(s *Server) { s.audit = sink } }
+
+// WithBestEffortAudit makes the server give its verdicts even when their
+// audit entries cannot be written (the failure goes to the logger and the
+// rivumi_audit_errors_total metric). An operator's explicit choice: such
+// verdicts leave no trace.
+func WithBestEffortAudit() Option { return func(s *Server) { s.auditLoose = true } }
 
 // WithLogger sets where the server reports reloads and errors (default:
 // nowhere).
@@ -149,7 +159,13 @@ func (s *Server) Grade(ctx context.Context, r *Request, transport string) Respon
 		d = engine.Deny
 	}
 	s.m.verdict(d, transport, time.Since(start).Seconds())
-	s.logVerdict(ctx, r, resp)
+	if err := s.logVerdict(ctx, r, resp); err != nil {
+		s.m.auditError()
+		s.logger.Printf("audit: %v", err)
+		if !s.auditLoose {
+			return unrecorded(resp, err)
+		}
+	}
 	return resp
 }
 
@@ -166,9 +182,10 @@ func (s *Server) fillDefaults(r *Request) {
 	}
 }
 
-func (s *Server) logVerdict(ctx context.Context, r *Request, resp Response) {
+// logVerdict writes the audit entry of one answer.
+func (s *Server) logVerdict(ctx context.Context, r *Request, resp Response) error {
 	if s.audit == audit.Discard {
-		return
+		return nil
 	}
 	ent := audit.Entry{
 		Kind: audit.KindGrade, Source: "serve", Cwd: r.Cwd, Workspace: r.Workspace,
@@ -183,9 +200,7 @@ func (s *Server) logVerdict(ctx context.Context, r *Request, resp Response) {
 	for _, g := range r.Grants {
 		ent.Grants = append(ent.Grants, audit.Grant{Prefix: g.Prefix, Rules: g.Rules})
 	}
-	if err := s.audit.Log(context.WithoutCancel(ctx), ent); err != nil {
-		s.logger.Printf("audit: %v", err)
-	}
+	return s.audit.Log(context.WithoutCancel(ctx), ent)
 }
 
 // Handler returns the HTTP API.
@@ -217,7 +232,10 @@ func (s *Server) handleVerdict(w http.ResponseWriter, r *http.Request) {
 	}
 	resp := s.Grade(r.Context(), &req, "http")
 	code := http.StatusOK
-	if resp.Error != "" {
+	switch {
+	case resp.unrecorded:
+		code = http.StatusServiceUnavailable
+	case resp.Error != "":
 		code = http.StatusBadRequest
 	}
 	writeJSON(w, code, resp)
@@ -237,10 +255,14 @@ func (s *Server) handleVerdicts(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := make([]Response, len(reqs))
+	code := http.StatusOK
 	for i, raw := range reqs {
 		out[i] = s.gradeRaw(r.Context(), raw, "http")
+		if out[i].unrecorded {
+			code = http.StatusServiceUnavailable
+		}
 	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, code, out)
 }
 
 // gradeRaw decodes and grades one request of a batch; bad ones are deny.

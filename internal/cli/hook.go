@@ -52,6 +52,7 @@ type hookFlags struct {
 	timeout   time.Duration
 	maxInput  int64
 	auditFile string
+	auditBest bool
 	grants    string
 	protect   stringList
 	secrets   stringList
@@ -67,6 +68,7 @@ func (h *hookFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&h.timeout, "timeout", hook.DefaultTimeout, "internal deadline; keep it below the agent's hook timeout")
 	fs.Int64Var(&h.maxInput, "max-input", hook.DefaultMaxInput, "largest hook input in `bytes`")
 	fs.StringVar(&h.auditFile, "audit", "", "append one audit entry per call to `FILE` (default $XDG_STATE_HOME/rivumi/audit.jsonl; off: none)")
+	fs.BoolVar(&h.auditBest, "audit-best-effort", false, "answer even when the audit entry cannot be written (default: such calls are blocked)")
 	fs.StringVar(&h.grants, "grants", "", "grants `FILE` (default: the project's, as `rivumi grant` keeps them)")
 	fs.Var(&h.protect, "protect", "`GLOB` of paths file tools may not write (relative to the workspace, ~/…, or absolute); repeatable")
 	fs.Var(&h.secrets, "secret", "`GLOB` of paths whose reading asks; repeatable")
@@ -154,15 +156,26 @@ func (h *hookFlags) config(agent hook.Agent) (hook.Config, func(), error) {
 			}
 		}
 		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(filepath.Dir(abs(path)))+"/")
+		cfg.AuditBestEffort = h.auditBest
 		l, err := audit.Open(path)
-		if err != nil {
+		switch {
+		case err != nil && h.auditBest:
+			cfg.Audit = unwritable{err} // reported with each answer
+		case err != nil:
 			return cfg, nil, err
+		default:
+			cfg.Audit = l
+			closer = func() { l.Close() }
 		}
-		cfg.Audit = l
-		closer = func() { l.Close() }
 	}
 	return cfg, closer, nil
 }
+
+// unwritable is the audit sink of a best-effort log that could not be
+// opened: every entry fails with the error.
+type unwritable struct{ err error }
+
+func (u unwritable) Log(context.Context, audit.Entry) error { return u.err }
 
 func loadGrants(path string) ([]engine.Grant, error) {
 	s, err := harness.LoadGrants(path)

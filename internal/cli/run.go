@@ -46,6 +46,13 @@ it without a shell in a clean environment, and appends the grading and the
 run to the audit log. The exit code is the command's own (128+N when signal
 N ended it), or 124 (timed out), 125 (denied), 126 (sandbox unavailable).
 
+When the command is over (at exit or timeout), processes of the run that
+left its process group (setsid) are found by the run's RIVUMI_RUN_ID in
+their environment, killed, and reported on stderr and in the audit entry
+("escaped"). Under --sandbox bwrap (auto's first choice) none can outlive
+the command: its PID namespace dies with it. Under landlock and none, a
+process that also drops RIVUMI_RUN_ID from its environment is not found.
+
 Flags:
 `
 
@@ -131,6 +138,9 @@ func runRun(ctx context.Context, stdio Stdio, args []string) error {
 	}
 	if res.SandboxNote != "" && res.Ran {
 		fmt.Fprintf(stdio.Err, "rivumi: %s\n", res.SandboxNote)
+	}
+	if msg := harness.DescribeEscaped(res.Escaped); msg != "" {
+		fmt.Fprintf(stdio.Err, "rivumi: %s (--sandbox bwrap keeps them in the run's PID namespace)\n", msg)
 	}
 	switch {
 	case errors.As(err, &unavailable):

@@ -60,6 +60,7 @@ func runServe(ctx context.Context, stdio Stdio, args []string) error {
 	stdioMode := fs.Bool("stdio", false, "answer JSON Lines on stdin/stdout instead of listening")
 	auditFile := fs.String("audit", "", "decision log `FILE` (default $XDG_STATE_HOME/rivumi/audit.jsonl; off: none)")
 	auditSync := fs.Bool("audit-sync", true, "fsync the decision log after each verdict")
+	auditLoose := fs.Bool("audit-best-effort", false, "answer even when the decision log cannot be written (default: such answers are deny, HTTP 503)")
 	maxBody := fs.Int64("max-body", server.DefaultMaxBody, "largest request body (or stdio line) in `bytes`")
 	maxBatch := fs.Int("max-batch", server.DefaultMaxBatch, "most requests in one batch")
 	pf.registerTimeout(fs)
@@ -106,6 +107,9 @@ func runServe(ctx context.Context, stdio Stdio, args []string) error {
 		}
 		defer l.Close()
 		opts = append(opts, server.WithAudit(l))
+		if *auditLoose {
+			opts = append(opts, server.WithBestEffortAudit())
+		}
 	}
 	load := func(ctx context.Context) (*engine.Engine, error) { return pf.newEngine(ctx) }
 	srv, err := server.New(ctx, load, opts...)

@@ -1,0 +1,43 @@
+//go:build windows
+
+package lockedfile
+
+import (
+	"errors"
+	"os"
+	"time"
+
+	"golang.org/x/sys/windows"
+)
+
+// The whole file, as far as LockFileEx can say it.
+const allBytes = ^uint32(0)
+
+func lockFile(f *os.File) error {
+	var ol windows.Overlapped
+	return windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK, 0, allBytes, allBytes, &ol)
+}
+
+func unlockFile(f *os.File) error {
+	var ol windows.Overlapped
+	return windows.UnlockFileEx(windows.Handle(f.Fd()), 0, allBytes, allBytes, &ol)
+}
+
+// syncDir is a no-op: Windows cannot fsync a directory; the rename is as
+// durable as the file system's metadata journal makes it.
+func syncDir(string) error { return nil }
+
+// rename retries for a while when the target is open elsewhere: Go opens
+// files without FILE_SHARE_DELETE, so a reader holding the old file makes
+// MoveFileEx fail with an access or sharing error until it closes it.
+func rename(from, to string) error {
+	var err error
+	for wait := time.Millisecond; wait < time.Second; wait *= 2 {
+		err = os.Rename(from, to)
+		if !errors.Is(err, windows.ERROR_ACCESS_DENIED) && !errors.Is(err, windows.ERROR_SHARING_VIOLATION) {
+			return err
+		}
+		time.Sleep(wait)
+	}
+	return err
+}
