@@ -27,7 +27,7 @@ deny contains {"id": "fs.protected-write"} if {
 ask contains {"id": "fs.write-outside"} if {
 	"writes" in input.segment.tags
 	some c in input.segment.write_classes
-	not c in {"workspace", "null", "instructions"}
+	not c in {"workspace", "null", "instructions", "project-code"}
 	not c in seg.protected_classes
 }
 
@@ -40,6 +40,16 @@ ask contains {"id": "fs.write-outside"} if {
 #     CLAUDE.md, AGENTS.md, GEMINI.md and similar files are loaded as instructions by every later
 #     agent session; an injected change would persist. Confirm the change.
 ask contains {"id": "fs.instructions-write"} if "instructions" in input.segment.write_classes
+
+# METADATA
+# title: Writing code a program loads
+# custom:
+#   id: fs.project-code-write
+#   scope: redirect
+#   justification: >-
+#     conftest.py, .mvn/jvm.config, rust-toolchain.toml, .yarnrc.yml and similar files are loaded and
+#     run by pytest, mvn, cargo, yarn … even for --version; writing one is writing code. Confirm it.
+ask contains {"id": "fs.project-code-write"} if "project-code" in input.segment.write_classes
 
 # METADATA
 # title: Deleting files
