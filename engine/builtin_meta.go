@@ -3,7 +3,7 @@
 package engine
 
 // builtinMetaDigest is embeddedDigest of the packs the table was read from.
-const builtinMetaDigest = "3202febe44ceead00389536be2d668a9888eb2c2b319e1e3db4e495441c8995b"
+const builtinMetaDigest = "8255423954793323ed97575853d83fe74608c09c19be51f8b5664fc444af1d23"
 
 // builtinMetaTable is the embedded packs' METADATA by rule id (see builtinMeta).
 var builtinMetaTable = map[string]RuleMeta{

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
-	"slices"
 	"sort"
 	"strings"
 
@@ -245,7 +244,7 @@ func (e *Engine) gradeSegment(run *evalRun, cmd *parser.Command, i int, shape *a
 	}
 	gs := make(map[string]bool, len(granted))
 	for _, g := range granted {
-		gs[g] = true
+		gs[g] = grantableProgram(seg) // policies/main.rego: no grant on a runs-anything segment
 	}
 	if !h.allowKnown && (full || run.q.alwaysAllow || e.needsAllow(h, gs)) {
 		var err error
@@ -362,14 +361,10 @@ func hasDecision(rs []Reason, d Decision) bool {
 // prefix is the argv prefix a grant for this segment records: the program
 // and, for programs with subcommands, the subcommand.
 // grantableProgram reports whether a grant may name the segment's program
-// at all: never one that runs whatever it is handed ([rules.RunsAnything])
-// nor a subcommand of that kind (npm exec).
+// at all: never one that runs whatever it is handed (tagged runs-anything by
+// the parser from [rules.RunsAnything]), nor a subcommand of that kind.
 func grantableProgram(s *parser.Segment) bool {
-	if s.Program == "" || rules.RunsAnything(s.Program) {
-		return false
-	}
-	subs := rules.RunnerSubcommands(s.Program)
-	return len(subs) == 0 || s.Subcommand != "" && !slices.Contains(subs, s.Subcommand)
+	return !s.HasTag(parser.TagRunsAnything)
 }
 
 func prefix(s *parser.Segment) []string {
@@ -403,8 +398,8 @@ func suggest(s *parser.Segment) string {
 // grantedRules returns the ask rule ids the grants cancel on seg: those of
 // every grant whose prefix matches the segment's argv. A grant for a
 // program that runs whatever it is handed (a shell, an interpreter, a
-// wrapper, npm exec: [rules.RunsAnything]) is never applied, however it got
-// into the list.
+// wrapper, npm exec: the parser's runs-anything tag, [rules.RunsAnything])
+// is never applied, however it got into the list.
 func grantedRules(grants []Grant, seg *parser.Segment) []string {
 	var out []string
 	for _, g := range grants {

@@ -3,10 +3,12 @@ package parser
 import (
 	"encoding/base64"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf16"
 
 	"github.com/rivumi/rivumi/codescan"
+	"github.com/rivumi/rivumi/rules"
 )
 
 var shells = map[string]bool{
@@ -90,6 +92,9 @@ func (p *walker) command(f *frame, seg *Segment, words []word) {
 		}
 	}
 	operands := p.parseArgs(seg, ws)
+	if seg.Program != "" && rules.RunsAnything(seg.Program) || runnerSubcommand(seg) {
+		seg.tag(TagRunsAnything)
+	}
 	if seg.PathKind == "relative" || seg.PathKind == "absolute" {
 		p.writtenCode(f, seg, p.env.absolute(seg.Path)) // ./x.sh after writing it
 	}
@@ -1228,4 +1233,14 @@ func (p *walker) xargsStatic(f *frame, seg *Segment, text string) {
 		ws = append(ws, word{text: a, path: a})
 	}
 	p.execChild(f, seg, ws, "", "")
+}
+
+// runnerSubcommand reports a subcommand that runs an arbitrary package or
+// command (npm exec, docker run), or such a program without a subcommand.
+func runnerSubcommand(seg *Segment) bool {
+	subs := rules.RunnerSubcommands(seg.Program)
+	if len(subs) == 0 {
+		return false
+	}
+	return seg.Subcommand == "" || slices.Contains(subs, seg.Subcommand)
 }
