@@ -179,6 +179,9 @@ func Scan(lang, code string) Findings {
 	sc := newScanner(lang, code)
 	st := &scanState{seen: map[string]bool{}}
 	sc.scan(code, 0, st)
+	if sc.mask&mPwsh != 0 {
+		pwshBareArgs(code, st)
+	}
 	f := st.f
 	if st.b64 && (st.execWord || f.Spawns || f.Dynamic) {
 		f.Dynamic = true
@@ -264,6 +267,13 @@ func langName(lang string) string {
 	l = strings.TrimSuffix(l, ".exe")
 	l = strings.TrimRight(l, "0123456789.")
 	return strings.TrimSuffix(l, "-")
+}
+
+// HasScanner reports whether lang has a scanner of its own; code in any
+// other language gets the generic scan, which cannot tell a string that is
+// run from one that is printed.
+func HasScanner(lang string) bool {
+	return newScanner(lang, "").mask != mGen
 }
 
 func newScanner(lang, code string) *scanner {
@@ -1163,4 +1173,35 @@ func decodeUnicodeEscapes(s string) string {
 		k++
 	}
 	return string(b)
+}
+
+// pwshBareArgs adds PowerShell's unquoted path arguments as literals: in
+// command mode a bare word is a string (Remove-Item -Recurse -Force /).
+// Only words that look like paths are kept: /, ~, a drive (C:\), $HOME,
+// $env:….
+func pwshBareArgs(code string, st *scanState) {
+	for _, w := range strings.FieldsFunc(code, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == ';' || r == '|' || r == '(' || r == ')' || r == '{' || r == '}' || r == ','
+	}) {
+		if len(st.f.Literals) >= maxLiterals {
+			return
+		}
+		if w == "" || strings.ContainsAny(w[:1], "'\"-`@") {
+			continue
+		}
+		lw := strings.ToLower(w)
+		path := w[0] == '/' || w[0] == '~' || w[0] == '\\' || strings.HasPrefix(lw, "$home") || strings.HasPrefix(lw, "$env:") ||
+			len(w) >= 3 && (w[1] == ':' && (w[2] == '\\' || w[2] == '/'))
+		if !path {
+			continue
+		}
+		if strings.HasPrefix(lw, "$home") {
+			w = "~" + w[len("$home"):]
+		}
+		w = strings.ReplaceAll(w, `\`, "/")
+		if !st.seen[w] {
+			st.seen[w] = true
+			st.f.Literals = append(st.f.Literals, w)
+		}
+	}
 }

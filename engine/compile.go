@@ -34,14 +34,20 @@ type RuleMeta struct {
 	Layer         Layer  `json:"layer"`
 	// Scope is "segment" (the default), or "wrapper", "assignment",
 	// "redirect", "shape" for asks a grant may never cancel.
-	Scope    string `json:"scope"`
+	Scope string `json:"scope"`
+	// GrantOK is METADATA's custom.grantable: an ask rule is grantable only
+	// when it says so (checked at load: only ask rules of segment scope
+	// may).
+	GrantOK  bool   `json:"grantable"`
 	Location string `json:"location"` // file:line of the rule
 	User     bool   `json:"user"`
 }
 
-// Grantable reports whether a session grant may cancel this rule's asks.
+// Grantable reports whether a session grant may cancel this rule's asks:
+// an ask rule whose METADATA says custom.grantable: true (and whose scope
+// is the segment). Nothing else is.
 func (m RuleMeta) Grantable() bool {
-	return m.Layer == LayerAsk && (m.Scope == "" || m.Scope == "segment")
+	return m.Layer == LayerAsk && m.GrantOK && (m.Scope == "" || m.Scope == "segment")
 }
 
 // PolicyError lists problems found while loading or compiling policies,
@@ -502,6 +508,19 @@ func readMeta(known map[string]RuleMeta, modules map[string]*ast.Module, files [
 				mid, _ := a.Custom["id"].(string)
 				just, _ := a.Custom["justification"].(string)
 				scope, _ := a.Custom["scope"].(string)
+				grantOK := false
+				if g, set := a.Custom["grantable"]; set {
+					b, isBool := g.(bool)
+					switch {
+					case !isBool:
+						problems = append(problems, fmt.Sprintf("%s: rule %s: custom.grantable must be true or false", loc, mid))
+					case b && layer != LayerAsk:
+						problems = append(problems, fmt.Sprintf("%s: rule %s: custom.grantable: only ask rules can be granted", loc, mid))
+					case b && scope != "" && scope != "segment":
+						problems = append(problems, fmt.Sprintf("%s: rule %s: custom.grantable with scope %s: asks raised by a %s are never grantable", loc, mid, scope, scope))
+					}
+					grantOK = b
+				}
 				switch {
 				case mid == "" && a.Custom["ids_from"] != nil:
 					continue // generic rule: its hits carry ids registered from data (engine/yaml.go)
@@ -520,7 +539,7 @@ func readMeta(known map[string]RuleMeta, modules map[string]*ast.Module, files [
 				if id != "" && id != mid {
 					problems = append(problems, fmt.Sprintf("%s: hit id %q differs from METADATA custom.id %q", loc, id, mid))
 				}
-				meta[mid] = RuleMeta{ID: mid, Title: a.Title, Justification: strings.TrimSpace(just), Layer: layer, Scope: scope, Location: loc, User: user[n]}
+				meta[mid] = RuleMeta{ID: mid, Title: a.Title, Justification: strings.TrimSpace(just), Layer: layer, Scope: scope, GrantOK: grantOK, Location: loc, User: user[n]}
 			}
 			if id == "" {
 				if len(r.Annotations) == 0 {

@@ -7,13 +7,14 @@ import (
 
 // Decision is the outcome of grading a command. Decisions are ordered:
 // Allow < Ask < Deny, and combining two decisions keeps the stricter one
-// (see [Max]). The zero value is Allow only by numbering; the engine never
-// returns a zero Verdict without saying why.
+// (see [Max]). The zero value is not a decision: a Verdict decoded from `{}`
+// or a missing field has it, [Decision.Valid] is false for it, and every
+// consumer treats it (and any other unknown value) as Deny ([Decision.OrDeny]).
 type Decision int
 
 const (
 	// Allow: every segment is covered by an allow rule or a grant.
-	Allow Decision = iota
+	Allow Decision = iota + 1
 	// Ask: a human (or a configured approver) must confirm.
 	Ask
 	// Deny: the command must not run.
@@ -30,7 +31,22 @@ func (d Decision) String() string {
 	case Deny:
 		return "deny"
 	}
+	if d == 0 {
+		return "none"
+	}
 	return fmt.Sprintf("decision(%d)", int(d))
+}
+
+// Valid reports whether d is Allow, Ask or Deny.
+func (d Decision) Valid() bool { return d >= Allow && d <= Deny }
+
+// OrDeny returns d when it is a decision, else Deny: missing and unknown
+// decisions fail closed.
+func (d Decision) OrDeny() Decision {
+	if !d.Valid() {
+		return Deny
+	}
+	return d
 }
 
 // ParseDecision parses "allow", "ask" or "deny". Anything else is an error.
@@ -54,7 +70,8 @@ func Max(a, b Decision) Decision {
 	return b
 }
 
-// MarshalText encodes the decision as its name.
+// MarshalText encodes the decision as its name; the zero value is "none",
+// which [Decision.UnmarshalText] (like any unknown name) rejects.
 func (d Decision) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
 
 // UnmarshalText decodes a decision name; unknown names are an error.

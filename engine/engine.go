@@ -15,6 +15,7 @@ import (
 
 	"github.com/rivumi/rivumi/codescan"
 	"github.com/rivumi/rivumi/parser"
+	"github.com/rivumi/rivumi/rules"
 )
 
 // Engine grades commands. Create it with [New]; it is safe for concurrent
@@ -336,7 +337,7 @@ func (e *Engine) gradeSegment(run *evalRun, cmd *parser.Command, i int, shape *a
 	}
 	gs := make(map[string]bool, len(granted))
 	for _, g := range granted {
-		gs[g] = true
+		gs[g] = grantableProgram(seg) // policies/main.rego: no grant on a runs-anything segment
 	}
 	if !h.allowKnown && (full || run.q.alwaysAllow || e.needsAllow(h, gs)) {
 		var err error
@@ -363,7 +364,7 @@ func (e *Engine) gradeSegment(run *evalRun, cmd *parser.Command, i int, shape *a
 			}
 			reasons = append(reasons, Reason{
 				Rule: id, Layer: group.layer, Decision: group.dec, Segment: seg.Index, Title: m.Title,
-				Justification: m.Justification, Text: seg.Text, Prefix: prefix(seg), Grantable: m.Grantable(),
+				Justification: m.Justification, Text: seg.Text, Prefix: prefix(seg), Grantable: m.Grantable() && grantableProgram(seg),
 			})
 		}
 	}
@@ -415,7 +416,7 @@ func (e *Engine) segmentResult(res rego.ResultSet, seg *parser.Segment) (Decisio
 			}
 			reasons = append(reasons, Reason{
 				Rule: id, Layer: layer, Decision: dec, Segment: seg.Index, Title: m.Title,
-				Justification: m.Justification, Text: seg.Text, Prefix: prefix(seg), Grantable: m.Grantable(),
+				Justification: m.Justification, Text: seg.Text, Prefix: prefix(seg), Grantable: m.Grantable() && grantableProgram(seg),
 			})
 		}
 		return nil
@@ -452,6 +453,13 @@ func hasDecision(rs []Reason, d Decision) bool {
 
 // prefix is the argv prefix a grant for this segment records: the program
 // and, for programs with subcommands, the subcommand.
+// grantableProgram reports whether a grant may name the segment's program
+// at all: never one that runs whatever it is handed (tagged runs-anything by
+// the parser from [rules.RunsAnything]), nor a subcommand of that kind.
+func grantableProgram(s *parser.Segment) bool {
+	return !s.HasTag(parser.TagRunsAnything)
+}
+
 func prefix(s *parser.Segment) []string {
 	if s.Program == "" {
 		return nil
@@ -481,11 +489,14 @@ func suggest(s *parser.Segment) string {
 }
 
 // grantedRules returns the ask rule ids the grants cancel on seg: those of
-// every grant whose prefix matches the segment's argv.
+// every grant whose prefix matches the segment's argv. A grant for a
+// program that runs whatever it is handed (a shell, an interpreter, a
+// wrapper, npm exec: the parser's runs-anything tag, [rules.RunsAnything])
+// is never applied, however it got into the list.
 func grantedRules(grants []Grant, seg *parser.Segment) []string {
 	var out []string
 	for _, g := range grants {
-		if len(g.Prefix) == 0 || len(g.Prefix) > len(seg.Argv) {
+		if len(g.Prefix) == 0 || len(g.Prefix) > len(seg.Argv) || !grantableProgram(seg) || rules.RunsAnything(g.Prefix[0]) {
 			continue
 		}
 		ok := true

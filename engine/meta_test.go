@@ -64,8 +64,8 @@ func metaSource(meta map[string]RuleMeta, digest string) []byte {
 	b.WriteString("// builtinMetaTable is the embedded packs' METADATA by rule id (see builtinMeta).\nvar builtinMetaTable = map[string]RuleMeta{\n")
 	for _, id := range ids {
 		m := meta[id]
-		fmt.Fprintf(&b, "%q: {ID: %q, Title: %q, Justification: %q, Layer: %q, Scope: %q, Location: %q, User: %v},\n",
-			id, m.ID, m.Title, m.Justification, m.Layer, m.Scope, m.Location, m.User)
+		fmt.Fprintf(&b, "%q: {ID: %q, Title: %q, Justification: %q, Layer: %q, Scope: %q, GrantOK: %v, Location: %q, User: %v},\n",
+			id, m.ID, m.Title, m.Justification, m.Layer, m.Scope, m.GrantOK, m.Location, m.User)
 	}
 	b.WriteString("}\n")
 	src, err := format.Source(b.Bytes())

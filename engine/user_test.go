@@ -86,3 +86,41 @@ allow contains {"id": "team.allow-all"} if true
 		}
 	}
 }
+
+// TestGrantableOnlyWhenStated: an ask rule is grantable only when its
+// METADATA says custom.grantable: true, and only ask rules of segment scope
+// may say it; anything else fails to load with file:line (issue 12).
+func TestGrantableOnlyWhenStated(t *testing.T) {
+	rule := func(layer, custom string) string {
+		return "package rivumi.user\n\n# METADATA\n# title: Team rule\n# custom:\n#   id: team.x\n#   justification: Because.\n" +
+			custom + layer + ` contains {"id": "team.x"} if input.segment.program == "acmectl"` + "\n"
+	}
+	e, err := engine.New(context.Background(), engine.UserModule("team.rego", rule("ask", "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Rules()["team.x"].Grantable() {
+		t.Error("an ask rule without custom.grantable is grantable")
+	}
+	v := e.EvaluateText(context.Background(), "acmectl go", engine.Grants([]engine.Grant{{Prefix: []string{"acmectl"}, Rules: []string{"team.x"}}}))
+	if v.Decision != engine.Ask {
+		t.Errorf("a grant cancelled a rule that is not grantable: %v", v)
+	}
+	e, err = engine.New(context.Background(), engine.UserModule("team.rego", rule("ask", "#   grantable: true\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.Rules()["team.x"].Grantable() {
+		t.Error("custom.grantable: true is not grantable")
+	}
+	for _, tt := range []struct{ layer, custom, want string }{
+		{"deny", "#   grantable: true\n", "team.rego:9: rule team.x: custom.grantable: only ask rules"},
+		{"ask", "#   scope: shape\n#   grantable: true\n", "custom.grantable with scope shape"},
+		{"ask", "#   grantable: yes please\n", "custom.grantable must be true or false"},
+	} {
+		_, err := engine.New(context.Background(), engine.UserModule("team.rego", rule(tt.layer, tt.custom)))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s %q: err %v, want %q", tt.layer, tt.custom, err, tt.want)
+		}
+	}
+}

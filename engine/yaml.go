@@ -80,7 +80,7 @@ func addAuthoring(cfg *config, data map[string]any, meta map[string]RuleMeta) []
 		if just == "" {
 			just = "YAML rule " + r.ID + ": " + patternString(r.Pattern)
 		}
-		meta[r.ID] = RuleMeta{ID: r.ID, Title: title, Justification: just, Layer: layer, Location: r.Where(), User: true}
+		meta[r.ID] = RuleMeta{ID: r.ID, Title: title, Justification: just, Layer: layer, GrantOK: r.Grantable, Location: r.Where(), User: true}
 		yamlMeta[r.ID] = map[string]any{"title": title, "justification": just, "examples": exampleData(r)} // in the policy hash
 		d := r.Data()
 		for _, p := range r.Programs() {

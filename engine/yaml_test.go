@@ -30,6 +30,7 @@ rules:
   - id: team.kubectl-delete
     pattern: [kubectl, delete]
     decision: ask
+    grantable: true
     match: ["kubectl delete pod x"]
   - id: team.rm-rf-build
     pattern: [rm, -rf, build]
@@ -96,7 +97,7 @@ func TestYAMLRuleMatching(t *testing.T) {
 		}
 	}
 	rs := e.Rules()
-	if m := rs["team.allow-ls-tree"]; m.Title != "Listing the tree" || m.Layer != engine.LayerAllow || !m.User || m.Location != "team.yaml:19" {
+	if m := rs["team.allow-ls-tree"]; m.Title != "Listing the tree" || m.Layer != engine.LayerAllow || !m.User || m.Location != "team.yaml:20" {
 		t.Errorf("meta %+v", m)
 	}
 	if m := rs["team.kubectl-delete"]; m.Title != "team.kubectl-delete" || m.Justification == "" || !m.Grantable() {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/internal/lockedfile"
+	"github.com/rivumi/rivumi/rules"
 )
 
 // GrantRefusedError reports a grant that must not be recorded: its prefix
@@ -28,45 +28,6 @@ type GrantRefusedError struct {
 
 func (e *GrantRefusedError) Error() string {
 	return fmt.Sprintf("grant for %s refused: %s", quoteArgv(e.Prefix), e.Reason)
-}
-
-// Programs that run arbitrary code or arbitrary other programs: granting
-// them is granting everything.
-var anythingRunners = map[string]bool{
-	// shells
-	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "pdksh": true,
-	"csh": true, "tcsh": true, "fish": true, "ash": true, "yash": true, "rc": true, "elvish": true,
-	"nu": true, "xonsh": true, "pwsh": true, "powershell": true, "busybox": true, "toybox": true,
-	// interpreters
-	"node": true, "nodejs": true, "deno": true, "bun": true, "perl": true, "ruby": true, "irb": true,
-	"php": true, "tclsh": true, "wish": true, "expect": true, "osascript": true, "jshell": true,
-	"R": true, "Rscript": true, "julia": true, "ghci": true, "runghc": true, "scala": true,
-	"awk": true, "gawk": true, "mawk": true, "nawk": true, "gdb": true, "lldb": true,
-	// runners and wrappers
-	"env": true, "sudo": true, "doas": true, "su": true, "runuser": true, "pkexec": true,
-	"xargs": true, "parallel": true, "eval": true, "exec": true, "command": true, "builtin": true,
-	"source": true, ".": true, "find": true, "nohup": true, "timeout": true, "nice": true,
-	"ionice": true, "chrt": true, "taskset": true, "stdbuf": true, "setsid": true, "time": true,
-	"watch": true, "flock": true, "chroot": true, "unshare": true, "nsenter": true, "strace": true,
-	"ltrace": true, "script": true, "ssh": true, "tmux": true, "screen": true, "npx": true,
-	"bunx": true, "pnpx": true, "uvx": true, "fakeroot": true, "systemd-run": true,
-	"bwrap": true, "firejail": true, "rivumi": true,
-}
-
-// Interpreter families matched by prefix (python3.12, pypy3, lua5.4, …).
-var anythingRunnerPattern = regexp.MustCompile(`^(python|pypy|lua|luajit|perl|ruby|php|node|tclsh|wish)[0-9.]*$`)
-
-// Two-word prefixes that run an arbitrary package or command.
-var anythingRunnerSubcommands = map[string][]string{
-	"npm":     {"exec", "x"},
-	"pnpm":    {"dlx", "exec"},
-	"yarn":    {"dlx", "exec"},
-	"pipx":    {"run"},
-	"uv":      {"tool"},
-	"go":      {"tool"},
-	"docker":  {"run", "exec"},
-	"podman":  {"run", "exec"},
-	"kubectl": {"exec", "debug"},
 }
 
 // CheckGrant returns a [*GrantRefusedError] if g must not be recorded: an
@@ -99,7 +60,7 @@ func CheckGrant(g engine.Grant) error {
 		return refuse("a relative program path can be rewritten by the agent")
 	}
 	base := filepath.Base(prog)
-	if anythingRunners[base] || anythingRunnerPattern.MatchString(base) {
+	if rules.RunsAnything(base) {
 		return refuse(base + " can run anything")
 	}
 	if base == "git" {
@@ -110,12 +71,12 @@ func CheckGrant(g engine.Grant) error {
 			return refuse("git global options can run anything")
 		}
 	}
-	if subs, ok := anythingRunnerSubcommands[base]; ok && len(g.Prefix) >= 2 && slices.Contains(subs, g.Prefix[1]) {
-		return refuse(base + " " + g.Prefix[1] + " can run anything")
-	}
-	if len(g.Prefix) == 1 {
-		if _, ok := anythingRunnerSubcommands[base]; ok {
-			return refuse(base + " without a subcommand includes " + base + " " + anythingRunnerSubcommands[base][0])
+	if subs := rules.RunnerSubcommands(base); len(subs) > 0 {
+		if len(g.Prefix) >= 2 && slices.Contains(subs, g.Prefix[1]) {
+			return refuse(base + " " + g.Prefix[1] + " can run anything")
+		}
+		if len(g.Prefix) == 1 {
+			return refuse(base + " without a subcommand includes " + base + " " + subs[0])
 		}
 	}
 	return nil

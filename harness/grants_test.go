@@ -41,6 +41,15 @@ func TestCheckGrant(t *testing.T) {
 		{grant("busybox"), false}, {grant("find"), false}, {grant("nohup"), false}, {grant("timeout"), false},
 		{grant("nice"), false}, {grant("watch"), false}, {grant("ssh"), false}, {grant("npx"), false},
 		{grant("awk"), false},
+		// Issue 12: every interpreter, whatever its name, case or version suffix.
+		{grant("ipython"), false}, {grant("ipython3"), false}, {grant("ts-node"), false}, {grant("tsx"), false},
+		{grant("zx"), false}, {grant("guile"), false}, {grant("racket"), false}, {grant("sbcl"), false},
+		{grant("erl"), false}, {grant("elixir"), false}, {grant("groovy"), false}, {grant("php-cgi"), false},
+		{grant("php-cgi8.2"), false}, {grant("php8.2-cgi"), false}, {grant("lua5.4"), false}, {grant("luajit"), false},
+		{grant("pypy3.10"), false}, {grant("python3.12"), false}, {grant("node18"), false}, {grant("Rscript"), false},
+		{grant("R"), false}, {grant("pwsh"), false}, {grant("pwsh.exe"), false}, {grant("osascript"), false},
+		{grant("/usr/bin/python3.11"), false}, {grant("ruby3.2"), false}, {grant("perl5.36"), false},
+		{grant("pip3 install"), true}, {grant("x264 -o"), true},
 		{grant("git"), false}, {grant("git -c"), false}, {grant("npm exec"), false}, {grant("npm x"), false},
 		{grant("npm"), false}, {grant("docker run"), false},
 		// Malformed.

@@ -496,8 +496,8 @@ func gradeShell(ctx context.Context, cfg *Config, c call, workspace string) (eng
 	if err != nil {
 		return engine.Verdict{}, err
 	}
-	if v.Decision < engine.Allow || v.Decision > engine.Deny {
-		return engine.Verdict{}, fmt.Errorf("grader returned decision %d", v.Decision)
+	if !v.Decision.Valid() {
+		return engine.Verdict{Decision: engine.Deny}, fmt.Errorf("grader returned decision %d, not a decision", int(v.Decision))
 	}
 	return v, nil
 }
@@ -530,7 +530,7 @@ func reply(cfg *Config, a *Answer) {
 		a.Reply, a.Reason = "allow", "rivumi allows: "+reasonText(v)
 	case engine.Deny:
 		a.Reply, a.Reason = "deny", "rivumi denies: "+reasonText(v)
-	default:
+	case engine.Ask:
 		if cfg.Agent == ClaudeCode {
 			a.Reply, a.Reason = "ask", "rivumi asks: "+sentence(reasonText(v))+grantHint(v, a.workspace)
 			return
@@ -545,6 +545,9 @@ func reply(cfg *Config, a *Answer) {
 			a.Reason = fmt.Sprintf("rivumi needs a human to confirm this, and %s hooks cannot ask, so it is denied: %s%s",
 				cfg.Agent, sentence(reasonText(v)), grantHint(v, a.workspace))
 		}
+	default:
+		// Not a decision (a zero Verdict): fail closed.
+		a.Reply, a.Reason = "deny", "rivumi denies: no decision was reached"
 	}
 }
 

@@ -54,6 +54,9 @@ func TestFailsClosed(t *testing.T) {
 		{"unknown decision", Config{NewGrader: graderOf(func(context.Context, server.Request) (engine.Verdict, error) {
 			return engine.Verdict{Decision: 7}, nil
 		})}, bash("ls"), "decision 7"},
+		{"zero verdict", Config{NewGrader: graderOf(func(context.Context, server.Request) (engine.Verdict, error) {
+			return engine.Verdict{}, nil // a socket answering {} (issue 12)
+		})}, bash("rm -rf /"), "decision 0, not a decision"},
 		{"no grader", Config{}, bash("ls"), "no grader configured"},
 		{"empty input", Config{}, strings.NewReader(""), "malformed hook input"},
 		{"null tool_input", Config{}, strings.NewReader(`{"cwd": "/", "tool_name": "Bash", "tool_input": null}`), `without "tool_input"`},

@@ -38,6 +38,7 @@ const (
 	RuleWriteOutside      = "path.write-outside"
 	RuleInstructionsWrite = "path.instructions-write"
 	RuleWriteWorkspace    = "path.write-workspace"
+	RuleProjectCodeWrite  = "path.project-code-write"
 	RuleReadSecret        = "path.read-secret"
 	RuleRead              = "path.read"
 	RuleBadPath           = "path.unresolvable"
@@ -237,6 +238,9 @@ func (p *PathPolicy) decide(op Op, name, abs, ws, home string) engine.Verdict {
 		case class == parser.ClassInstructions:
 			return pathVerdict(engine.Ask, engine.LayerAsk, RuleInstructionsWrite, shown, "Changing agent instructions",
 				"CLAUDE.md, AGENTS.md and similar files are loaded as instructions by every later session; confirm the change.")
+		case class == parser.ClassProjectCode:
+			return pathVerdict(engine.Ask, engine.LayerAsk, RuleProjectCodeWrite, shown, "Writing code a program loads",
+				"conftest.py, .mvn/jvm.config, rust-toolchain.toml and similar files are loaded and run by pytest, mvn, cargo … even for --version; writing one is writing code.")
 		case class == parser.ClassWorkspace || class == parser.ClassNull:
 			return pathVerdict(engine.Allow, engine.LayerAllow, RuleWriteWorkspace, shown, "Writing inside the workspace",
 				"The file is inside the workspace and not protected.")

@@ -60,8 +60,10 @@ results[i] := r if {
 
 # granted(seg) is input.granted as the engine computes it: the rules of
 # every grant whose prefix matches the segment's argv, with the program in
-# place of argv[0] and no dynamic word.
+# place of argv[0] and no dynamic word; none on a segment whose program runs
+# whatever it is handed.
 granted(seg) := {id |
+	not "runs-anything" in seg.tags
 	some g in grants
 	count(g.prefix) > 0
 	count(g.prefix) <= count(seg.argv)

@@ -16,9 +16,24 @@ func (p *walker) parseArgs(seg *Segment, ws []word) []word {
 		i = p.gitGlobals(seg, ws)
 	}
 	if rules.HasSubcommands(prog) {
-		// Leading options of the program itself, then the subcommand.
+		// Leading options of the program itself, then the subcommand. A
+		// value-taking option's value is not the subcommand (bun -e CODE).
 		for i < len(ws) && strings.HasPrefix(ws[i].text, "-") && !ws[i].dynamic && prog != "git" {
-			seg.Flags = append(seg.Flags, strings.TrimLeft(strings.SplitN(ws[i].text, "=", 2)[0], "-"))
+			name, val, hasVal := strings.Cut(strings.TrimLeft(ws[i].text, "-"), "=")
+			o, ok := spec.LookupLong(name)
+			if !ok && len(name) == 1 && spec != nil {
+				o, ok = spec.Short[name[0]]
+			}
+			if !ok {
+				seg.Flags = append(seg.Flags, name)
+				i++
+				continue
+			}
+			if o.Arg == rules.ArgRequired && !hasVal && i+1 < len(ws) {
+				i++
+				val = seg.optionValue(o.Canon, ws[i])
+			}
+			seg.addOption(o.Canon, val)
 			i++
 		}
 		if i < len(ws) {
@@ -81,6 +96,9 @@ func (p *walker) parseArgs(seg *Segment, ws []word) []word {
 		}
 		if strings.HasPrefix(t, "--") || (spec != nil && spec.SingleDashLong) {
 			name, val, hasVal := strings.Cut(strings.TrimLeft(t, "-"), "=")
+			if spec != nil && spec.FoldCase {
+				name = strings.ToLower(name)
+			}
 			o, ok := spec.LookupLong(name)
 			if !ok && len(name) == 1 && spec != nil {
 				o, ok = spec.Short[name[0]] // -c among single-dash long options

@@ -1,10 +1,14 @@
 package parser
 
 import (
+	"encoding/base64"
 	"regexp"
+	"slices"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/rivumi/rivumi/codescan"
+	"github.com/rivumi/rivumi/rules"
 )
 
 var shells = map[string]bool{
@@ -13,27 +17,30 @@ var shells = map[string]bool{
 	"loksh": true, "posh": true, "busybox-sh": true, "elvish": true, "nu": true, "xonsh": true,
 }
 
-// interpreters maps a program to its language and the options whose value
-// is code.
+// interpreters maps a program to its language (as codescan names it) and
+// the options whose value is code (by canonical name).
 var interpreters = map[string]struct {
 	lang  string
 	flags []string
 }{
 	"python": {"python", []string{"c"}}, "python2": {"python", []string{"c"}}, "python3": {"python", []string{"c"}},
 	"pypy": {"python", []string{"c"}}, "pypy3": {"python", []string{"c"}},
+	"ipython": {"python", []string{"c"}}, "ipython3": {"python", []string{"c"}},
 	"node": {"node", []string{"eval", "print"}}, "nodejs": {"node", []string{"eval", "print"}},
-	"bun": {"node", []string{"eval", "print", "e", "p"}}, "deno": {"node", []string{"eval", "e"}},
-	"perl": {"perl", []string{"e", "E"}}, "ruby": {"ruby", []string{"e"}}, "php": {"php", []string{"r"}},
-	"lua": {"lua", []string{"e"}}, "luajit": {"lua", []string{"e"}}, "rscript": {"r", []string{"e"}},
-	"osascript": {"applescript", []string{"e"}}, "pwsh": {"powershell", []string{"c", "command", "Command", "encodedcommand", "e", "ec"}},
-	"powershell": {"powershell", []string{"c", "command", "Command", "encodedcommand", "e", "ec"}},
-	"tclsh":      {"tcl", nil}, "wish": {"tcl", nil}, "julia": {"julia", []string{"e", "eval"}},
-	"groovy": {"groovy", []string{"e"}}, "scala": {"scala", []string{"e"}}, "elixir": {"elixir", []string{"e", "eval"}},
-	"erl": {"erlang", []string{"eval"}}, "jshell": {"java", nil}, "swift": {"swift", nil}, "awk-f": {"awk", nil},
-	"gdb": {"gdb", []string{"ex", "eval-command", "x"}}, "irb": {"ruby", nil}, "ipython": {"python", []string{"c"}},
-	"guile": {"scheme", []string{"c"}}, "racket": {"racket", []string{"e"}}, "sbcl": {"lisp", []string{"eval"}},
-	"expect": {"tcl", []string{"c"}}, "php-cgi": {"php", []string{"r"}}, "zx": {"node", nil}, "tsx": {"node", []string{"eval", "e"}},
-	"ts-node": {"node", []string{"eval", "e", "print", "p"}},
+	"bun": {"node", []string{"eval", "print"}}, "deno": {"node", nil},
+	"tsx": {"node", []string{"eval", "print"}}, "ts-node": {"node", []string{"eval", "print"}}, "zx": {"node", nil},
+	"perl": {"perl", []string{"e", "E"}}, "ruby": {"ruby", []string{"e"}}, "irb": {"ruby", nil},
+	"php": {"php", []string{"r"}}, "php-cgi": {"php", []string{"r"}},
+	"lua": {"lua", []string{"e"}}, "luajit": {"lua", []string{"e"}},
+	"pwsh":       {"pwsh", []string{"command", "encodedcommand", "ec", "commandwithargs"}},
+	"powershell": {"pwsh", []string{"command", "encodedcommand", "ec", "commandwithargs"}},
+	"osascript":  {"osascript", []string{"e"}},
+	"rscript":    {"r", []string{"e"}}, "r": {"r", []string{"e"}},
+	"julia": {"julia", []string{"eval", "print"}}, "scala": {"scala", []string{"e"}}, "groovy": {"groovy", []string{"e"}},
+	"elixir": {"elixir", []string{"eval", "rpc-eval"}}, "erl": {"erlang", []string{"eval", "run", "s"}},
+	"guile": {"scheme", []string{"c"}}, "racket": {"racket", []string{"eval"}}, "sbcl": {"lisp", []string{"eval"}},
+	"tclsh": {"tcl", nil}, "wish": {"tcl", nil}, "expect": {"tcl", []string{"c"}},
+	"gdb": {"gdb", []string{"ex", "iex"}}, "jshell": {"java", nil}, "swift": {"swift", nil},
 }
 
 // fetchers download from the network.
@@ -85,6 +92,9 @@ func (p *walker) command(f *frame, seg *Segment, words []word) {
 		}
 	}
 	operands := p.parseArgs(seg, ws)
+	if seg.Program != "" && rules.RunsAnything(seg.Program) || runnerSubcommand(seg) {
+		seg.tag(TagRunsAnything)
+	}
 	if seg.PathKind == "relative" || seg.PathKind == "absolute" {
 		p.writtenCode(f, seg, p.env.absolute(seg.Path)) // ./x.sh after writing it
 	}
@@ -253,6 +263,8 @@ func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []wor
 				}
 			}
 		}
+		in := interpreters[prog]
+		p.interpCode(f, seg, in.lang, in.flags, operands)
 	case prog == "emulate":
 		for i, w := range ws {
 			if w.text == "-c" && i+1 < len(ws) {
@@ -851,9 +863,8 @@ func (p *walker) vimCode(f *frame, seg *Segment, ws []word) {
 }
 
 func (p *walker) interpCode(f *frame, seg *Segment, lang string, codeFlags []string, operands []word) {
-	if queryOnly(seg, operands) {
-		return
-	}
+	// Code options first: python3 -c CODE --version still runs CODE (the
+	// words after the code are its arguments).
 	found := false
 	for _, fl := range codeFlags {
 		for _, c := range seg.Options[fl] {
@@ -862,10 +873,61 @@ func (p *walker) interpCode(f *frame, seg *Segment, lang string, codeFlags []str
 				p.dynamicCode(seg, lang, w)
 				continue
 			}
+			if lang == "pwsh" {
+				c, operands = pwshCode(fl, c, operands)
+				if c == "" {
+					seg.tag(TagDynamicCode) // an -EncodedCommand that does not decode
+					continue
+				}
+				if c == "-" {
+					p.stdinCode(f, seg, lang)
+					continue
+				}
+			}
 			p.opaque(f, seg, lang, c, false)
 		}
 	}
 	if found {
+		return
+	}
+	if queryOnly(seg, operands) {
+		return
+	}
+	switch {
+	case seg.Program == "deno" && seg.Subcommand == "eval" || seg.Program == "deno" && seg.Subcommand == "repl" && len(seg.Options["eval"]) > 0:
+		// deno eval CODE, deno repl --eval CODE
+		code := operands
+		if seg.Subcommand == "repl" {
+			code = nil
+			for _, c := range seg.Options["eval"] {
+				code = append(code, word{text: c})
+			}
+		}
+		if len(code) == 0 {
+			seg.tag(TagInteractive)
+			return
+		}
+		if code[0].dynamic {
+			p.dynamicCode(seg, lang, code[0])
+			return
+		}
+		p.opaque(f, seg, lang, code[0].text, false)
+		return
+	case seg.Program == "bun" && seg.Subcommand == "exec":
+		// bun exec runs its operand in Bun's shell.
+		p.joinedScript(f, seg, operands, KindScript)
+		return
+	case seg.Program == "powershell" && len(operands) > 0 && len(seg.Options["file"]) == 0:
+		// Windows PowerShell's first positional parameter is -Command.
+		var parts []string
+		for _, w := range operands {
+			if w.dynamic {
+				p.dynamicCode(seg, lang, operands...)
+				return
+			}
+			parts = append(parts, w.text)
+		}
+		p.opaque(f, seg, lang, strings.Join(parts, " "), false)
 		return
 	}
 	if _, mod := seg.Options["m"]; mod {
@@ -877,6 +939,37 @@ func (p *walker) interpCode(f *frame, seg *Segment, lang string, codeFlags []str
 		return
 	}
 	p.stdinCode(f, seg, lang)
+}
+
+// pwshCode returns the PowerShell code of option fl with value c: -Command
+// takes the rest of the line, -EncodedCommand is base64 of UTF-16LE text
+// ("" when it does not decode). The operands left are returned.
+func pwshCode(fl, c string, operands []word) (string, []word) {
+	switch fl {
+	case "encodedcommand", "ec":
+		return decodeUTF16Base64(c), operands
+	}
+	parts := []string{c}
+	for _, w := range operands {
+		parts = append(parts, w.text)
+	}
+	if c == "-" {
+		return c, operands // -Command - reads standard input
+	}
+	return strings.Join(parts, " "), nil
+}
+
+// decodeUTF16Base64 decodes PowerShell's -EncodedCommand, or returns "".
+func decodeUTF16Base64(s string) string {
+	b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(s))
+	if err != nil || len(b)%2 != 0 {
+		return ""
+	}
+	u := make([]uint16, len(b)/2)
+	for i := range u {
+		u[i] = uint16(b[2*i]) | uint16(b[2*i+1])<<8
+	}
+	return string(utf16.Decode(u))
 }
 
 // opaque records code in another language and looks into it: shell
@@ -909,7 +1002,9 @@ func (p *walker) opaque(f *frame, seg *Segment, lang, text string, dynamic bool)
 	if critical {
 		seg.tag(TagCodeCritical)
 	}
-	if fnd.Spawns || lang == "awk" {
+	if fnd.Spawns || lang == "awk" || !codescan.HasScanner(lang) {
+		// A language rivumi cannot scan may run any of its strings
+		// (julia's run(`…`), erlang's os:cmd("…")): read them all as shell.
 		for _, lit := range fnd.Literals {
 			if looksLikeCommand(lit) {
 				p.script(f, lit, seg.Index, KindEmbedded, false)
@@ -1138,4 +1233,14 @@ func (p *walker) xargsStatic(f *frame, seg *Segment, text string) {
 		ws = append(ws, word{text: a, path: a})
 	}
 	p.execChild(f, seg, ws, "", "")
+}
+
+// runnerSubcommand reports a subcommand that runs an arbitrary package or
+// command (npm exec, docker run), or such a program without a subcommand.
+func runnerSubcommand(seg *Segment) bool {
+	subs := rules.RunnerSubcommands(seg.Program)
+	if len(subs) == 0 {
+		return false
+	}
+	return seg.Subcommand == "" || slices.Contains(subs, seg.Subcommand)
 }

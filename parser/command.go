@@ -108,6 +108,7 @@ const (
 	TagFetchedCode    = "fetched-code"       // code comes from a network fetch
 	TagStdinCode      = "stdin-code"         // a shell or interpreter reads code from a pipe or file
 	TagScriptFile     = "script-file"        // a shell or interpreter runs a script file
+	TagRunsAnything   = "runs-anything"      // the program runs whatever it is handed (a shell, an interpreter, a wrapper, npm exec): never grantable
 	TagInteractive    = "interactive"        // a shell or interpreter started with no code: interactive
 	TagRunsDownloaded = "runs-downloaded"    // runs a file an earlier segment downloaded
 	TagForkBomb       = "fork-bomb"          // a function that calls itself in a pipe or background

@@ -3,6 +3,8 @@ package parser
 import (
 	"path"
 	"strings"
+
+	"github.com/rivumi/rivumi/rules"
 )
 
 // Path classes (Operand.Class). A path gets the first class that applies, in
@@ -20,6 +22,7 @@ const (
 	ClassGit          = "git"          // inside a .git directory
 	ClassAgentConfig  = "agent-config" // .claude/, .gemini/, .codex/, rivumi's own config …
 	ClassInstructions = "instructions" // CLAUDE.md, AGENTS.md …: instructions agents load every session
+	ClassProjectCode  = "project-code" // files programs load and run from the project: conftest.py, .mvn/jvm.config, rust-toolchain.toml …
 	ClassRC           = "rc"           // shell and tool start-up files: .bashrc, .profile, .gitconfig …
 	ClassSSH          = "ssh"          // inside a .ssh directory
 	ClassCI           = "ci"           // CI workflows: .github/workflows/ …
@@ -430,6 +433,8 @@ func nameClass(p string) string {
 		return ClassCI
 	case isSecretName(base):
 		return ClassSecret
+	case rules.IsProjectCode(trimmed):
+		return ClassProjectCode
 	}
 	return ""
 }

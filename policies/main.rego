@@ -36,6 +36,7 @@ granted_asks contains h if {
 	some h in ask_hits
 	input.granted[h.id]
 	data.rivumi.meta.grantable[h.id]
+	not "runs-anything" in input.segment.tags
 }
 
 open_asks := ask_hits - granted_asks

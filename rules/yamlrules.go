@@ -44,9 +44,12 @@ type YAMLRule struct {
 	Title         string
 	Decision      string // allow, ask or deny
 	Justification string
-	Pattern       [][]string // per position, the alternatives
-	Match         []Example
-	NotMatch      []Example
+	// Grantable is the rule's `grantable: true`: a session grant may cancel
+	// this ask. Rules are not grantable unless they say so.
+	Grantable bool
+	Pattern   [][]string // per position, the alternatives
+	Match     []Example
+	NotMatch  []Example
 
 	// File and Line locate the rule (its "- id:" item).
 	File string
@@ -199,6 +202,14 @@ func parseRule(name string, n *yaml.Node) (YAMLRule, []string) {
 			r.Decision = scalar(v, func(f string, a ...any) { bad(v.Line, "decision: "+f, a...) })
 		case "justification":
 			r.Justification = strings.TrimSpace(scalar(v, func(f string, a ...any) { bad(v.Line, "justification: "+f, a...) }))
+		case "grantable":
+			switch scalar(v, func(f string, a ...any) { bad(v.Line, "grantable: "+f, a...) }) {
+			case "true":
+				r.Grantable = true
+			case "false":
+			default:
+				bad(v.Line, "grantable: want true or false")
+			}
 		case "pattern":
 			patternNode = v
 		case "match", "not_match":
@@ -210,7 +221,7 @@ func parseRule(name string, n *yaml.Node) (YAMLRule, []string) {
 				r.NotMatch = ex
 			}
 		default:
-			bad(k.Line, "unknown key %q (want id, title, pattern, decision, justification, match, not_match)", k.Value)
+			bad(k.Line, "unknown key %q (want id, title, pattern, decision, justification, grantable, match, not_match)", k.Value)
 		}
 	}
 	where := r.ID
@@ -229,6 +240,9 @@ func parseRule(name string, n *yaml.Node) (YAMLRule, []string) {
 		bad(n.Line, "rule %s: no decision (want allow, ask or deny)", where)
 	default:
 		bad(n.Line, "rule %s: decision %q: want allow, ask or deny", where, r.Decision)
+	}
+	if r.Grantable && r.Decision != "ask" {
+		bad(n.Line, "rule %s: grantable: only ask rules can be granted", where)
 	}
 	if r.Decision == "deny" && r.Justification == "" {
 		bad(n.Line, "rule %s: a deny rule needs a justification that names a safer alternative", where)

@@ -121,11 +121,29 @@ version_forms = {
     # Not yarn or pnpm: they run the version the project names (.yarnrc yarn-path runs a
     # repository file; packageManager through corepack).
     "node": [["-v"]], "npm": [["-v"]], "bun": [["-v"]],
-    "go": [["version"], ["env"]], "rustc": [["-V"], ["-vV"]], "cargo": [["-V"]], "python": [["-V"]],
+    "go": [["version"], ["env"]], "python": [["-V"]],
     "python3": [["-V"]], "ruby": [["-v"]], "perl": [["-v"]], "java": [["-version"]], "javac": [["-version"]],
     "deno": [["-V"]], "php": [["-v"]], "gcc": [["-v"], ["-dumpversion"]], "clang": [["-v"]], "make": [["-v"]],
     "terraform": [["version"], ["-v"]], "kubectl": [["version", "--client"]], "docker": [["version", "--format", "{{.Client.Version}}"]],
     "git": [["version"]], "gh": [["version"]], "uv": [["version"]], "pip": [["-V"]], "pip3": [["-V"]],
+}
+
+# Programs that load and run project files even for --version or --help
+# (issue 12): pytest imports conftest.py, mvn hands .mvn/jvm.config to the JVM
+# it starts, cargo/rustc/rustup follow rust-toolchain.toml's path, yarn runs
+# .yarnrc's yarn-path, bazelisk downloads what .bazeliskrc names …
+project_loaders = {
+    "pytest": ["conftest.py", "pytest.ini"], "py.test": ["conftest.py", "pytest.ini"],
+    "mvn": [".mvn/jvm.config", ".mvn/maven.config", ".mvn/extensions.xml"], "mvnw": [".mvn/wrapper/maven-wrapper.properties"],
+    "cargo": ["rust-toolchain.toml", "rust-toolchain", ".cargo/config.toml", ".cargo/config"],
+    "rustc": ["rust-toolchain.toml", "rust-toolchain"], "rustup": ["rust-toolchain.toml", "rust-toolchain"],
+    "rustdoc": ["rust-toolchain.toml", "rust-toolchain"], "rustfmt": ["rust-toolchain.toml", "rust-toolchain"],
+    "cargo-clippy": ["rust-toolchain.toml", "rust-toolchain"], "clippy-driver": ["rust-toolchain.toml", "rust-toolchain"],
+    "yarn": [".yarnrc.yml", ".yarnrc", "package.json"], "pnpm": ["package.json"], "corepack": ["package.json"],
+    "gradlew": ["gradle/wrapper/gradle-wrapper.properties"], "gradle": ["gradle.properties"],
+    "bazel": [".bazelversion", ".bazeliskrc", ".bazelrc"], "bazelisk": [".bazelversion", ".bazeliskrc", ".bazelrc"],
+    "volta": ["package.json"], "mise": [".mise.toml", "mise.toml", ".tool-versions"], "asdf": [".tool-versions"],
+    "sbt": ["build.sbt", "project/build.properties"], "tox": ["tox.ini"],
 }
 
 # Sets the hot path looks up by key (a data lookup costs less than building
@@ -146,7 +164,7 @@ def flagset(spec):
 
 tables = {"readonly": {}, "writers": {}, "git_readonly": {}, "git_list_words": git_list_words,
           "git_needs_word": {s: True for s in git_needs_word}, "git_list_flags": git_list_flags,
-          "version_forms": version_forms,
+          "version_forms": version_forms, "project_loaders": project_loaders,
           "sets": {k: {x: True for x in v} for k, v in sets.items()},
           "network": {p: True for p in network}, "package_managers": package_managers,
           "workspace_runners": workspace_runners, "ops_tools": {p: True for p in ops_tools}}

@@ -46,7 +46,12 @@ func (c *Client) Verdict(ctx context.Context, r Request) (engine.Verdict, error)
 		return engine.Verdict{}, err
 	}
 	if resp.Error != "" {
+		resp.Verdict.Decision = engine.Deny
 		return resp.Verdict, fmt.Errorf("server: %s", resp.Error)
+	}
+	if !resp.Verdict.Decision.Valid() {
+		// {} or a verdict without a decision: not an answer.
+		return engine.Verdict{Decision: engine.Deny}, fmt.Errorf("server: response without a decision")
 	}
 	return resp.Verdict, nil
 }
@@ -59,6 +64,14 @@ func (c *Client) Verdicts(ctx context.Context, rs []Request) ([]Response, error)
 	}
 	if len(out) != len(rs) {
 		return nil, fmt.Errorf("server answered %d verdicts for %d requests", len(out), len(rs))
+	}
+	for i := range out {
+		if !out[i].Verdict.Decision.Valid() {
+			out[i].Verdict.Decision = engine.Deny // a missing decision fails closed
+			if out[i].Error == "" {
+				out[i].Error = "response without a decision"
+			}
+		}
 	}
 	return out, nil
 }

@@ -20,7 +20,7 @@ import (
 type metrics struct {
 	set      *vm.Set
 	verdicts map[string]*vm.Counter // by decision+" "+transport
-	lat      [3]*vm.PrometheusHistogram
+	lat      [engine.Deny + 1]*vm.PrometheusHistogram
 	reloadOK *vm.Counter
 	reloadNo *vm.Counter
 	// auditErrs counts verdicts whose audit entry could not be written.

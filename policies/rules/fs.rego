@@ -27,7 +27,7 @@ deny contains {"id": "fs.protected-write"} if {
 ask contains {"id": "fs.write-outside"} if {
 	"writes" in input.segment.tags
 	some c in input.segment.write_classes
-	not c in {"workspace", "null", "instructions"}
+	not c in {"workspace", "null", "instructions", "project-code"}
 	not c in seg.protected_classes
 }
 
@@ -42,9 +42,20 @@ ask contains {"id": "fs.write-outside"} if {
 ask contains {"id": "fs.instructions-write"} if "instructions" in input.segment.write_classes
 
 # METADATA
+# title: Writing code a program loads
+# custom:
+#   id: fs.project-code-write
+#   scope: redirect
+#   justification: >-
+#     conftest.py, .mvn/jvm.config, rust-toolchain.toml, .yarnrc.yml and similar files are loaded and
+#     run by pytest, mvn, cargo, yarn … even for --version; writing one is writing code. Confirm it.
+ask contains {"id": "fs.project-code-write"} if "project-code" in input.segment.write_classes
+
+# METADATA
 # title: Deleting files
 # custom:
 #   id: fs.delete
+#   grantable: true
 #   justification: Deleting files cannot be undone from here; confirm what goes.
 ask contains {"id": "fs.delete"} if {
 	input.segment.program in {"rm", "rmdir", "unlink", "shred", "srm", "trash", "trash-put", "wipe"}
@@ -60,6 +71,7 @@ ask contains {"id": "fs.delete"} if {
 # title: Changing permissions or ownership
 # custom:
 #   id: fs.permissions
+#   grantable: true
 #   justification: chmod, chown, chgrp, chattr and setfacl change who may read, write or run files.
 ask contains {"id": "fs.permissions"} if {
 	input.segment.program in {"chmod", "chown", "chgrp", "chattr", "setfacl", "umask"}
@@ -69,6 +81,7 @@ ask contains {"id": "fs.permissions"} if {
 # title: Unpacking or writing archives
 # custom:
 #   id: fs.archive
+#   grantable: true
 #   justification: Archives can write anywhere (absolute paths, ../, symlinks); confirm the archive and target.
 ask contains {"id": "fs.archive"} if {
 	input.segment.program in {"tar", "bsdtar", "gtar", "unzip", "7z", "7za", "unrar", "cpio", "ar", "zip"}
@@ -83,6 +96,7 @@ ask contains {"id": "fs.archive"} if {
 # title: Reading secrets
 # custom:
 #   id: fs.read-secret
+#   grantable: true
 #   justification: The command reads a secret (.env, keys, cloud credentials, ~/.ssh, /etc/shadow) that may leave the machine.
 ask contains {"id": "fs.read-secret"} if "secret" in input.segment.read_classes
 
@@ -96,6 +110,7 @@ ask contains {"id": "fs.read-secret"} if "secret-env" in input.segment.tags
 # title: Searching the whole home or system
 # custom:
 #   id: fs.read-broad
+#   grantable: true
 #   justification: >-
 #     A recursive search of /, the home directory or a system directory reads every secret in it
 #     (keys, tokens, cloud credentials). Search inside the workspace instead.
@@ -131,6 +146,7 @@ broad_read if {
 # title: Linking or copying over files
 # custom:
 #   id: fs.overwrite
+#   grantable: true
 #   justification: ln -f, cp -f and install replace files; confirm the target.
 ask contains {"id": "fs.overwrite"} if {
 	input.segment.program in {"ln", "install", "link"}

@@ -262,3 +262,17 @@ test_instructions_write_near_miss if {
 		"writes": [fx.path("NOTES.md", "workspace")],
 	})
 }
+
+# fs.project-code-write
+
+test_project_code_write if {
+	cmd := fx.run(["tee", "conftest.py"], {"writes": [fx.path("conftest.py", "project-code")]})
+	{"id": "fs.project-code-write"} in rules.ask with input as cmd
+	not {"id": "fs.write-outside"} in rules.ask with input as cmd
+}
+
+test_project_code_write_near_miss if {
+	not {"id": "fs.project-code-write"} in rules.ask with input as fx.run(["tee", "test_x.py"], {
+		"writes": [fx.path("test_x.py", "workspace")],
+	})
+}

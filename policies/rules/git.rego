@@ -20,6 +20,7 @@ deny contains {"id": "git.force-push"} if {
 # title: Push that deletes or mirrors remote refs, or force-with-lease
 # custom:
 #   id: git.push-destructive
+#   grantable: true
 #   justification: Deleting remote branches or mirroring rewrites what others fetch; confirm it first.
 ask contains {"id": "git.push-destructive"} if {
 	input.segment.program == "git"
@@ -32,6 +33,7 @@ ask contains {"id": "git.push-destructive"} if {
 # title: Discarding uncommitted work
 # custom:
 #   id: git.discard
+#   grantable: true
 #   justification: >-
 #     reset --hard, clean -f, checkout/restore of files and switch --discard-changes throw away
 #     uncommitted work that cannot be recovered. Commit or stash first.
@@ -94,6 +96,7 @@ discards if {
 # title: Deleting branches or tags
 # custom:
 #   id: git.delete-ref
+#   grantable: true
 #   justification: Deleting a branch or tag (branch -D, tag -d, update-ref -d) can lose unmerged commits.
 ask contains {"id": "git.delete-ref"} if {
 	input.segment.program == "git"
@@ -112,6 +115,7 @@ ask contains {"id": "git.delete-ref"} if {
 # title: Rewriting history
 # custom:
 #   id: git.rewrite-history
+#   grantable: true
 #   justification: >-
 #     filter-branch, filter-repo, rebase, commit --amend, reflog expire and gc --prune rewrite or
 #     drop history. Confirm it is your own unpublished work.
@@ -137,6 +141,7 @@ ask contains {"id": "git.rewrite-history"} if {
 # title: Running repository hooks
 # custom:
 #   id: git.hooks
+#   grantable: true
 #   justification: >-
 #     commit, merge, push, am and similar run the repository's hooks, which are code from the workspace.
 ask contains {"id": "git.hooks"} if {
@@ -203,6 +208,7 @@ deny contains {"id": "git.config-env"} if {
 # title: Writing git configuration
 # custom:
 #   id: git.config-write
+#   grantable: true
 #   justification: Changing git configuration can make later git commands run code or talk to other remotes.
 ask contains {"id": "git.config-write"} if {
 	input.segment.program == "git"
@@ -229,6 +235,7 @@ git_config_edits if {
 # title: Reading credentials kept in git config
 # custom:
 #   id: git.config-secret
+#   grantable: true
 #   justification: >-
 #     git config can hold passwords, tokens and Authorization headers (http.<url>.extraheader is where CI
 #     checkouts keep their token); printing them puts a secret in the transcript.

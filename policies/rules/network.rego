@@ -7,6 +7,7 @@ import data.rivumi.lib.segment as seg
 # title: Network access
 # custom:
 #   id: network.access
+#   grantable: true
 #   justification: The command talks to the network; confirm the host and what is sent or fetched.
 ask contains {"id": "network.access"} if {
 	data.rivumi.tables.network[input.segment.program]
@@ -16,6 +17,7 @@ ask contains {"id": "network.access"} if {
 # title: Uploading files
 # custom:
 #   id: network.upload
+#   grantable: true
 #   justification: >-
 #     curl -d @file / -T / -F @file, wget --post-file and scp/rsync to a host send local files away,
 #     possibly secrets. Confirm what leaves the machine.

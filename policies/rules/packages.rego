@@ -7,6 +7,7 @@ import data.rivumi.lib.segment as seg
 # title: Installing or changing packages
 # custom:
 #   id: packages.install
+#   grantable: true
 #   justification: >-
 #     Installing packages downloads code and runs its install scripts; confirm the package and
 #     the source.
@@ -23,6 +24,7 @@ ask contains {"id": "packages.install"} if {
 # title: Running workspace code
 # custom:
 #   id: exec.workspace-code
+#   grantable: true
 #   justification: >-
 #     Build tools, test runners and package scripts run code from the workspace, which may be
 #     hostile. Confirm before running it.
@@ -44,6 +46,7 @@ ask contains {"id": "exec.workspace-code"} if {
 # title: Running a program from a relative or unusual path
 # custom:
 #   id: exec.local-program
+#   grantable: true
 #   justification: ./script and paths outside the system's bin directories run code from the workspace or elsewhere.
 ask contains {"id": "exec.local-program"} if {
 	input.segment.path_kind in {"relative", "absolute"}
@@ -69,6 +72,7 @@ ask contains {"id": "privilege.escalation"} if {
 # title: Destroying infrastructure or data
 # custom:
 #   id: ops.destroy
+#   grantable: true
 #   justification: >-
 #     The command deletes cloud resources, clusters, databases, queues or remote data.
 #     Confirm the target and that it can be recovered.
@@ -88,6 +92,7 @@ ask contains {"id": "ops.destroy"} if {
 # title: System services and scheduled jobs
 # custom:
 #   id: ops.system
+#   grantable: true
 #   justification: systemctl, launchctl, crontab, at and service change what the system runs, now or later.
 ask contains {"id": "ops.system"} if {
 	input.segment.program in {"systemctl", "launchctl", "crontab", "at", "batch", "service", "update-rc.d", "chkconfig", "mount", "umount", "swapoff", "swapon", "sysctl", "modprobe", "insmod", "rmmod", "iptables", "nft", "ufw"}
@@ -97,6 +102,7 @@ ask contains {"id": "ops.system"} if {
 # title: Stopping processes
 # custom:
 #   id: ops.kill
+#   grantable: true
 #   justification: kill, pkill and killall stop processes that may not be yours.
 ask contains {"id": "ops.kill"} if {
 	input.segment.program in {"kill", "pkill", "killall", "xkill"}

@@ -100,16 +100,17 @@ allow contains {"id": "allow.version"} if {
 allow contains {"id": "allow.version"} if {
 	some form in data.rivumi.tables.version_forms[input.segment.program]
 	array.slice(input.segment.argv, 1, count(input.segment.argv)) == form
+	not project_toolchain
 	seg.plain
 	seg.no_writes
 	count(input.segment.wrappers) == 0
 }
 
-# Programs whose --version runs code the project chooses (.yarnrc's
-# yarn-path, package.json's packageManager, wrapper scripts, tool managers).
-# go and cargo also follow the project's toolchain pin, but only to official,
-# checksummed toolchains: they stay allowed.
-project_toolchain if input.segment.program in {"yarn", "pnpm", "corepack", "gradlew", "mvnw", "bazelisk", "volta", "mise", "asdf"}
+# Programs whose --version or --help runs code the project chooses
+# (conftest.py, .mvn/jvm.config, rust-toolchain.toml's path, .yarnrc's
+# yarn-path, …): data.rivumi.tables.project_loaders. go follows the project's
+# toolchain pin only to official, checksummed toolchains: it stays allowed.
+project_toolchain if data.rivumi.tables.project_loaders[input.segment.program]
 
 # METADATA
 # title: Writing inside the workspace

@@ -342,3 +342,12 @@ test_version_forms if {
 	not allowed("allow.version", fx.run(["node", "-v", "x.js"], {"flags": {"v"}}))
 	not allowed("allow.version", fx.run(["go", "env", "-w", "GOFLAGS=x"], {"subcommand": "env", "flags": {"w"}}))
 }
+
+# allow.version: not for programs that load project code first (issue 12)
+
+test_version_project_loaders if {
+	every prog in ["pytest", "mvn", "cargo", "rustc", "rustup", "yarn"] {
+		not allowed("allow.version", fx.run([prog, "--version"], {"program": prog, "flags": {"version"}}))
+		not allowed("allow.version", fx.run([prog, "--help"], {"program": prog, "flags": {"help"}}))
+	}
+}

@@ -57,6 +57,7 @@ ask contains {"id": "shell.stdin-code"} if {
 # title: Running a script file
 # custom:
 #   id: shell.script-file
+#   grantable: true
 #   justification: A shell or interpreter runs a script file, code from the workspace or elsewhere.
 ask contains {"id": "shell.script-file"} if {
 	"script-file" in input.segment.tags
@@ -66,6 +67,7 @@ ask contains {"id": "shell.script-file"} if {
 # title: Interactive shell or interpreter
 # custom:
 #   id: shell.interactive
+#   grantable: true
 #   justification: A shell or interpreter without code waits for input; nothing can be graded.
 ask contains {"id": "shell.interactive"} if {
 	"interactive" in input.segment.tags
@@ -75,6 +77,7 @@ ask contains {"id": "shell.interactive"} if {
 # title: Inline shell script
 # custom:
 #   id: shell.inline
+#   grantable: true
 #   justification: A shell runs an inline script; its commands are graded too, and the shell itself needs consent.
 ask contains {"id": "shell.inline"} if {
 	input.segment.program in {"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "rbash", "fish", "csh", "tcsh"}
@@ -91,6 +94,7 @@ ask contains {"id": "shell.inline"} if {
 # title: Interpreter code
 # custom:
 #   id: shell.interpreter-code
+#   grantable: true
 #   justification: >-
 #     python -c, node -e, perl -e, ruby -e and heredocs into interpreters run code rivumi cannot
 #     parse; it can never be allowed without consent.
@@ -102,6 +106,7 @@ ask contains {"id": "shell.interpreter-code"} if {
 # title: Code that can run programs
 # custom:
 #   id: shell.code-spawns
+#   grantable: true
 #   justification: The script calls system(), exec, popen, a pager escape or similar, so it runs other programs.
 ask contains {"id": "shell.code-spawns"} if {
 	"code-spawns" in input.segment.tags
@@ -111,6 +116,7 @@ ask contains {"id": "shell.code-spawns"} if {
 # title: awk or sed script outside the safe subset
 # custom:
 #   id: shell.code-unsafe
+#   grantable: true
 #   justification: The awk or sed script runs commands or writes files (system, getline, pipes, e, w).
 ask contains {"id": "shell.code-unsafe"} if {
 	"code-unsafe" in input.segment.tags
@@ -188,6 +194,7 @@ code_env(n) if endswith(n, "EDITOR")
 # title: Runs on a remote host
 # custom:
 #   id: shell.remote
+#   grantable: true
 #   justification: The command runs on another machine over ssh; confirm the host and the command.
 ask contains {"id": "shell.remote"} if {
 	"remote" in input.segment.tags
