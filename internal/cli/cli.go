@@ -11,9 +11,10 @@
 //	1     usage error or internal error
 //	2     `policy eval`: the verdict is ask; `hook …`: the call is blocked (every
 //	      supported agent reads exit 2 as "block", with stderr as the reason)
-//	3     `policy eval`: the verdict is deny; `policy test`: a test failed;
-//	      `policy fmt`: a file is not in canonical form
-//	4     a policy failed to load or compile (`policy check` problems included)
+//	3     `policy eval`: the verdict is deny; `policy test`: a test failed
+//	      (opa test exits 2 there); `policy fmt`: a file is not in canonical form
+//	4     a policy failed to load or compile (`policy check` problems included;
+//	      opa test exits 1 there)
 //	70    internal error: a bug in rivumi (a panic, recovered, its stack on stderr);
 //	      never a verdict. Grading itself never panics out: a panic there is a deny
 //	      verdict (engine.internal-error), so `policy eval` exits 3 and `run` 125
