@@ -27,11 +27,14 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 	}
 }
 
-// TestEvalScripts runs testdata/script/eval_*.txtar with the real engine,
-// in-process in the script's directory with HOME, XDG_CONFIG_HOME and
-// XDG_CACHE_HOME under $WORK (the project's grants are read from there).
+// TestEvalScripts runs testdata/script/eval_*.txtar and audit_*.txtar with
+// the real engine, in-process in the script's directory with HOME,
+// XDG_CONFIG_HOME and XDG_CACHE_HOME under $WORK (the project's grants are
+// read from there).
 func TestEvalScripts(t *testing.T) {
 	files, _ := filepath.Glob("testdata/script/eval_*.txtar")
+	more, _ := filepath.Glob("testdata/script/audit_*.txtar")
+	files = append(files, more...)
 	if len(files) == 0 {
 		t.Fatal("no eval scripts")
 	}

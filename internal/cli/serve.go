@@ -65,7 +65,10 @@ func runServe(ctx context.Context, stdio Stdio, args []string) error {
 	maxBatch := fs.Int("max-batch", server.DefaultMaxBatch, "most requests in one batch")
 	pf.registerTimeout(fs)
 	evalTimeout := &pf.evalTimeout
-	fs.Usage = func() { fmt.Fprintf(fs.Output(), serveUsage, server.DefaultAddr, server.DefaultSocket()); fs.PrintDefaults() }
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), serveUsage, server.DefaultAddr, server.DefaultSocket())
+		fs.PrintDefaults()
+	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
