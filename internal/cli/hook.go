@@ -55,9 +55,11 @@ type hookFlags struct {
 	grants    string
 	protect   stringList
 	secrets   stringList
+	remote    remoteFlags // hookremote.go
 }
 
 func (h *hookFlags) register(fs *flag.FlagSet) {
+	h.remote.register(fs)
 	fs.Var(&h.pf.policyDirs, "policy", "directory of user Rego packs (package rivumi.user…); repeatable")
 	fs.StringVar(&h.pf.workspace, "workspace", "", "project root when the agent does not name one (CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR win; default: the nearest .git above the cwd)")
 	fs.StringVar(&h.pf.shell, "shell", "", "shell dialect: bash, sh or zsh (default: the basename of $SHELL)")
@@ -181,6 +183,12 @@ func (h *hookFlags) newGrader(ctx context.Context) (hook.Grader, error) {
 			return nil, err
 		}
 		return hook.Local(e), nil
+	}
+	if h.remote.url != "" {
+		if h.socket != "" {
+			return nil, errors.New("--remote and --socket: name one server")
+		}
+		return h.remote.grader(local)
 	}
 	path := h.socket
 	switch {
