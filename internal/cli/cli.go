@@ -108,6 +108,12 @@ func Main(ctx context.Context, args []string, stdio Stdio) (code int) {
 	if len(args) == 1 && (args[0] == "--version" || args[0] == "-version") {
 		args = []string{"version"}
 	}
+	if len(args) > 1 && args[0] == "help" { // rivumi help policy eval
+		args = args[1:]
+		if _, c, _ := lookup(args); c != nil || groupOf(args) != "" {
+			args = append(args, "--help")
+		}
+	}
 	path, cmd, rest := lookup(args)
 	if cmd == nil {
 		// A group alone, or with help, lists its subcommands.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	opaversion "github.com/open-policy-agent/opa/v1/version"
 )
@@ -68,7 +69,8 @@ func moduleVersion() string {
 	if rev != "" && len(rev) > 12 {
 		rev = rev[:12]
 	}
-	if rev != "" {
+	// Go 1.24 and later put the revision in a pseudo-version already.
+	if rev != "" && !strings.Contains(v, rev) {
 		v += " (" + rev + modified + ")"
 	}
 	return v
