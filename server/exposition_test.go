@@ -150,3 +150,22 @@ func pythonParses(t *testing.T, module, body string) {
 		t.Errorf("%s found no families", module)
 	}
 }
+
+// BenchmarkMetricsScrape is one /metrics scrape: the samples written,
+// parsed by expfmt and encoded again.
+func BenchmarkMetricsScrape(b *testing.B) {
+	m := busyMetrics()
+	for _, accept := range []string{"", promAccept} {
+		name := "text"
+		if accept != "" {
+			name = "openmetrics"
+		}
+		b.Run(name, func(b *testing.B) {
+			r := httptest.NewRequest("GET", "/metrics", nil)
+			r.Header.Set("Accept", accept)
+			for b.Loop() {
+				m.ServeHTTP(httptest.NewRecorder(), r)
+			}
+		})
+	}
+}
