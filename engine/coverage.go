@@ -63,6 +63,9 @@ type RegoTestOptions struct {
 	Coverage *Coverage
 	// Timeout bounds each test (default 5s).
 	Timeout time.Duration
+	// SkipBuiltin leaves out the built-in packs' own tests ([BuiltinTests]):
+	// a team testing its pack runs its tests only.
+	SkipBuiltin bool
 }
 
 // BuiltinTests returns the *_test.rego modules of the embedded packs.
@@ -100,7 +103,11 @@ func (e *Engine) RunRegoTests(ctx context.Context, o RegoTestOptions) ([]RegoTes
 		}
 		modules[f.name] = m
 	}
-	for _, s := range append(BuiltinTests(), o.Sources...) {
+	var builtin []Source
+	if !o.SkipBuiltin {
+		builtin = BuiltinTests()
+	}
+	for _, s := range append(builtin, o.Sources...) {
 		m, err := ast.ParseModuleWithOpts(s.Name, s.Text, ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1})
 		if err != nil {
 			problems = append(problems, astProblems(err)...)

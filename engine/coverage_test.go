@@ -143,3 +143,27 @@ func TestRunRegoTestsFilterAndErrors(t *testing.T) {
 		t.Errorf("problems: %s", got)
 	}
 }
+
+// TestRunRegoTestsSkipBuiltin: with SkipBuiltin only the given tests run.
+func TestRunRegoTestsSkipBuiltin(t *testing.T) {
+	ctx := context.Background()
+	e, err := engine.New(ctx, engine.UserModule("team/pack.rego", userPack))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.RunRegoTests(ctx, engine.RegoTestOptions{
+		Sources:     []engine.Source{{Name: "team/pack_test.rego", Text: userTests}},
+		SkipBuiltin: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 2 {
+		t.Fatalf("%d tests ran, want the team's 2: %+v", len(res), res)
+	}
+	for _, r := range res {
+		if r.File != "team/pack_test.rego" {
+			t.Errorf("ran %s from %s", r.Name, r.File)
+		}
+	}
+}

@@ -1,7 +1,12 @@
 package opabuiltin_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/open-policy-agent/opa/v1/bundle"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 
@@ -219,4 +225,85 @@ func TestBundleWithUserPacks(t *testing.T) {
 	if (*b.Manifest.Roots)[0] != "rivumi" || len(*b.Manifest.Roots) != 1 || b.Manifest.Revision != src.Hash {
 		t.Errorf("manifest: %+v", b.Manifest)
 	}
+}
+
+// TestSignVerifies: a signed bundle passes OPA's verification with the
+// public key; a different key, a changed file or no signature fail it.
+func TestSignVerifies(t *testing.T) {
+	ctx := context.Background()
+	src, err := engine.LoadSources(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	priv, pub := writeRSAKey(t, dir, "k")
+	_, otherPub := writeRSAKey(t, dir, "other")
+	signed := func() []byte {
+		b, err := opabuiltin.Bundle(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := opabuiltin.Sign(b, opabuiltin.Signing{Key: priv}); err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := opabuiltin.Write(&buf, b); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	read := func(tar []byte, pubFile string) error {
+		pubKey, err := os.ReadFile(pubFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vc := bundle.NewVerificationConfig(map[string]*bundle.KeyConfig{"default": {Key: string(pubKey), Algorithm: "RS256"}}, "default", "", nil)
+		_, err = bundle.NewReader(bytes.NewReader(tar)).WithBundleVerificationConfig(vc).Read()
+		return err
+	}
+	good := signed()
+	if err := read(good, pub); err != nil {
+		t.Fatalf("a signed bundle does not verify: %v", err)
+	}
+	if err := read(good, otherPub); err == nil {
+		t.Error("verified with another key")
+	}
+	b, _ := opabuiltin.Bundle(src)
+	var unsigned bytes.Buffer
+	opabuiltin.Write(&unsigned, b)
+	if err := read(unsigned.Bytes(), pub); err == nil {
+		t.Error("an unsigned bundle verified")
+	}
+	// The signed bundle with one module changed after signing.
+	b, _ = opabuiltin.Bundle(src)
+	if err := opabuiltin.Sign(b, opabuiltin.Signing{Key: priv}); err != nil {
+		t.Fatal(err)
+	}
+	b.Modules[0].Raw = append(b.Modules[0].Raw, []byte("\n# changed\n")...)
+	var tampered bytes.Buffer
+	opabuiltin.Write(&tampered, b)
+	if err := read(tampered.Bytes(), pub); err == nil {
+		t.Error("a bundle changed after signing verified")
+	}
+	if err := opabuiltin.Sign(b, opabuiltin.Signing{Key: filepath.Join(dir, "missing.pem")}); err == nil {
+		t.Error("signed with a missing key file")
+	}
+}
+
+// writeRSAKey writes a 2048-bit RSA key pair as PEM files and returns
+// their names.
+func writeRSAKey(t *testing.T, dir, name string) (priv, pub string) {
+	t.Helper()
+	k, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pubDER, err := x509.MarshalPKIXPublicKey(&k.PublicKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	priv, pub = filepath.Join(dir, name+".pem"), filepath.Join(dir, name+".pub.pem")
+	os.WriteFile(priv, pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)}), 0o600)
+	os.WriteFile(pub, pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pubDER}), 0o644)
+	return priv, pub
 }

@@ -21,7 +21,7 @@ type Client struct {
 }
 
 // NewClient returns a client for the HTTP server at base
-// ("http://127.0.0.1:8181").
+// ("http://127.0.0.1:8282", [DefaultAddr]).
 func NewClient(base string) *Client {
 	return &Client{hc: &http.Client{Timeout: 30 * time.Second}, base: base}
 }

@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"net/http"
 	"sync"
 
 	vm "github.com/VictoriaMetrics/metrics"
@@ -11,7 +10,7 @@ import (
 )
 
 // metrics are the server's Prometheus metrics, in their own set, written
-// in Prometheus' text format with the Go runtime's and the process's.
+// with the Go runtime's and the process's (exposition.go).
 //
 // VictoriaMetrics/metrics rather than prometheus/client_golang: the latter's
 // package initialisation (a default registry with Go and process
@@ -90,11 +89,4 @@ func (m *metrics) setPolicy(hash string) {
 	}
 	m.policy = fmt.Sprintf(`rivumi_policy_info{policy=%q}`, hash)
 	m.set.GetOrCreateGauge(m.policy, nil).Set(1)
-}
-
-// ServeHTTP writes the metrics in Prometheus' text format.
-func (m *metrics) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-	m.set.WritePrometheus(w)
-	vm.WriteProcessMetrics(w)
 }

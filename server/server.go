@@ -22,6 +22,11 @@ import (
 // again by every [Server.Reload].
 type LoadFunc func(ctx context.Context) (*engine.Engine, error)
 
+// DefaultAddr is where `rivumi serve` listens for HTTP when no transport
+// is named: loopback, port 8282 (OPA's own default is 8181, and
+// rivumi-opa's 8283, so the three run side by side).
+const DefaultAddr = "127.0.0.1:8282"
+
 // Default limits.
 const (
 	DefaultMaxBody     = 1 << 20 // bytes per request body or stdio line

@@ -3,7 +3,11 @@
 // command into segments with facts as the rivumi engine does, and
 // rivumi.redact. Serve a bundle from `rivumi policy build` with
 //
-//	rivumi-opa run --server --addr 127.0.0.1:8181 --bundle rivumi.tar.gz
+//	rivumi-opa run --server --bundle rivumi.tar.gz
+//
+// `run` listens on localhost:8283 unless told otherwise (OPA's own default
+// is 8181, and a rivumi-opa beside an OPA must not take its port; `rivumi
+// serve` defaults to 8282).
 //
 // and POST {"input": {"command": "…"}} to /v1/data/rivumi/entry/verdict.
 // It is a separate binary because linking OPA's command tree slows the
@@ -13,9 +17,12 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 
 	"github.com/open-policy-agent/opa/cmd"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/rivumi/rivumi/opabuiltin"
 )
@@ -25,6 +32,10 @@ func main() {
 	root := cmd.Command(nil, "rivumi-opa")
 	root.Use = "rivumi-opa"
 	root.Short = "Open Policy Agent with rivumi's builtins (rivumi.parse, rivumi.redact)"
+	if err := setDefaultAddr(root, DefaultAddr); err != nil {
+		fmt.Fprintln(os.Stderr, "rivumi-opa:", err)
+		os.Exit(1)
+	}
 	if err := root.Execute(); err != nil {
 		var e *cmd.ExitError
 		if errors.As(err, &e) {
@@ -32,4 +43,32 @@ func main() {
 		}
 		os.Exit(1)
 	}
+}
+
+// DefaultAddr is where `rivumi-opa run` listens without --addr.
+const DefaultAddr = "localhost:8283"
+
+// setDefaultAddr makes addr the default of `run --addr`, leaving the flag
+// unchanged in OPA's eyes (so a configuration's or OPA_ADDR's address and
+// an explicit --addr still win as in OPA).
+func setDefaultAddr(root *cobra.Command, addr string) error {
+	for _, c := range root.Commands() {
+		if c.Name() != "run" {
+			continue
+		}
+		f := c.Flags().Lookup("addr")
+		if f == nil {
+			return errors.New("run has no --addr flag")
+		}
+		sv, ok := f.Value.(pflag.SliceValue)
+		if !ok {
+			return fmt.Errorf("run --addr is a %s, not a list", f.Value.Type())
+		}
+		if err := sv.Replace([]string{addr}); err != nil {
+			return err
+		}
+		f.DefValue = "[" + addr + "]"
+		return nil
+	}
+	return errors.New("no run command")
 }

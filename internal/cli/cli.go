@@ -11,9 +11,10 @@
 //	1     usage error or internal error
 //	2     `policy eval`: the verdict is ask; `hook …`: the call is blocked (every
 //	      supported agent reads exit 2 as "block", with stderr as the reason)
-//	3     `policy eval`: the verdict is deny; `policy test`: a test failed;
-//	      `policy fmt`: a file is not in canonical form
-//	4     a policy failed to load or compile (`policy check` problems included)
+//	3     `policy eval`: the verdict is deny; `policy test`: a test failed
+//	      (opa test exits 2 there); `policy fmt`: a file is not in canonical form
+//	4     a policy failed to load or compile (`policy check` problems included;
+//	      opa test exits 1 there)
 //	70    internal error: a bug in rivumi (a panic, recovered, its stack on stderr);
 //	      never a verdict. Grading itself never panics out: a panic there is a deny
 //	      verdict (engine.internal-error), so `policy eval` exits 3 and `run` 125
@@ -104,9 +105,28 @@ func Main(ctx context.Context, args []string, stdio Stdio) (code int) {
 	if stdio.In == nil {
 		stdio.In = os.Stdin
 	}
-	cmd, rest := lookup(args)
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "-version") {
+		args = []string{"version"}
+	}
+	if len(args) > 1 && args[0] == "help" { // rivumi help policy eval
+		args = args[1:]
+		if _, c, _ := lookup(args); c != nil || groupOf(args) != "" {
+			args = append(args, "--help")
+		}
+	}
+	path, cmd, rest := lookup(args)
 	if cmd == nil {
-		if len(args) > 0 && args[0] != "help" && args[0] != "-h" && args[0] != "--help" {
+		// A group alone, or with help, lists its subcommands.
+		if g := groupOf(args); g != "" {
+			if len(args) == 1 || (len(args) == 2 && isHelpArg(args[1])) {
+				groupUsage(stdio.Out, g)
+				return ExitOK
+			}
+			fmt.Fprintf(stdio.Err, "rivumi: unknown command %q\n\n", strings.Join(args, " "))
+			groupUsage(stdio.Err, g)
+			return ExitError
+		}
+		if len(args) > 0 && !isHelpArg(args[0]) {
 			fmt.Fprintf(stdio.Err, "rivumi: unknown command %q\n\n", strings.Join(args, " "))
 			usage(stdio.Err)
 			return ExitError
@@ -119,6 +139,7 @@ func Main(ctx context.Context, args []string, stdio Stdio) (code int) {
 		return ExitOK
 	}
 	if errors.Is(err, flag.ErrHelp) {
+		printExamples(stdio.Err, path)
 		return ExitOK
 	}
 	var ee interface{ ExitCode() int }
@@ -133,13 +154,14 @@ func Main(ctx context.Context, args []string, stdio Stdio) (code int) {
 }
 
 // lookup finds the longest registered command path that prefixes args.
-func lookup(args []string) (*command, []string) {
+func lookup(args []string) (string, *command, []string) {
 	for n := min(len(args), 3); n > 0; n-- {
-		if c, ok := commands[strings.Join(args[:n], " ")]; ok {
-			return &c, args[n:]
+		p := strings.Join(args[:n], " ")
+		if c, ok := commands[p]; ok {
+			return p, &c, args[n:]
 		}
 	}
-	return nil, args
+	return "", nil, args
 }
 
 func usage(w io.Writer) {
@@ -152,12 +174,14 @@ func usage(w io.Writer) {
 	for _, p := range paths {
 		fmt.Fprintf(w, "  rivumi %-22s %s\n", p, commands[p].summary)
 	}
+	fmt.Fprintln(w, "\nrivumi COMMAND --help shows a command's flags and examples; rivumi version, the versions.")
 }
 
 // newFlags returns a flag set that reports errors (as usage errors) instead of exiting.
 func newFlags(name string, stdio Stdio) *flag.FlagSet {
 	fs := flag.NewFlagSet("rivumi "+name, flag.ContinueOnError)
 	fs.SetOutput(stdio.Err)
+	fs.Usage = defaultUsage(fs, name) // usage.go; commands may set their own
 	return fs
 }
 

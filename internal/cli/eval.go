@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/server"
@@ -23,7 +24,9 @@ func runEval(ctx context.Context, stdio Stdio, args []string) error {
 	pf.register(fs)
 	format := fs.String("format", "text", "output format: text or json")
 	batch := fs.String("batch", "", "read JSON Lines commands from FILE (- for stdin); writes one JSON verdict per line")
-	if err := parseFlags(fs, args); err != nil {
+	var sg standingGrants // evalgrants.go
+	sg.register(fs)
+	if err := parseInterspersed(fs, args); err != nil {
 		return err
 	}
 	if *format != "text" && *format != "json" {
@@ -33,7 +36,7 @@ func runEval(ctx context.Context, stdio Stdio, args []string) error {
 		return exitf(ExitError, "--batch answers JSON Lines; --format %s is not supported there", *format)
 	}
 	if *batch == "" && fs.NArg() != 1 {
-		return exitf(ExitError, "usage: rivumi policy eval [flags] COMMAND (quote the command as one argument)")
+		return exitf(ExitError, "%s", commandArgsProblem("policy eval", fs.Args()))
 	}
 	e, err := pf.newEngine(ctx)
 	if err != nil {
@@ -42,13 +45,18 @@ func runEval(ctx context.Context, stdio Stdio, args []string) error {
 	if *batch != "" {
 		return evalBatch(ctx, e, &pf, *batch, stdio)
 	}
-	v := e.EvaluateText(ctx, fs.Arg(0), pf.evalOptions("", "", "")...)
+	grants, grantsFile, err := sg.load(&pf)
+	if err != nil {
+		return exitf(ExitError, "policy eval: %v", err)
+	}
+	v := e.EvaluateText(ctx, fs.Arg(0), append(pf.evalOptions("", "", ""), engine.Grants(grants))...)
 	if *format == "json" {
 		if err := writeJSONLine(stdio.Out, batchOut{Command: fs.Arg(0), Verdict: v}); err != nil {
 			return err
 		}
 	} else {
 		printVerdict(stdio.Out, fs.Arg(0), v)
+		noteGrants(stdio.Out, v, grants, grantsFile)
 	}
 	return decisionExit(v.Decision)
 }
@@ -58,6 +66,16 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
+}
+
+// commandArgsProblem explains why a command that grades one COMMAND did
+// not get exactly one argument.
+func commandArgsProblem(name string, args []string) string {
+	if len(args) == 0 {
+		return fmt.Sprintf("usage: rivumi %s [flags] COMMAND (quote the command as one argument; --help for examples)", name)
+	}
+	return fmt.Sprintf("usage: rivumi %s [flags] COMMAND: got %d arguments %q; quote the whole command as one argument: rivumi %s %s",
+		name, len(args), args, name, singleQuote(strings.Join(args, " ")))
 }
 
 func decisionExit(d engine.Decision) error {
@@ -148,17 +166,23 @@ func runExplain(ctx context.Context, stdio Stdio, args []string) error {
 	var pf policyFlags
 	pf.register(fs)
 	format := fs.String("format", "text", "output format: text or json")
-	if err := parseFlags(fs, args); err != nil {
+	var sg standingGrants // evalgrants.go
+	sg.register(fs)
+	if err := parseInterspersed(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return exitf(ExitError, "usage: rivumi policy explain [flags] COMMAND")
+		return exitf(ExitError, "%s", commandArgsProblem("policy explain", fs.Args()))
 	}
 	e, err := pf.newEngine(ctx)
 	if err != nil {
 		return err
 	}
-	x := e.Explain(ctx, fs.Arg(0), pf.evalOptions("", "", "")...)
+	grants, grantsFile, err := sg.load(&pf)
+	if err != nil {
+		return exitf(ExitError, "policy explain: %v", err)
+	}
+	x := e.Explain(ctx, fs.Arg(0), append(pf.evalOptions("", "", ""), engine.Grants(grants))...)
 	if *format == "json" {
 		enc := json.NewEncoder(stdio.Out)
 		enc.SetIndent("", "  ")
@@ -167,6 +191,7 @@ func runExplain(ctx context.Context, stdio Stdio, args []string) error {
 		}
 	} else {
 		printExplanation(stdio.Out, x)
+		noteGrants(stdio.Out, x.Verdict, grants, grantsFile)
 	}
 	return decisionExit(x.Verdict.Decision)
 }

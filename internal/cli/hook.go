@@ -56,13 +56,15 @@ type hookFlags struct {
 	grants    string
 	protect   stringList
 	secrets   stringList
+	remote    remoteFlags // hookremote.go
 }
 
 func (h *hookFlags) register(fs *flag.FlagSet) {
+	h.remote.register(fs)
 	fs.Var(&h.pf.policyDirs, "policy", "directory of user Rego packs (package rivumi.user…); repeatable")
 	fs.StringVar(&h.pf.workspace, "workspace", "", "project root when the agent does not name one (CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR win; default: the nearest .git above the cwd)")
 	fs.StringVar(&h.pf.shell, "shell", "", "shell dialect: bash, sh or zsh (default: the basename of $SHELL)")
-	fs.StringVar(&h.socket, "socket", "", "use the `rivumi serve` socket at `PATH` (default: "+server.DefaultSocket()+" when it is there and no --policy is given); none: always compile in-process")
+	fs.StringVar(&h.socket, "socket", "", "use the socket of a running 'rivumi serve' at `PATH` (default: "+server.DefaultSocket()+" when it is there and no --policy is given); none: always compile in-process")
 	fs.StringVar(&h.askAs, "ask-as", "deny", "answer for ask on agents that cannot ask (gemini, codex): deny, pass (let the agent's own approval decide) or allow")
 	fs.BoolVar(&h.shadow, "shadow", false, "grade and log, but answer nothing: the agent behaves as without rivumi")
 	fs.DurationVar(&h.timeout, "timeout", hook.DefaultTimeout, "internal deadline; keep it below the agent's hook timeout")
@@ -194,6 +196,12 @@ func (h *hookFlags) newGrader(ctx context.Context) (hook.Grader, error) {
 			return nil, err
 		}
 		return hook.Local(e), nil
+	}
+	if h.remote.url != "" {
+		if h.socket != "" {
+			return nil, errors.New("--remote and --socket: name one server")
+		}
+		return h.remote.grader(local)
 	}
 	path := h.socket
 	switch {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -18,6 +19,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/policies"
 	"github.com/rivumi/rivumi/rules"
 )
 
@@ -147,18 +150,23 @@ func runPolicyTest(ctx context.Context, stdio Stdio, args []string) error {
 	run := fs.String("run", "", "run only the tests and testcases whose name (data.pkg.test_x; file:line command) matches `REGEX`")
 	verbose := fs.Bool("v", false, "list every test, not only failures")
 	noConfig := fs.Bool("no-config", false, "ignore the user's and the project's configuration files")
+	builtin := fs.Bool("builtin", false, "also run the built-in packs' Rego tests and count their rules in --coverage (the default when no Rego pack is named)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `Usage: rivumi policy test [flags] [PATH...]
 
-Runs the Rego unit tests (*_test.rego) of the built-in packs and of user
-packs, and YAML testcase files. Each PATH is a directory (searched
-recursively), a .rego file (a user pack module, or its tests), or a YAML
-file: testcases (a cases: list) or prefix rules (a rules: list). With no
-PATH, the testcases/ directory at the repository root is used when it
-exists.
+Runs the Rego unit tests (*_test.rego) of user packs, and YAML testcase
+files, against the built-in packs plus the user packs. Each PATH is a
+directory (searched recursively), a .rego file (a user pack module, or its
+tests), or a YAML file: testcases (a cases: list) or prefix rules (a
+rules: list). With no PATH, the testcases/ directory at the repository
+root is used when it exists. The built-in packs' own Rego tests run only
+when no Rego pack is named (no .rego PATH, no --policy, none in the
+configuration), or with --builtin. File names in every output format are
+relative to the repository (the nearest .git above the current directory).
 
 Exit codes: 0 all passed, 3 a test failed (or coverage is under
---fail-under), 4 a policy or testcase file failed to load.
+--fail-under), 4 a policy or testcase file failed to load. (opa test
+exits 2 when a test fails and 1 on an error.)
 
 Flags:
 `)
@@ -189,6 +197,7 @@ Flags:
 	r := &testReport{FailUnder: *failUnder}
 	e, src := loadForTest(ctx, &pf, paths, !*noConfig, r)
 	if e != nil {
+		src.builtin = *builtin || !src.teamRego
 		testWith(ctx, e, &pf, src, re, *coverage, r)
 	}
 	r.Duration = measure(time.Since(start))
@@ -231,13 +240,40 @@ type sources struct {
 	caseFiles []string        // YAML testcases
 	problems  []string
 	cases     []rules.Testcase // loaded from caseFiles
+
+	root string            // the repository root names are relative to (repoName)
+	from map[string]string // absolute file name → the PATH argument that named it
+	// teamRego is set when a Rego pack is named (PATHs, --policy or the
+	// configuration); builtin when the built-in packs' tests run too.
+	teamRego, builtin bool
+}
+
+// newSources starts a collection whose names are relative to the
+// repository containing the current directory.
+func newSources() *sources {
+	s := &sources{from: map[string]string{}}
+	if wd, err := os.Getwd(); err == nil {
+		s.root, _ = harness.ProjectRoot(wd)
+	}
+	return s
+}
+
+// repoName is f relative to the repository root when it lies inside it
+// (what GitHub annotations and CI reports expect), else f as given.
+func (s *sources) repoName(f string) string {
+	if a, err := filepath.Abs(f); err == nil && s.root != "" {
+		if rel, err := filepath.Rel(s.root, a); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.ToSlash(filepath.Clean(f))
 }
 
 // collectSources sorts paths into Rego modules, Rego tests, YAML rule files
 // and testcase files. Directories are searched recursively (hidden ones
 // skipped).
 func collectSources(paths []string) *sources {
-	s := &sources{}
+	s := newSources()
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
@@ -245,7 +281,7 @@ func collectSources(paths []string) *sources {
 			continue
 		}
 		if !st.IsDir() {
-			s.add(p, true)
+			s.add(p, p, true)
 			continue
 		}
 		werr := filepath.WalkDir(p, func(f string, d fs.DirEntry, err error) error {
@@ -258,7 +294,7 @@ func collectSources(paths []string) *sources {
 				}
 				return nil
 			}
-			s.add(f, false)
+			s.add(p, f, false)
 			return nil
 		})
 		if werr != nil {
@@ -268,7 +304,13 @@ func collectSources(paths []string) *sources {
 	return s
 }
 
-func (s *sources) add(f string, named bool) {
+func (s *sources) add(arg, f string, named bool) {
+	if a, err := filepath.Abs(f); err == nil {
+		if _, dup := s.from[a]; dup {
+			return // named by two PATHs (`. pack.rego`): once is enough
+		}
+		s.from[a] = arg
+	}
 	switch ext := filepath.Ext(f); {
 	case ext == ".rego":
 		b, err := os.ReadFile(f)
@@ -276,7 +318,7 @@ func (s *sources) add(f string, named bool) {
 			s.problems = append(s.problems, err.Error())
 			return
 		}
-		src := engine.Source{Name: filepath.ToSlash(filepath.Clean(f)), Text: string(b)}
+		src := engine.Source{Name: s.repoName(f), Text: string(b)}
 		if strings.HasSuffix(f, "_test.rego") {
 			s.tests = append(s.tests, src)
 		} else {
@@ -326,7 +368,11 @@ func policyOptions(ctx context.Context, pf *policyFlags, s *sources, useConfig b
 	var opts []engine.Option
 	problems := append([]string(nil), s.problems...)
 	for _, d := range pf.policyDirs {
-		opts = append(opts, engine.UserDir(d))
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			opts = append(opts, engine.UserFS(s.repoName(d), os.DirFS(d))) // names relative to the repository
+		} else {
+			opts = append(opts, engine.UserDir(d)) // reports the problem
+		}
 	}
 	for _, m := range s.modules {
 		opts = append(opts, engine.UserModule(m.Name, m.Text))
@@ -369,7 +415,9 @@ func loadForTest(ctx context.Context, pf *policyFlags, paths []string, useConfig
 		more := collectSources(dirs)
 		s.tests = append(s.tests, more.tests...)
 		problems = append(problems, more.problems...)
+		problems = append(problems, namedTwice(s, more)...)
 	}
+	s.teamRego = len(s.modules) > 0 || len(s.tests) > 0 || len(dirs) > 0
 	if len(problems) == 0 {
 		e, err := engine.New(ctx, opts...)
 		if err != nil {
@@ -381,7 +429,8 @@ func loadForTest(ctx context.Context, pf *policyFlags, paths []string, useConfig
 			} else {
 				r.Cases = make([]caseResult, len(cases))
 				for i, tc := range cases {
-					r.Cases[i] = caseResult{File: tc.File, Line: tc.Line, Command: tc.Command, Want: tc.Decision}
+					cases[i].File = s.repoName(tc.File)
+					r.Cases[i] = caseResult{File: cases[i].File, Line: tc.Line, Command: tc.Command, Want: tc.Decision}
 				}
 				s.cases = cases
 				return e, s
@@ -407,7 +456,7 @@ func testWith(ctx context.Context, e *engine.Engine, pf *policyFlags, s *sources
 	if re != nil {
 		run = re.String()
 	}
-	rego, err := e.RunRegoTests(ctx, engine.RegoTestOptions{Sources: s.tests, Run: run, Coverage: cov})
+	rego, err := e.RunRegoTests(ctx, engine.RegoTestOptions{Sources: s.tests, Run: run, Coverage: cov, SkipBuiltin: !s.builtin})
 	if err != nil {
 		r.Problems = policyErrorProblems(err)
 		r.Cases = nil
@@ -446,8 +495,70 @@ func testWith(ctx context.Context, e *engine.Engine, pf *policyFlags, s *sources
 	wg.Wait()
 	if cov != nil {
 		rep := cov.Report()
+		if !s.builtin {
+			rep = teamCoverage(rep, e.Rules())
+		}
 		r.Coverage = &rep
 	}
+}
+
+// namedTwice reports the files that a PATH and a pack directory (--policy,
+// or the configuration's policies) both name: the pack would load twice.
+func namedTwice(paths, dirs *sources) []string {
+	type pair struct{ path, dir string }
+	first := map[pair]string{}
+	var order []pair
+	for a, dir := range dirs.from {
+		if p, ok := paths.from[a]; ok {
+			k := pair{p, dir}
+			if _, seen := first[k]; !seen {
+				order = append(order, k)
+				first[k] = paths.repoName(a)
+			} else if n := paths.repoName(a); n < first[k] {
+				first[k] = n
+			}
+		}
+	}
+	sort.Slice(order, func(i, j int) bool { return first[order[i]] < first[order[j]] })
+	var out []string
+	for _, k := range order {
+		out = append(out, fmt.Sprintf("%s: named twice, by the PATH %q and by the pack directory %q (--policy, or the configuration's policies); name the pack once: either as --policy DIR or as a PATH", first[k], k.path, k.dir))
+	}
+	return out
+}
+
+// teamCoverage keeps the user packs' rules and files of a coverage report:
+// when the built-in packs' tests did not run, their rules say nothing
+// about the team's tests.
+func teamCoverage(rep engine.CoverageReport, meta map[string]engine.RuleMeta) engine.CoverageReport {
+	out := engine.CoverageReport{}
+	for _, rc := range rep.Rules {
+		if meta[rc.ID].User {
+			out.Rules = append(out.Rules, rc)
+			if rc.Hit() {
+				out.RulesHit++
+			}
+		}
+	}
+	out.RulePercent = 100
+	if len(out.Rules) > 0 {
+		out.RulePercent = 100 * float64(out.RulesHit) / float64(len(out.Rules))
+	}
+	for _, f := range rep.Files {
+		if name, ok := strings.CutPrefix(f.File, "policies/"); ok {
+			if _, err := fs.Stat(policies.FS, name); err == nil {
+				continue
+			}
+		}
+		out.Files = append(out.Files, f)
+		out.LinesCovered += f.Covered
+		out.LinesMissed += f.NotCovered
+	}
+	out.LinePercent = 100
+	if total := out.LinesCovered + out.LinesMissed; total > 0 {
+		out.LinePercent = 100 * float64(out.LinesCovered) / float64(total)
+	}
+	return out
 }
 
 type explainFunc func(ctx context.Context, text string, opts ...engine.EvalOption) engine.Explanation

@@ -27,7 +27,7 @@ var update = flag.Bool("update", false, "rewrite golden files (testdata/policyte
 var inProcess sync.Mutex
 
 // scriptEnv lists the variables rivumi reads that a script controls.
-var scriptEnv = []string{"HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "NO_COLOR", "FORCE_COLOR", "TERM", noConfigEnv}
+var scriptEnv = []string{"HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "NO_COLOR", "FORCE_COLOR", "TERM", noConfigEnv}
 
 // runInProcess runs the CLI in-process with the script's working directory
 // and environment, and records the exit code in RIVUMI_EXIT.

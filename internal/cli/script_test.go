@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -26,14 +27,32 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 	}
 }
 
-// TestEvalScripts runs testdata/script/eval_*.txtar with the real engine.
+// TestEvalScripts runs testdata/script/eval_*.txtar and audit_*.txtar with
+// the real engine, in-process in the script's directory with HOME,
+// XDG_CONFIG_HOME and XDG_CACHE_HOME under $WORK (the project's grants are
+// read from there).
 func TestEvalScripts(t *testing.T) {
 	files, _ := filepath.Glob("testdata/script/eval_*.txtar")
+	more, _ := filepath.Glob("testdata/script/audit_*.txtar")
+	files = append(files, more...)
 	if len(files) == 0 {
 		t.Fatal("no eval scripts")
 	}
-	testscript.Run(t, testscript.Params{Files: files, Cmds: scriptCmds(),
+	for i, f := range files { // absolute: runInProcess moves the process
+		files[i], _ = filepath.Abs(f)
+	}
+	cmds := scriptCmds()
+	cmds["rivumi"] = runInProcess
+	testscript.Run(t, testscript.Params{Files: files, Cmds: cmds,
 		Setup: func(env *testscript.Env) error {
+			for _, d := range []string{"home", "config", "cache"} {
+				if err := os.MkdirAll(filepath.Join(env.WorkDir, d), 0o755); err != nil {
+					return err
+				}
+			}
+			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, "config"))
+			env.Setenv("XDG_CACHE_HOME", filepath.Join(env.WorkDir, "cache"))
 			env.Setenv("NO_COLOR", "1")
 			return nil
 		}})

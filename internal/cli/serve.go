@@ -26,7 +26,8 @@ optional cwd, workspace, home, shell, grants), POST /v1/verdicts (an
 array), GET /healthz, GET /metrics (Prometheus). With --stdio, each input
 line is a request (or an array) and each output line its verdict(s).
 
-Without --addr, --socket or --stdio it listens on 127.0.0.1:8181.
+Without --addr, --socket or --stdio it listens on %s (OPA's
+default port, 8181, is left to OPA; rivumi-opa's is 8283).
 --socket alone uses the socket the hook adapters look for (%s).
 SIGHUP reloads the policy (a policy that fails to load leaves the old
 one serving); SIGTERM and SIGINT shut down gracefully.
@@ -54,7 +55,7 @@ func runServe(ctx context.Context, stdio Stdio, args []string) error {
 	fs := newFlags("serve", stdio)
 	var pf policyFlags
 	fs.Var(&pf.policyDirs, "policy", "directory of user Rego packs (package rivumi.user…); repeatable")
-	addr := fs.String("addr", "", "listen for HTTP on `HOST:PORT` (default 127.0.0.1:8181 when no other transport is named)")
+	addr := fs.String("addr", "", "listen for HTTP on `HOST:PORT` (default "+server.DefaultAddr+" when no other transport is named)")
 	var sock socketFlag
 	fs.Var(&sock, "socket", "listen on a unix socket: --socket (the default path) or --socket=`PATH`")
 	stdioMode := fs.Bool("stdio", false, "answer JSON Lines on stdin/stdout instead of listening")
@@ -65,7 +66,10 @@ func runServe(ctx context.Context, stdio Stdio, args []string) error {
 	maxBatch := fs.Int("max-batch", server.DefaultMaxBatch, "most requests in one batch")
 	pf.registerTimeout(fs)
 	evalTimeout := &pf.evalTimeout
-	fs.Usage = func() { fmt.Fprintf(fs.Output(), serveUsage, server.DefaultSocket()); fs.PrintDefaults() }
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), serveUsage, server.DefaultAddr, server.DefaultSocket())
+		fs.PrintDefaults()
+	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -85,7 +89,7 @@ func runServe(ctx context.Context, stdio Stdio, args []string) error {
 		return exitf(ExitError, "serve: --stdio cannot be combined with --addr or --socket")
 	}
 	if !*stdioMode && *addr == "" && sock.path == "" {
-		*addr = "127.0.0.1:8181"
+		*addr = server.DefaultAddr
 	}
 	logger := log.New(stdio.Err, "rivumi serve: ", 0)
 	opts := []server.Option{server.WithLogger(logger), server.WithLimits(*maxBody, *maxBatch, *evalTimeout)}

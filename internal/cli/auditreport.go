@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/report"
+)
+
+func init() {
+	register("audit report", "summarise a decision log: asks and denies by rule, uncovered commands, decisions over time (text or HTML)", runAuditReport)
+	helps["audit report"] = help{
+		synopsis: "[flags] [LOG...]",
+		description: `Reads decision logs — rivumi's audit log (the hooks, 'rivumi serve',
+'rivumi run'; default $XDG_STATE_HOME/rivumi/audit.jsonl) or OPA's decision
+logs of rivumi-opa — and summarises what rivumi decided and, for calls
+graded in shadow mode, what it would have decided: the verdicts, the asks
+and denies by rule, the most frequent commands no rule covers with the
+rule to paste (from the policy in force here: --policy and the
+configuration files), and the decisions over time. Text on stdout; with
+--html FILE, one self-contained HTML page with charts (no script, nothing
+loaded from elsewhere). Unreadable lines are listed, not counted.`,
+		examples: helps["audit report"].examples,
+	}
+}
+
+func runAuditReport(ctx context.Context, stdio Stdio, args []string) error {
+	fs := newFlags("audit report", stdio)
+	var pf policyFlags
+	pf.register(fs)
+	htmlOut := fs.String("html", "", "also write the report as one HTML page to `FILE` (- for stdout, instead of the text)")
+	top := fs.Int("top", 10, "list the `N` most frequent rules and uncovered commands")
+	title := fs.String("title", "rivumi decisions", "the HTML page's `TITLE`")
+	if err := parseInterspersed(fs, args); err != nil {
+		return err
+	}
+	logs := fs.Args()
+	if len(logs) == 0 {
+		p, err := defaultAuditPath()
+		if err != nil {
+			return exitf(ExitError, "audit report: %v", err)
+		}
+		logs = []string{p}
+	}
+	var events []report.Event
+	var problems []report.Problem
+	for _, name := range logs {
+		var r io.Reader = stdio.In
+		if name != "-" {
+			f, err := os.Open(name)
+			if err != nil {
+				return exitf(ExitError, "audit report: %v", err)
+			}
+			defer f.Close()
+			r = f
+		}
+		ev, ps, err := report.Read(r, name)
+		if err != nil {
+			return exitf(ExitError, "audit report: %s: %v", name, err)
+		}
+		events, problems = append(events, ev...), append(problems, ps...)
+	}
+	e, err := pf.newEngine(ctx)
+	if err != nil {
+		return err
+	}
+	meta := e.Rules()
+	opts := pf.evalOptions("", "", "")
+	s := report.Summarize(events, problems, report.Options{
+		Top: *top,
+		Layer: func(id string) string {
+			if m, ok := meta[id]; ok {
+				return string(m.Layer)
+			}
+			switch {
+			case id == engine.RuleFallback:
+				return string(engine.LayerFallback)
+			case strings.HasPrefix(id, "engine."):
+				return string(engine.LayerEngine)
+			}
+			return ""
+		},
+		Suggest: func(command string) (string, string) {
+			for _, r := range e.EvaluateText(ctx, command, opts...).Reasons {
+				if r.Rule == engine.RuleFallback && r.Suggest != "" {
+					return strings.Join(r.Prefix, " "), r.Suggest
+				}
+			}
+			return "", ""
+		},
+	})
+	if *htmlOut == "-" {
+		return report.WriteHTML(stdio.Out, s, *title)
+	}
+	if err := report.WriteText(stdio.Out, s); err != nil {
+		return err
+	}
+	if *htmlOut != "" {
+		if err := writeFileAtomic(*htmlOut, func(w io.Writer) error { return report.WriteHTML(w, s, *title) }); err != nil {
+			return exitf(ExitError, "audit report: %v", err)
+		}
+		fmt.Fprintf(stdio.Err, "wrote %s\n", *htmlOut)
+	}
+	return nil
+}
+
+// writeFileAtomic writes a file through a temporary file and a rename.
+func writeFileAtomic(name string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
+}

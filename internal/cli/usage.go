@@ -1,0 +1,222 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// help is what `rivumi CMD --help` says besides the flags: the synopsis
+// and description of commands that print no usage of their own, and the
+// examples of every command (Main prints them after the command's usage).
+type help struct {
+	synopsis    string // after "rivumi PATH"
+	description string
+	examples    []string
+}
+
+// helps holds the help of each command path; TestEveryCommandHelp checks
+// that every registered command has a description and an example.
+var helps = map[string]help{
+	"policy eval": {
+		synopsis: "[flags] COMMAND",
+		description: `Grades one shell command (quote it as one argument) with the built-in
+packs, the user packs named by --policy and the configuration files, and
+prints the verdict with the rules that decided it. The project's standing
+grants ('rivumi grant add', the ones the hooks apply) are applied too;
+--no-grants grades without them. Flags may come before or after COMMAND.
+
+Exit codes: 0 allow, 2 ask, 3 deny, 1 usage error, 4 policy error.
+With 'go run', Go prints "exit status N" and exits 1: build or install
+the binary to see the codes.`,
+		examples: []string{
+			`rivumi policy eval 'git push --force origin main && rm -rf ~/'`,
+			`rivumi policy eval --format json 'ls -la | grep x'`,
+			`rivumi policy eval --no-grants 'npm install lodash'`,
+			`rivumi policy eval --batch commands.jsonl --format json`,
+		},
+	},
+	"policy explain": {
+		synopsis: "[flags] COMMAND",
+		description: `Shows how a command was read and graded: each segment with its argv,
+program, wrappers, flags, operands, writes and tags, every rule hit on it,
+and the verdict. The project's standing grants apply as in 'policy eval'
+(--no-grants: without them). Exit codes as 'policy eval'.`,
+		examples: []string{
+			`rivumi policy explain 'sudo env FOO=1 bash -c "rm -rf /tmp/x"'`,
+			`rivumi policy explain --format json 'find . -name x -exec rm {} +'`,
+		},
+	},
+	"policy test": {examples: []string{
+		`rivumi policy test                       # the built-in packs and testcases/`,
+		`rivumi policy test --format junit . > report.xml   # a team's pack: its tests only`,
+		`rivumi policy test --builtin --coverage .`,
+	}},
+	"policy check": {examples: []string{`rivumi policy check .`, `rivumi policy check --format github policies/ rules.yaml`}},
+	"policy fmt":   {examples: []string{`rivumi policy fmt`, `rivumi policy fmt -w team/`}},
+	"policy build": {examples: []string{`rivumi policy build -o bundle.tar.gz --policy team/`}},
+	"run":          {examples: []string{`rivumi run --timeout 30s -- go version`, `rivumi run --sandbox bwrap -- ls -la`}},
+	"serve":        {examples: []string{`rivumi serve --socket`, `rivumi serve --addr 127.0.0.1:8282 --policy team/`, `rivumi serve --stdio < requests.jsonl`}},
+	"trust":        {examples: []string{`rivumi trust`, `rivumi trust --check`, `rivumi trust --revoke`}},
+	"grant add":    {examples: []string{`rivumi grant add npm install`, `rivumi grant add --rule packages.install -- npm ci`}},
+	"version":      {examples: []string{`rivumi version`, `rivumi --version`}},
+	"hook install": {examples: []string{`rivumi hook install claude-code`, `rivumi hook install gemini --project -- --shadow`,
+		`rivumi hook install codex -- --remote https://rivumi.example.com --remote-token-file ~/.config/rivumi/token`}},
+	"hook doctor":  {synopsis: "[--project | --user] [-C DIR] [AGENT...]", description: "Checks each agent's settings (project and user) for the rivumi hook entry,\nthat the binary it runs is an absolute, executable path, and that a floor\ncommand (rm -rf /) is denied both in-process and by running the entry end\nto end. Exit code 0 when some agent is wired and nothing failed.", examples: []string{`rivumi hook doctor`, `rivumi hook doctor claude-code`}},
+	"grant list":   {synopsis: "[flags]", description: "Lists the project's grants: each argv prefix and the ask rules it cancels.", examples: []string{`rivumi grant list`, `rivumi grant list --json`}},
+	"grant rm":     {synopsis: "[flags] -- PROGRAM [SUBCOMMAND...]", description: "Removes the project's grant for exactly this argv prefix.", examples: []string{`rivumi grant rm -- npm install`}},
+	"audit report": {examples: []string{`rivumi audit report`, `rivumi audit report --html report.html ~/.local/state/rivumi/audit.jsonl`}},
+	"hook <agent>": {examples: []string{`echo '{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}' | rivumi hook %s`}},
+}
+
+// helpFor returns the help of a command path.
+func helpFor(path string) help {
+	if h, ok := helps[path]; ok {
+		return h
+	}
+	if agent, ok := strings.CutPrefix(path, "hook "); ok {
+		h := helps["hook <agent>"]
+		ex := make([]string, len(h.examples))
+		for i, e := range h.examples {
+			ex[i] = fmt.Sprintf(e, agent)
+		}
+		h.examples = ex
+		return h
+	}
+	return help{}
+}
+
+// defaultUsage is the usage of a command that sets none of its own.
+func defaultUsage(fs *flag.FlagSet, path string) func() {
+	return func() {
+		h := helpFor(path)
+		fmt.Fprintf(fs.Output(), "Usage: rivumi %s %s\n\n", path, h.synopsis)
+		if h.description != "" {
+			fmt.Fprintf(fs.Output(), "%s\n\n", h.description)
+		}
+		fmt.Fprintln(fs.Output(), "Flags:")
+		fs.PrintDefaults()
+	}
+}
+
+// printExamples writes the examples of a command path, after its usage.
+func printExamples(w io.Writer, path string) {
+	h := helpFor(path)
+	if len(h.examples) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nExamples:")
+	for _, e := range h.examples {
+		fmt.Fprintf(w, "  %s\n", e)
+	}
+}
+
+// groupOf returns the command group args start with ("policy" for
+// `rivumi policy …`), or "" when the first word names no group.
+func groupOf(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	for p := range commands {
+		if g, _, ok := strings.Cut(p, " "); ok && g == args[0] {
+			return g
+		}
+	}
+	return ""
+}
+
+// groupUsage lists the subcommands of a group.
+func groupUsage(w io.Writer, group string) {
+	fmt.Fprintf(w, "Usage: rivumi %s SUBCOMMAND [flags] [ARGS]\n\nSubcommands:\n", group)
+	var paths []string
+	for p := range commands {
+		if strings.HasPrefix(p, group+" ") {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		fmt.Fprintf(w, "  rivumi %-22s %s\n", p, commands[p].summary)
+	}
+	fmt.Fprintf(w, "\nrivumi %s SUBCOMMAND --help shows a subcommand's flags and examples.\n", group)
+}
+
+// isHelpArg reports whether a is one of the spellings of "help".
+func isHelpArg(a string) bool {
+	return a == "help" || a == "-h" || a == "-help" || a == "--help"
+}
+
+// parseInterspersed parses flags wherever they sit among the positional
+// arguments (`policy eval 'ls' --format json`), up to a `--`, after which
+// everything is positional. fs.Args() holds the positional arguments
+// afterwards.
+//
+// An unknown flag after a positional argument is most often a word of an
+// unquoted command (`policy eval ls -la`): the error then says so.
+func parseInterspersed(fs *flag.FlagSet, args []string) error {
+	var pos []string
+	usage := fs.Usage
+	defer func() { fs.Usage = usage }()
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return err
+			}
+			if len(pos) > 0 {
+				return exitf(ExitError, "%s: %q after %q is not a flag of this command; quote the whole command as one argument: %s %s",
+					strings.TrimPrefix(fs.Name(), "rivumi "), firstFlag(args), pos[len(pos)-1], fs.Name(), singleQuote(strings.Join(append(pos, args...), " ")))
+			}
+			return exitCode(ExitError)
+		}
+		// Once a positional argument is seen, a bad flag is explained
+		// above rather than followed by the whole usage.
+		fs.Usage = func() {}
+		rest := fs.Args()
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" && !flagValue(fs, args[:used-1]) {
+			pos = append(pos, rest...)
+			break
+		}
+		if len(rest) == 0 {
+			break
+		}
+		pos, args = append(pos, rest[0]), rest[1:]
+	}
+	return fs.Parse(append([]string{"--"}, pos...))
+}
+
+// flagValue reports whether the last of args is a flag that takes the
+// next argument as its value (so a following "--" is that value).
+func flagValue(fs *flag.FlagSet, args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	name, ok := strings.CutPrefix(args[len(args)-1], "-")
+	if !ok || strings.Contains(name, "=") {
+		return false
+	}
+	name = strings.TrimPrefix(name, "-")
+	f := fs.Lookup(name)
+	if f == nil {
+		return false
+	}
+	b, isBool := f.Value.(interface{ IsBoolFlag() bool })
+	return !isBool || !b.IsBoolFlag()
+}
+
+// singleQuote quotes s for a POSIX shell.
+func singleQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// firstFlag is the first argument that looks like a flag.
+func firstFlag(args []string) string {
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			return a
+		}
+	}
+	return ""
+}

@@ -1,0 +1,166 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+)
+
+// fixture reads testdata/shadow.jsonl: rivumi hook lines in shadow mode,
+// serve and harness lines, OPA decision log lines (one of another path),
+// a run line, an unreadable line and a torn last line.
+func fixture(t *testing.T) *Summary {
+	t.Helper()
+	f, err := os.Open("testdata/shadow.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	events, problems, err := Read(f, "shadow.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	layers := map[string]string{
+		"allow.readonly": "allow", "allow.git-readonly": "allow", "git.force-push": "deny",
+		"floor.rm-critical": "floor", "packages.install": "ask", "fallback.uncovered": "fallback",
+	}
+	return Summarize(events, problems, Options{
+		Layer: func(id string) string { return layers[id] },
+		Suggest: func(c string) (string, string) {
+			if strings.HasPrefix(c, "acmectl ") {
+				return "acmectl", "- id: team.allow-acmectl\n  pattern: [acmectl]"
+			}
+			return "", ""
+		},
+	})
+}
+
+func TestSummarizeFixture(t *testing.T) {
+	s := fixture(t)
+	if s.Events != 13 || s.Shadow != 6 || s.Overridden != 1 {
+		t.Errorf("events %d shadow %d overridden %d; want 13 6 1", s.Events, s.Shadow, s.Overridden)
+	}
+	if v := s.Verdicts; v["allow"] != 5 || v["ask"] != 5 || v["deny"] != 3 {
+		t.Errorf("verdicts %v", v)
+	}
+	if v := s.ShadowVerdicts; v["allow"] != 2 || v["ask"] != 3 || v["deny"] != 1 {
+		t.Errorf("shadow verdicts %v", v)
+	}
+	if s.Sources["opa"] != 3 || s.Sources["hook/claude-code"] != 6 {
+		t.Errorf("sources %v (OPA's system/main query and the run line must not count)", s.Sources)
+	}
+	want := []RuleCount{
+		{Rule: "fallback.uncovered", Layer: "fallback", Decision: "ask", Count: 3, Shadow: 2},
+		{Rule: "git.force-push", Layer: "deny", Decision: "deny", Count: 2, Shadow: 1},
+		{Rule: "packages.install", Layer: "ask", Decision: "ask", Count: 2, Shadow: 1},
+		{Rule: "floor.rm-critical", Layer: "floor", Decision: "deny", Count: 1},
+	}
+	if len(s.Rules) != len(want) {
+		t.Fatalf("rules %+v", s.Rules)
+	}
+	for i := range want {
+		if s.Rules[i] != want[i] {
+			t.Errorf("rule %d: %+v, want %+v", i, s.Rules[i], want[i])
+		}
+	}
+	if len(s.Uncovered) != 1 || s.Uncovered[0].Prefix != "acmectl" || s.Uncovered[0].Count != 3 || len(s.Uncovered[0].Examples) != 3 || !strings.Contains(s.Uncovered[0].Rule, "pattern: [acmectl]") {
+		t.Errorf("uncovered %+v", s.Uncovered)
+	}
+	// 09:05 … 11:30 in 5-minute buckets.
+	if len(s.Buckets) != 30 || s.BucketLen.Minutes() != 5 {
+		t.Errorf("%d buckets of %v", len(s.Buckets), s.BucketLen)
+	}
+	total := 0
+	for _, b := range s.Buckets {
+		total += b.Total()
+	}
+	if total != 13 {
+		t.Errorf("buckets hold %d events", total)
+	}
+	// The non-JSON line is a problem; the torn last line is not.
+	if len(s.Problems) != 1 || s.Problems[0].Line != 10 {
+		t.Errorf("problems %v", s.Problems)
+	}
+}
+
+func TestReadShapes(t *testing.T) {
+	for _, tc := range []struct {
+		name, line string
+		verdict    string // "" for no event
+		rules      string
+		problem    bool
+	}{
+		{"shadow hook", `{"kind":"grade","verdict":"ask","answer":"none","rules":["x"]}` + "\n", "ask", "x", false},
+		{"argv", `{"kind":"grade","argv":["ls","-l"],"verdict":"allow","decision":"allow"}` + "\n", "allow", "", false},
+		{"bad verdict", `{"kind":"grade","verdict":"maybe"}` + "\n", "", "", true},
+		{"grant line", `{"kind":"grant","prefix":["npm"]}` + "\n", "", "", false},
+		{"opa no result", `{"decision_id":"1","path":"rivumi/entry/verdict","input":{"command":"ls"}}` + "\n", "deny", "engine.no-result", false},
+		{"opa other path", `{"decision_id":"1","path":"x/y","result":1}` + "\n", "", "", false},
+		{"opa bad result", `{"decision_id":"1","path":"/rivumi/entry/verdict","result":[1]}` + "\n", "", "", true},
+		{"torn", `{"kind":"grade","verdict":"deny"`, "", "", false},
+	} {
+		ev, ps, err := Read(strings.NewReader(tc.line), "t")
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if (len(ps) > 0) != tc.problem {
+			t.Errorf("%s: problems %v", tc.name, ps)
+		}
+		got, rules := "", ""
+		if len(ev) == 1 {
+			got, rules = ev[0].Verdict, strings.Join(ev[0].Rules, ",")
+		}
+		if got != tc.verdict || rules != tc.rules {
+			t.Errorf("%s: verdict %q rules %q, want %q %q", tc.name, got, rules, tc.verdict, tc.rules)
+		}
+	}
+	// A line over the limit is a problem; the next line still reads.
+	long := `{"kind":"grade","verdict":"allow","command":"` + strings.Repeat("x", maxLine) + `"}` + "\n" + `{"kind":"grade","verdict":"deny"}` + "\n"
+	ev, ps, err := Read(strings.NewReader(long), "t")
+	if err != nil || len(ps) != 1 || len(ev) != 1 || ev[0].Verdict != "deny" {
+		t.Errorf("long line: %v %v %v", ev, ps, err)
+	}
+}
+
+func TestWriteText(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteText(&b, fixture(t)); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"13 graded commands, 2026-11-30 09:05 … 2026-11-30 11:30",
+		"allow 5 (38.5%)   ask 5 (38.5%)   deny 3 (23.1%)",
+		"shadow mode: 6 of them graded but not enforced; rivumi would have: allow 2, ask 3, deny 1",
+		"     3  ask   fallback.uncovered (2 in shadow mode)",
+		"     2  deny  git.force-push     (1 in shadow mode)",
+		"     3  acmectl\n",
+		"            pattern: [acmectl]",
+		"Decisions over time (per 5 minutes):",
+		"  2026-11-30 09:40     0 allow    2 ask    0 deny  ",
+		"1 unreadable lines skipped:\n  shadow.jsonl:10: ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestWriteHTMLSelfContained(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteHTML(&b, fixture(t), "rivumi <decisions>"); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, bad := range []string{"<script", "src=", "href=", "url(", "@import", "http://", "https://"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("the page holds %q: it must load nothing", bad)
+		}
+	}
+	for _, want := range []string{"default-src 'none'", "<title>rivumi &lt;decisions&gt;</title>", `<svg id="time-chart"`, `<svg id="rule-chart"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+}
