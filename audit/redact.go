@@ -36,7 +36,8 @@ var (
 	// name=value where the name looks secret (decided by secretName).
 	assignment = regexp.MustCompile(`([A-Za-z0-9_.\-]+)(=)("[^"]*"|'[^']*'|[^\s&;'"]+)`)
 	// "name": "value" and name: value (JSON, YAML) where the name looks secret.
-	keyValue = regexp.MustCompile(`("?)([A-Za-z0-9_.\-]+)("?[ \t]*:[ \t]*)("[^"\r\n]*"|'[^'\r\n]*'|[^\s,'"}\]]+)`)
+	// The key starts a line or follows a blank, '{', '[' or ','.
+	keyValue = regexp.MustCompile(`(^|[\s{\[,])("?)([A-Za-z0-9_.\-]+)("?[ \t]*:[ \t]*)("[^"\r\n]*"|'[^'\r\n]*'|[^\s,'"}\]]+)`)
 )
 
 // detectors in the order they run: the longest, most specific shapes first,
@@ -73,11 +74,11 @@ var detectors = []detector{
 	}},
 	{kind: "secret-assignment", re: keyValue, replace: func(m string) string {
 		sub := keyValue.FindStringSubmatch(m)
-		v := strings.Trim(sub[4], `"'`)
-		if !secretName(sub[2]) || v == "" || strings.Contains(m, Redacted[:len(Redacted)-1]) {
+		v := strings.Trim(sub[5], `"'`)
+		if !secretName(sub[3]) || v == "" || strings.Contains(m, Redacted[:len(Redacted)-1]) {
 			return m
 		}
-		return sub[1] + sub[2] + sub[3] + Redacted
+		return sub[1] + sub[2] + sub[3] + sub[4] + Redacted
 	}},
 }
 
@@ -121,7 +122,8 @@ func Scan(s string) []Finding {
 			if m == Redacted || (d.replace != nil && d.replace(m) == m) {
 				continue
 			}
-			f := Finding{Kind: d.kind, Line: 1 + strings.Count(s[:loc[0]], "\n")}
+			start := loc[0] + len(m) - len(strings.TrimLeft(m, "\r\n"))
+			f := Finding{Kind: d.kind, Line: 1 + strings.Count(s[:start], "\n")}
 			if !slices.Contains(out, f) {
 				out = append(out, f)
 			}

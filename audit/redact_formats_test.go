@@ -73,3 +73,14 @@ func TestScanLines(t *testing.T) {
 		t.Errorf("Scan of harmless text = %v", fs)
 	}
 }
+
+func TestRedactKeyNeedsKeyPosition(t *testing.T) {
+	for _, s := range []string{`path "/etc/passwd": absolute path`, `see foo.password: the field`} {
+		if got := audit.Redact(s); got != s && strings.Contains(s, "/etc") {
+			t.Errorf("Redact(%q) = %q", s, got)
+		}
+	}
+	if got := audit.Redact("  password: hunter2"); got != "  password: "+audit.Redacted {
+		t.Errorf("YAML key: %q", got)
+	}
+}
