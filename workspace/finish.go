@@ -147,7 +147,7 @@ func ScanPatch(diff string) (files []string, findings []bundle.FileFinding) {
 	for i, line := range strings.Split(diff, "\n") {
 		switch {
 		case strings.HasPrefix(line, "diff --git "):
-			file = diffGitPath(line)
+			file = DiffGitPath(line)
 			if file != "" && !slices.Contains(files, file) {
 				files = append(files, file)
 			}
@@ -164,9 +164,9 @@ func ScanPatch(diff string) (files []string, findings []bundle.FileFinding) {
 	return files, findings
 }
 
-// diffGitPath returns the b/ path of a "diff --git a/X b/X" line (X
+// DiffGitPath returns the b/ path of a "diff --git a/X b/X" line (X
 // without spaces, or the second half when both halves are equal).
-func diffGitPath(line string) string {
+func DiffGitPath(line string) string {
 	rest := strings.TrimPrefix(line, "diff --git ")
 	if n := len(rest); n%2 == 1 {
 		a, b := rest[:n/2], rest[n/2+1:]
