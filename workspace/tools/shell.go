@@ -450,4 +450,3 @@ func (b *tailBuffer) String() string {
 	}
 	return s
 }
-

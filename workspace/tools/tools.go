@@ -165,9 +165,9 @@ func Specs() []Spec {
 // Output is the tool's output struct (set when OK, and for run_check and
 // shell also when the command ran but failed).
 type Result struct {
-	Tool   string `json:"tool"`
-	OK     bool   `json:"ok"`
-	Error  string `json:"error,omitempty"`
+	Tool  string `json:"tool"`
+	OK    bool   `json:"ok"`
+	Error string `json:"error,omitempty"`
 	// Output is the tool's output struct as redacted JSON.
 	Output json.RawMessage `json:"output,omitempty"`
 }
