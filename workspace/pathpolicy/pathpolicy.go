@@ -136,8 +136,8 @@ const (
 // The deepest existing ancestor of the path is resolved through symlinks
 // and must lie within the root. For reads an existing final component
 // that is a symlink must resolve inside the root as well, and the
-// resolved path must not enter .git; for writes the final component must
-// not be a symlink at all (writers open with O_NOFOLLOW besides).
+// resolved path must not enter .git; for writes no component may be a
+// symlink at all (writers open with O_NOFOLLOW besides).
 func (p *Policy) Resolve(rel string, access Access) (clean, abs string, err error) {
 	clean, err = Clean(rel)
 	if err != nil {
@@ -185,6 +185,11 @@ func (p *Policy) Resolve(rel string, access Access) (clean, abs string, err erro
 	}
 	if err := checkSyntax(inner); inner != "." && err != nil {
 		return "", "", refuse(rel, "a symlink takes it into .git")
+	}
+	// A write never passes through a symlink: the allowed paths are judged
+	// on the path as written, so it must be the path that is written.
+	if access == Write && filepath.Join(p.root, filepath.FromSlash(inner)) != probe {
+		return "", "", refuse(rel, "passes through a symlink (writes never do)")
 	}
 	return clean, abs, nil
 }

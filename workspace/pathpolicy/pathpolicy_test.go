@@ -149,6 +149,8 @@ func TestResolve(t *testing.T) {
 		{"dangling/x", pathpolicy.Write, "dangling"},
 		{"gitlink/config", pathpolicy.Read, ".git"},
 		{"src/up/README", pathpolicy.Read, ""},
+		{"src/up/README", pathpolicy.Write, "passes through a symlink"},
+		{"src/up/src/new.go", pathpolicy.Write, "passes through a symlink"},
 		{"src/up", pathpolicy.Read, ""},
 		{"src/up2/outside/secret", pathpolicy.Read, "outside"},
 		{".", pathpolicy.Read, ""},
