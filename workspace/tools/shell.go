@@ -166,7 +166,7 @@ func (t *Tools) shell(ctx context.Context, a ShellArgs, n *note) (ShellOutput, e
 	defer cancel()
 	err = runner.Run(rctx, file)
 	out.Stdout, out.Stderr = stdout.String(), stderr.String()
-	out.Commands = run.ran
+	out.Commands = append(out.Commands, run.ran...)
 	n.summary = fmt.Sprintf("%d command(s) ran", len(run.ran))
 	if status, ok := interp.IsExitStatus(err); ok {
 		out.ExitCode = int(status)
