@@ -84,3 +84,20 @@ func TestRedactKeyNeedsKeyPosition(t *testing.T) {
 		t.Errorf("YAML key: %q", got)
 	}
 }
+
+func TestRedactJSON(t *testing.T) {
+	in := `{"z":1,"log":"password: \"x\" ghp_0123456789abcdefghijABCDEFGHIJ012345","nested":[{"api_key":"abc","n":2.50}],"a":null,"b":true}`
+	got, err := audit.RedactJSON([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"z":1,"log":"password: [REDACTED] [REDACTED]","nested":[{"api_key":"[REDACTED]","n":2.50}],"a":null,"b":true}`
+	if string(got) != want {
+		t.Errorf("RedactJSON =\n%s\nwant\n%s", got, want)
+	}
+	for _, bad := range []string{`{"a":`, `{} {}`, `nope`} {
+		if _, err := audit.RedactJSON([]byte(bad)); err == nil {
+			t.Errorf("RedactJSON(%q) accepted", bad)
+		}
+	}
+}
