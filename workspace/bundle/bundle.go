@@ -301,54 +301,13 @@ func (d *Dir) Events() ([]Event, error) {
 	}
 }
 
-// redactJSON marshals v, then redacts every string in it, keys included.
+// redactJSON marshals v with every string redacted ([audit.RedactJSON]).
 func redactJSON(v any) ([]byte, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	var tree any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(&tree); err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(redactTree(tree)); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
-
-func redactTree(v any) any {
-	switch t := v.(type) {
-	case string:
-		return audit.Redact(t)
-	case []any:
-		for i := range t {
-			t[i] = redactTree(t[i])
-		}
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, x := range t {
-			// {"password": "hunter2"}: the key says the value is secret.
-			if s, ok := x.(string); ok && s != "" && secretKey(k) {
-				out[audit.Redact(k)] = audit.Redacted
-				continue
-			}
-			out[audit.Redact(k)] = redactTree(x)
-		}
-		return out
-	}
-	return v
-}
-
-// secretKey reports whether a JSON object key names a secret (the
-// redactor's own judgement, through an assignment).
-func secretKey(k string) bool {
-	return audit.Redact(k+"=x") != k+"=x"
+	return audit.RedactJSON(b)
 }
 
 // WriteFileAtomic writes data to path through a temporary file in the same

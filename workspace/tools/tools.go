@@ -289,7 +289,7 @@ func decodeArgs(raw json.RawMessage, v any) error {
 }
 
 // redactResult encodes out as the result's output with every string
-// passed through the redactor.
+// passed through the redactor ([audit.RedactJSON]).
 func redactResult(r Result, out any) (Result, error) {
 	r.Error = audit.Redact(r.Error)
 	if out == nil {
@@ -299,39 +299,10 @@ func redactResult(r Result, out any) (Result, error) {
 	if err != nil {
 		return r, fmt.Errorf("tools: encode %s output: %w", r.Tool, err)
 	}
-	var tree any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(&tree); err != nil {
+	if r.Output, err = audit.RedactJSON(b); err != nil {
 		return r, err
 	}
-	if tree == nil {
-		return r, nil
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(redactTree(tree)); err != nil {
-		return r, err
-	}
-	r.Output = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	return r, nil
-}
-
-func redactTree(v any) any {
-	switch t := v.(type) {
-	case string:
-		return audit.Redact(t)
-	case []any:
-		for i := range t {
-			t[i] = redactTree(t[i])
-		}
-	case map[string]any:
-		for k, x := range t {
-			t[k] = redactTree(x)
-		}
-	}
-	return v
 }
 
 // record appends the call's event to the bundle.
