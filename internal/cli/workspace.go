@@ -289,4 +289,3 @@ func workspaceFinish(ctx context.Context, stdio Stdio, args []string) error {
 	}
 	return nil
 }
-
