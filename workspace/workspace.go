@@ -14,8 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/workspace/bundle"
 	"github.com/rivumi/rivumi/workspace/pathpolicy"
@@ -30,7 +28,7 @@ const (
 	CloneDir  = "workspace"
 	BundleDir = "bundle"
 	TmpDir    = "tmp"
-	lockFile  = ".lock"
+	lockName  = ".lock"
 )
 
 // Config is what a workspace's tools may do: the allowed-paths patterns
@@ -254,17 +252,11 @@ func Open(runDir string) (_ *Workspace, err error) {
 }
 
 func (w *Workspace) acquire() error {
-	f, err := os.OpenFile(filepath.Join(w.runDir, lockFile), os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(filepath.Join(w.runDir, lockName), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("workspace: lock: %w", err)
 	}
-	for {
-		err = unix.Flock(int(f.Fd()), unix.LOCK_EX)
-		if err != unix.EINTR {
-			break
-		}
-	}
-	if err != nil {
+	if err := lockFile(f); err != nil {
 		f.Close()
 		return fmt.Errorf("workspace: lock: %w", err)
 	}

@@ -15,8 +15,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/workspace/bundle"
 	"github.com/rivumi/rivumi/workspace/pathpolicy"
@@ -85,9 +83,9 @@ func boundary(err error) error {
 		return &Refusal{Reason: err.Error()}
 	case errors.Is(err, fs.ErrNotExist):
 		return refusef("%v", stripRoot(err))
-	case errors.Is(err, unix.ELOOP):
+	case errors.Is(err, errLoop):
 		return refusef("is a symlink: %v", stripRoot(err))
-	case errors.Is(err, unix.EISDIR), errors.Is(err, unix.ENOTDIR):
+	case errors.Is(err, errIsDir), errors.Is(err, errNotDir):
 		return refusef("%v", stripRoot(err))
 	}
 	return err
@@ -145,7 +143,7 @@ func (t *Tools) readFile(_ context.Context, a ReadFileArgs, n *note) (ReadFileOu
 // readRegular reads a regular file (the last component not followed) up
 // to the size limit.
 func (t *Tools) readRegular(abs string) ([]byte, error) {
-	f, err := os.OpenFile(abs, os.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
+	f, err := os.OpenFile(abs, os.O_RDONLY|oNoFollow|oNonblock, 0)
 	if err != nil {
 		return nil, boundary(err)
 	}
@@ -362,7 +360,7 @@ func writeViaTemp(abs string, data []byte, perm fs.FileMode) error {
 	var id [6]byte
 	_, _ = rand.Read(id[:])
 	tmp := abs + ".rivumi-replace-" + hex.EncodeToString(id[:])
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|unix.O_NOFOLLOW, perm)
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, perm)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,6 @@ import (
 	"sync"
 	"syscall"
 
-	"golang.org/x/sys/unix"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
@@ -168,7 +167,8 @@ func (t *Tools) shell(ctx context.Context, a ShellArgs, n *note) (ShellOutput, e
 	out.Stdout, out.Stderr = stdout.String(), stderr.String()
 	out.Commands = append(out.Commands, run.ran...)
 	n.summary = fmt.Sprintf("%d command(s) ran", len(run.ran))
-	if status, ok := interp.IsExitStatus(err); ok {
+	var status interp.ExitStatus
+	if errors.As(err, &status) {
 		out.ExitCode = int(status)
 		n.summary += fmt.Sprintf(", exit %d", status)
 		return out, nil
@@ -370,7 +370,7 @@ func (r *shellRun) open(ctx context.Context, path string, flag int, perm os.File
 	if err != nil {
 		return nil, &Refusal{Reason: "redirect: " + err.Error()}
 	}
-	return os.OpenFile(abs, flag|unix.O_NOFOLLOW, perm)
+	return os.OpenFile(abs, flag|oNoFollow, perm)
 }
 
 // stat is the interpreter's StatHandler: only the workspace is visible.
