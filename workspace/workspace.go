@@ -128,8 +128,9 @@ func Prepare(ctx context.Context, o PrepareOptions) (_ *Workspace, err error) {
 		return nil, fmt.Errorf("workspace: source: %w", err)
 	}
 	runDir := filepath.Join(root, o.Name)
-	// The source's work tree and git directory, as git sees them.
-	out, err := git(ctx, source, "", "rev-parse", "--show-toplevel", "--absolute-git-dir")
+	// The source's work tree, git directory and common git directory (of
+	// a linked worktree), as git sees them.
+	out, err := git(ctx, source, "", "rev-parse", "--show-toplevel", "--absolute-git-dir", "--path-format=absolute", "--git-common-dir")
 	if err != nil {
 		return nil, fmt.Errorf("workspace: source %s is not a git work tree: %w", source, err)
 	}

@@ -45,6 +45,7 @@ import (
 //     echo, printf, test, [, cd, pwd, exit, break and continue; any other
 //     builtin (eval, source, exec, read, trap, set, export, …) and any
 //     function call is refused;
+//   - background jobs (&, coproc) are refused before anything runs;
 //   - redirections open files through the path policy (writes only to
 //     allowed paths, never .git, never through a symlink; /dev/null is
 //     allowed); directory reads (globs) are refused; file tests see only
@@ -138,6 +139,18 @@ func (t *Tools) shell(ctx context.Context, a ShellArgs, n *note) (ShellOutput, e
 	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(a.Command), "")
 	if err != nil {
 		return out, refusef("command does not parse: %v", err)
+	}
+	// The interpreter does not wait for background jobs: they would
+	// outlive the call (and its record). Refuse them before anything runs.
+	var background bool
+	syntax.Walk(file, func(node syntax.Node) bool {
+		if st, ok := node.(*syntax.Stmt); ok && (st.Background || st.Coprocess) {
+			background = true
+		}
+		return !background
+	})
+	if background {
+		return out, refusef("background jobs (&, coproc) are not run by the workspace shell")
 	}
 	run := &shellRun{t: t, graded: cmd.Segments, root: root, verdict: v}
 	stdout := &tailBuffer{max: t.lim.MaxOutputBytes}

@@ -73,6 +73,9 @@ func TestShellApprovedStillGated(t *testing.T) {
 		{`X=1 ls`, "is not a command that was graded"},
 		{`. ./run.sh`, "builtin . is not run"},
 		{`exec ls`, "builtin exec is not run"},
+		{`sleep 5 & echo started`, "background jobs"},
+		{`ls src/*.go`, "is not a command that was graded"},
+		{`cat < /etc/hostname`, "redirect: path \"/etc/hostname\": outside the workspace"},
 	}
 	for _, tt := range tests {
 		f.mustRefuse(t, tools.ToolShell, tools.ShellArgs{Command: tt.cmd}, tt.want)
