@@ -310,7 +310,11 @@ func (t *Tools) replaceText(ctx context.Context, a ReplaceTextArgs, n *note) (Re
 	case count > 1 && !a.All:
 		return ReplaceTextOutput{}, refusef("old text occurs %d times in %s: give more context or set all", count, clean)
 	}
-	next := []byte(strings.Replace(string(old), a.Old, a.New, map[bool]int{true: -1, false: 1}[a.All]))
+	n1 := 1
+	if a.All {
+		n1 = -1
+	}
+	next := []byte(strings.Replace(string(old), a.Old, a.New, n1))
 	if int64(len(next)) > t.lim.MaxFileBytes {
 		return ReplaceTextOutput{}, refusef("the result would be %d bytes, above the limit of %d", len(next), t.lim.MaxFileBytes)
 	}

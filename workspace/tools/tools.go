@@ -97,9 +97,13 @@ func New(cfg Config) (*Tools, error) {
 	if hc.AuditSource == "" {
 		hc.AuditSource = "workspace"
 	}
-	// A check's own timeout must not be denied as above the maximum.
+	// A check's own timeout (set by whoever configured the checks, not by
+	// the agent) must not be denied as above the maximum.
+	if hc.MaxTimeout <= 0 {
+		hc.MaxTimeout = harness.DefaultMaxTimeout
+	}
 	for _, c := range t.w.Request().Checks {
-		hc.MaxTimeout = max(hc.MaxTimeout, time.Duration(c.Timeout), harness.DefaultMaxTimeout)
+		hc.MaxTimeout = max(hc.MaxTimeout, time.Duration(c.Timeout))
 	}
 	h, err := harness.New(hc)
 	if err != nil {
