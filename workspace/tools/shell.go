@@ -46,10 +46,10 @@ import (
 //     builtin (eval, source, exec, read, trap, set, export, …) and any
 //     function call is refused;
 //   - background jobs (&, coproc) are refused before anything runs;
-//   - redirections open files through the path policy (writes only to
-//     allowed paths, never .git, never through a symlink; /dev/null is
-//     allowed); directory reads (globs) are refused; file tests see only
-//     the workspace.
+//   - redirections open only targets the grading saw as static paths, and
+//     through the path policy (writes only to allowed paths, never .git,
+//     never through a symlink; /dev/null is allowed); directory reads
+//     (globs) are refused; file tests see only the workspace.
 type ShellArgs struct {
 	Command string `json:"command"`
 	// Dir is the working directory, relative to the workspace root
@@ -152,7 +152,14 @@ func (t *Tools) shell(ctx context.Context, a ShellArgs, n *note) (ShellOutput, e
 	if background {
 		return out, refusef("background jobs (&, coproc) are not run by the workspace shell")
 	}
-	run := &shellRun{t: t, graded: cmd.Segments, root: root, verdict: v}
+	run := &shellRun{t: t, graded: cmd.Segments, root: root, verdict: v, targets: map[string]bool{}}
+	for _, seg := range cmd.Segments {
+		for _, rd := range seg.Redirects {
+			if !rd.Target.Dynamic && filepath.IsAbs(rd.Target.Path) {
+				run.targets[filepath.Clean(rd.Target.Path)] = true
+			}
+		}
+	}
 	stdout := &tailBuffer{max: t.lim.MaxOutputBytes}
 	stderr := &tailBuffer{max: t.lim.MaxOutputBytes}
 	var runner *interp.Runner
@@ -246,6 +253,9 @@ type shellRun struct {
 	graded  []*parser.Segment
 	root    string
 	verdict engine.Verdict
+
+	// targets are the static redirect targets of the graded segments.
+	targets map[string]bool
 
 	mu      sync.Mutex
 	pending [][]string // argv cleared by call, awaiting exec
@@ -369,6 +379,10 @@ func (r *shellRun) open(ctx context.Context, path string, flag int, perm os.File
 	hc := interp.HandlerCtx(ctx)
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(hc.Dir, path)
+	}
+	path = filepath.Clean(path)
+	if !r.targets[path] {
+		return nil, refusef("redirect: %s is not a target that was graded", r.rel(path))
 	}
 	pol := r.t.w.Policy()
 	rel, err := pol.Rel(path)

@@ -74,6 +74,7 @@ func TestShellApprovedStillGated(t *testing.T) {
 		{`. ./run.sh`, "builtin . is not run"},
 		{`exec ls`, "builtin exec is not run"},
 		{`sleep 5 & echo started`, "background jobs"},
+		{`F=out.txt; echo hi > $F`, "redirect: out.txt is not a target that was graded"},
 		{`ls src/*.go`, "is not a command that was graded"},
 		{`cat < /etc/hostname`, "redirect: path \"/etc/hostname\": outside the workspace"},
 	}
