@@ -36,8 +36,11 @@ func Clean(p string) (string, error) {
 		return "", err
 	}
 	c := path.Clean(p)
-	// path.Clean may only shorten; ".." segments were refused, so c stays
-	// inside.
+	// path.Clean only shortens (".." segments were refused), but it may
+	// make a drive form of what was not one ("./C:" → "C:").
+	if err := checkSyntax(c); err != nil {
+		return "", refuse(p, err.(*Error).Reason)
+	}
 	return c, nil
 }
 

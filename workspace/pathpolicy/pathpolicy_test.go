@@ -28,6 +28,8 @@ func TestClean(t *testing.T) {
 		{in: "//host/share", err: "absolute"},
 		{in: "C:", err: "Windows"},
 		{in: "c:/x", err: "Windows"},
+		{in: "./A:", err: "Windows"},
+		{in: ".//z:/x", err: "Windows"},
 		{in: "../x", err: `".."`},
 		{in: "a/../../x", err: `".."`},
 		{in: "a/..", err: `".."`},

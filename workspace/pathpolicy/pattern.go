@@ -75,12 +75,18 @@ func ParsePatterns(ss []string) ([]Pattern, error) {
 
 // Match reports whether the cleaned relative path rel matches: segment by
 // segment, with "**" matching any number of whole segments (none
-// included).
+// included). A path with a ".." or ".git" segment never matches.
 func (p Pattern) Match(rel string) bool {
 	if len(p.segs) == 0 {
 		return false
 	}
-	return matchSegs(p.segs, strings.Split(rel, "/"))
+	name := strings.Split(rel, "/")
+	for _, seg := range name {
+		if seg == ".." || strings.EqualFold(seg, ".git") {
+			return false
+		}
+	}
+	return matchSegs(p.segs, name)
 }
 
 func matchSegs(pat, name []string) bool {
