@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/internal/strictjson"
 	"github.com/rivumi/rivumi/workspace"
 	"github.com/rivumi/rivumi/workspace/bundle"
 	"github.com/rivumi/rivumi/workspace/tools"
@@ -78,9 +78,7 @@ func loadWorkspaceConfig(path string) (workspace.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&cfg); err != nil {
+	if err := strictjson.Decode(b, &cfg); err != nil {
 		return cfg, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := cfg.Validate(); err != nil {

@@ -128,7 +128,7 @@ func TestWorkspaceExitCodes(t *testing.T) {
 		{[]string{"workspace", "finish", "-run", rd}, ExitTestFailed, `"status": "failed"`},
 		{[]string{"workspace", "prepare", "-source", src, "-commit", "HEAD", "-run-root", runs, "-name", "x"}, ExitError, "full 40-character SHA"},
 		{[]string{"workspace", "prepare", "-source", src, "-commit", sha, "-run-root", runs, "-name", "y", "-config", filepath.Join(dir, "nope.json")}, ExitError, "no such file"},
-		{[]string{"workspace", "prepare", "-source", src, "-commit", sha, "-run-root", runs, "-name", "y", "-config", bad}, ExitError, `unknown field "allowed"`},
+		{[]string{"workspace", "prepare", "-source", src, "-commit", sha, "-run-root", runs, "-name", "y", "-config", bad}, ExitError, `key "allowed" at $: unknown key`},
 	}
 	for _, tt := range tests {
 		code, out := run(tt.args...)

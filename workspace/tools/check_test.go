@@ -26,7 +26,7 @@ func TestRunCheck(t *testing.T) {
 		t.Errorf("slow = %+v; want a timeout after the check's 200ms", slow)
 	}
 	f.mustRefuse(t, tools.ToolRunCheck, tools.RunCheckArgs{Name: "go test"}, "unknown check")
-	f.mustRefuse(t, tools.ToolRunCheck, `{"name":"pass","argv":["rm","-rf","."]}`, "unknown field")
+	f.mustRefuse(t, tools.ToolRunCheck, `{"name":"pass","argv":["rm","-rf","."]}`, `key "argv" at $: unknown key`)
 
 	v, err := f.w.Verification()
 	if err != nil {

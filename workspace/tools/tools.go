@@ -13,6 +13,7 @@ import (
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/internal/strictjson"
 	"github.com/rivumi/rivumi/workspace"
 	"github.com/rivumi/rivumi/workspace/bundle"
 )
@@ -269,24 +270,23 @@ func call[A, O any](ctx context.Context, raw json.RawMessage, f func(context.Con
 	return o, n, err
 }
 
-// decodeArgs refuses timeout fields, unknown fields and trailing data.
+// decodeArgs refuses timeout fields, then decodes strictly
+// ([strictjson.Decode]: unknown, duplicate and case-variant keys and
+// trailing data are refused).
 func decodeArgs(raw json.RawMessage, v any) error {
 	var probe map[string]json.RawMessage
-	pdec := json.NewDecoder(bytes.NewReader(raw))
-	if err := pdec.Decode(&probe); err != nil || probe == nil {
-		return refusef("arguments: not a JSON object")
-	}
-	if pdec.More() {
-		return refusef("arguments: trailing data after the object")
+	if err := strictjson.Decode(raw, &probe); err != nil || probe == nil {
+		if err == nil {
+			err = errors.New("null")
+		}
+		return refusef("arguments: not a JSON object: %v", err)
 	}
 	for _, k := range []string{"timeout_seconds", "timeout", "timeout_ms"} {
 		if _, ok := probe[k]; ok {
 			return refusef("arguments: %s is not accepted: the harness owns the timeout", k)
 		}
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	if err := strictjson.Decode(raw, v); err != nil {
 		return refusef("arguments: %v", err)
 	}
 	return nil

@@ -214,13 +214,15 @@ func TestArgumentsStrict(t *testing.T) {
 	f := newFixture(t)
 	f.mustRefuse(t, tools.ToolRunCheck, `{"name":"pass","timeout_seconds":600}`, "the harness owns the timeout")
 	f.mustRefuse(t, tools.ToolShell, `{"command":"ls","timeout_seconds":1}`, "the harness owns the timeout")
-	f.mustRefuse(t, tools.ToolReadFile, `{"path":"README.md","offset":3}`, "unknown field")
-	f.mustRefuse(t, tools.ToolReadFile, `{"path":"README.md"} {}`, "trailing data")
+	f.mustRefuse(t, tools.ToolReadFile, `{"path":"README.md","offset":3}`, "unknown key")
+	f.mustRefuse(t, tools.ToolReadFile, `{"path":"README.md","Path":"/etc/passwd"}`, "Path")
+	f.mustRefuse(t, tools.ToolReadFile, `{"path":"README.md","path":"/etc/passwd"}`, "duplicate")
+	f.mustRefuse(t, tools.ToolReadFile, `{"path":"README.md"} {}`, "data after the JSON value")
 	f.mustRefuse(t, tools.ToolReadFile, `[1]`, "not a JSON object")
 	f.mustRefuse(t, "rm", `{}`, "unknown tool")
 	evs, _ := f.w.Bundle().Events()
-	if len(evs) != 6 {
-		t.Errorf("%d events for 6 refused calls", len(evs))
+	if len(evs) != 8 {
+		t.Errorf("%d events for 8 refused calls", len(evs))
 	}
 }
 
