@@ -5,7 +5,8 @@
 // Every tool takes a typed argument struct and returns a typed output
 // struct (see [Specs]; both encode as plain JSON objects, so a JSON schema
 // can be derived for each, as an MCP server needs). [Tools.Call] decodes
-// the arguments strictly: unknown fields, trailing data and a
+// the arguments strictly: unknown, duplicate and case-variant keys,
+// trailing data and a
 // timeout_seconds field (the harness owns every timeout) are refused.
 //
 // Failures at the tool boundary — a path the policy refuses, a stale read
