@@ -6,8 +6,8 @@
 // struct (see [Specs]; both encode as plain JSON objects, so a JSON schema
 // can be derived for each, as an MCP server needs). [Tools.Call] decodes
 // the arguments strictly: unknown, duplicate and case-variant keys,
-// trailing data and a
-// timeout_seconds field (the harness owns every timeout) are refused.
+// trailing data and a timeout_seconds field (the harness owns every
+// timeout) are refused.
 //
 // Failures at the tool boundary — a path the policy refuses, a stale read
 // version, text that is not found, a command the policy denies, a check
