@@ -73,6 +73,9 @@ func TestShellApprovedStillGated(t *testing.T) {
 		{`X=1 ls`, "is not a command that was graded"},
 		{`. ./run.sh`, "builtin . is not run"},
 		{`exec ls`, "builtin exec is not run"},
+		{`set -x; ls`, "builtin set is not run"},
+		{`set -o vi; ls`, "builtin set is not run"},
+		{`set; ls`, "builtin set is not run"},
 		{`sleep 5 & echo started`, "background jobs"},
 		{`F=out.txt; echo hi > $F`, "redirect: out.txt is not a target that was graded"},
 		{`ls src/*.go`, "is not a command that was graded"},
@@ -87,6 +90,7 @@ func TestShellApprovedStillGated(t *testing.T) {
 	}
 	// Approved and equal to its segment: runs, and the event records the answer.
 	var out tools.ShellOutput
+	f.mustOK(t, tools.ToolShell, tools.ShellArgs{Command: "set -euo pipefail; set +e; ls | wc -l"}, &out)
 	f.mustOK(t, tools.ToolShell, tools.ShellArgs{Command: "env X=1 true"}, &out)
 	evs, _ := f.w.Bundle().Events()
 	if last := evs[len(evs)-1]; last.Decision != "ask" || last.Approval != "once" || !last.OK {
