@@ -179,6 +179,12 @@ func Prepare(ctx context.Context, o PrepareOptions) (_ *Workspace, err error) {
 	if _, err := git(ctx, w.dir, "", "remote", "remove", "origin"); err != nil {
 		return nil, fmt.Errorf("workspace: remove the remote: %w", err)
 	}
+	// A config of our own, checked before every later git command: a
+	// filter, fsmonitor or include set by a command the agent ran must not
+	// run code in rivumi's own git calls.
+	if err := os.WriteFile(filepath.Join(w.dir, ".git", "config"), []byte(CloneConfig), 0o600); err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
 	head, err := git(ctx, w.dir, "", "rev-parse", "--verify", "HEAD^{commit}")
 	if err != nil || strings.TrimSpace(string(head)) != commit {
 		return nil, fmt.Errorf("workspace: HEAD is %q after checkout, want %s", strings.TrimSpace(string(head)), commit)
@@ -305,9 +311,17 @@ func (w *Workspace) Check(name string) (bundle.Check, bool) {
 	return w.req.Checks[i], true
 }
 
+// CloneConfig is the clone's .git/config, written by [Prepare].
+const CloneConfig = "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = false\n"
+
 // Git runs git with args in the clone (hardened; see the package
-// documentation) and returns its standard output. stdin may be empty.
+// documentation) and returns its standard output. stdin may be empty. It
+// refuses to run when the clone's .git/config is no longer [CloneConfig].
 func (w *Workspace) Git(ctx context.Context, stdin string, args ...string) ([]byte, error) {
+	b, err := os.ReadFile(filepath.Join(w.dir, ".git", "config"))
+	if err != nil || string(b) != CloneConfig {
+		return nil, fmt.Errorf("workspace: the clone's .git/config was changed (by a command run in it): not running git")
+	}
 	return git(ctx, w.dir, stdin, args...)
 }
 

@@ -160,6 +160,28 @@ func TestOpenLocksAndReloads(t *testing.T) {
 	}
 }
 
+func TestGitRefusesAChangedConfig(t *testing.T) {
+	src, sha := gittest.Repo(t, map[string]string{"f": "x"})
+	w, err := prepare(t, workspace.PrepareOptions{Source: src, Commit: sha, RunRoot: t.TempDir(), Name: "r"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Diff(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(t.TempDir(), "ran")
+	gittest.Write(t, w.Dir(), map[string]string{".gitattributes": "* filter=x\n"})
+	f, _ := os.OpenFile(filepath.Join(w.Dir(), ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("[filter \"x\"]\n\tclean = touch " + marker + "\n")
+	f.Close()
+	if _, err := w.Finish(context.Background(), ""); err == nil || !strings.Contains(err.Error(), ".git/config was changed") {
+		t.Errorf("Finish with a changed config = %v", err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("a filter from the clone's config ran")
+	}
+}
+
 func TestFinishWritesPatchAndFindings(t *testing.T) {
 	src, sha := gittest.Repo(t, map[string]string{"f.txt": "one\n"})
 	w, err := prepare(t, workspace.PrepareOptions{Source: src, Commit: sha, RunRoot: t.TempDir(), Name: "r"})
