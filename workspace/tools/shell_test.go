@@ -3,6 +3,8 @@ package tools_test
 import (
 	"context"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -101,4 +103,29 @@ func TestShellApprovedStillGated(t *testing.T) {
 func TestShellWithoutEngine(t *testing.T) {
 	f := newFixture(t)
 	f.mustRefuse(t, tools.ToolShell, tools.ShellArgs{Command: "ls"}, "no policy engine")
+}
+
+// Under a sandbox the source stays read-only even for a command that was
+// approved: the second wall. (CI installs bwrap; elsewhere the test skips.)
+func TestShellSandboxKeepsSourceReadOnly(t *testing.T) {
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		t.Skip("bwrap not installed")
+	}
+	f := newFixture(t, withEngine(t), approveAll, func(_ *workspace.Config, tc *tools.Config) {
+		tc.Harness.Sandbox = harness.SandboxBwrap
+	})
+	target := filepath.Join(f.src, "planted")
+	var out tools.ShellOutput
+	res := f.call(t, tools.ToolShell, tools.ShellArgs{Command: "touch " + target}, &out)
+	if _, err := os.Stat(target); err == nil {
+		t.Fatalf("an approved command wrote into the source under bwrap: %+v", res)
+	}
+	if !res.OK || out.ExitCode <= 0 || len(out.Commands) != 1 {
+		t.Errorf("touch outside the workspace under bwrap: %+v, %+v; want it to run and fail", res, out)
+	}
+	// Inside the workspace it works.
+	f.mustOK(t, tools.ToolShell, tools.ShellArgs{Command: "touch src/new.txt"}, &out)
+	if out.ExitCode != 0 {
+		t.Errorf("touch inside the workspace: %+v", out)
+	}
 }
