@@ -191,7 +191,8 @@ type Match struct {
 // SearchTextOutput is search_text's output.
 type SearchTextOutput struct {
 	Matches []Match `json:"matches"`
-	// Truncated reports that the match limit was reached.
+	// Truncated reports that the match limit or the limit of bytes read
+	// was reached.
 	Truncated bool `json:"truncated,omitempty"`
 	// Skipped counts files not searched (binary, too large, unreadable).
 	Skipped int `json:"skipped,omitempty"`
@@ -208,8 +209,14 @@ func (t *Tools) searchText(_ context.Context, a SearchTextArgs, n *note) (Search
 	if a.Path == "" {
 		a.Path = "."
 	}
+	var read int64
 	search := func(rel, abs string) error {
+		if read >= t.lim.MaxSearchBytes {
+			out.Truncated = true
+			return fs.SkipAll
+		}
 		b, err := t.readRegular(abs)
+		read += int64(len(b))
 		if err != nil || !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
 			out.Skipped++
 			return nil

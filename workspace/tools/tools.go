@@ -30,6 +30,9 @@ type Limits struct {
 	// MaxFileBytes are skipped and lines cut at MaxLineBytes (default 400).
 	MaxMatches   int
 	MaxLineBytes int
+	// MaxSearchBytes bounds the bytes one search_text reads in all
+	// (default 64 MiB).
+	MaxSearchBytes int64
 	// MaxOutputBytes bounds the output of run_check, shell and git_diff
 	// returned to the caller (default 64 KiB; the tail is kept).
 	MaxOutputBytes int
@@ -40,7 +43,7 @@ type Limits struct {
 
 // DefaultLimits are the limits of a zero [Limits].
 var DefaultLimits = Limits{
-	MaxFileBytes: 1 << 20, MaxEntries: 2000, MaxMatches: 200, MaxLineBytes: 400,
+	MaxFileBytes: 1 << 20, MaxEntries: 2000, MaxMatches: 200, MaxLineBytes: 400, MaxSearchBytes: 64 << 20,
 	MaxOutputBytes: 64 << 10, ShellTimeout: 5 * time.Minute,
 }
 
@@ -86,6 +89,7 @@ func New(cfg Config) (*Tools, error) {
 	setDef(&lim.MaxEntries, d.MaxEntries)
 	setDef(&lim.MaxMatches, d.MaxMatches)
 	setDef(&lim.MaxLineBytes, d.MaxLineBytes)
+	setDef(&lim.MaxSearchBytes, d.MaxSearchBytes)
 	setDef(&lim.MaxOutputBytes, d.MaxOutputBytes)
 	setDef(&lim.ShellTimeout, d.ShellTimeout)
 	t := &Tools{cfg: cfg, w: cfg.Workspace, lim: lim, version: map[string]string{}}

@@ -256,8 +256,30 @@ func TestResultsRedacted(t *testing.T) {
 	if strings.Contains(string(res.Output), "ghp_") || !strings.Contains(string(res.Output), `"redacted":true`) {
 		t.Errorf("read_file output %s", res.Output)
 	}
+	// Written content is scanned: the finding is in the output and the event.
+	f.mustOK(t, tools.ToolReadFile, tools.ReadFileArgs{Path: "README.md"}, nil)
+	var rp tools.ReplaceTextOutput
+	f.mustOK(t, tools.ToolReplaceText, tools.ReplaceTextArgs{Path: "README.md", Old: "demo", New: "demo\nkey " + tok}, &rp)
+	if len(rp.Findings) != 1 || rp.Findings[0].Kind != "github-token" {
+		t.Errorf("replace findings = %+v", rp.Findings)
+	}
+	evs, _ := f.w.Bundle().Events()
+	if last := evs[len(evs)-1]; len(last.Findings) != 1 || strings.Contains(string(last.Args), "ghp_") {
+		t.Errorf("replace event = %+v", last)
+	}
 	raw, _ := os.ReadFile(f.w.Bundle().File(bundle.EventsFile))
 	if strings.Contains(string(raw), "ghp_") {
 		t.Error("events.jsonl holds the token")
+	}
+}
+
+func TestSearchBounded(t *testing.T) {
+	f := newFixture(t, func(_ *workspace.Config, tc *tools.Config) {
+		tc.Limits = tools.Limits{MaxMatches: 1, MaxSearchBytes: 1}
+	})
+	var st tools.SearchTextOutput
+	f.mustOK(t, tools.ToolSearchText, tools.SearchTextArgs{Query: "e"}, &st)
+	if !st.Truncated || len(st.Matches) > 1 {
+		t.Errorf("bounded search = %+v", st)
 	}
 }
