@@ -84,6 +84,7 @@ func TestPrepareRefusals(t *testing.T) {
 	os.Mkdir(inSource, 0o755)
 	link := filepath.Join(t.TempDir(), "link")
 	os.Symlink(src, link)
+	tree := gittest.Git(t, src, "rev-parse", "HEAD^{tree}")
 	tests := []struct {
 		name string
 		o    workspace.PrepareOptions
@@ -92,6 +93,7 @@ func TestPrepareRefusals(t *testing.T) {
 		{"short sha", workspace.PrepareOptions{Commit: sha[:12]}, "full 40-character SHA"},
 		{"branch", workspace.PrepareOptions{Commit: "main"}, "full 40-character SHA"},
 		{"unknown commit", workspace.PrepareOptions{Commit: strings.Repeat("ab", 20)}, "not found"},
+		{"a tree, not a commit", workspace.PrepareOptions{Commit: tree}, "not found"},
 		{"run dir in source", workspace.PrepareOptions{RunRoot: inSource}, "inside the source"},
 		{"run dir in source via symlink", workspace.PrepareOptions{RunRoot: link}, "inside the source"},
 		{"run dir in .git", workspace.PrepareOptions{RunRoot: filepath.Join(src, ".git")}, "inside the source"},
