@@ -94,8 +94,9 @@ result as one JSON line: {"tool", "ok", "error", "output"}. ARGS is a JSON
 object (default {}), - to read it from standard input; -file-arg sets a
 string field from a file's content. A refused call (a path out of policy, a
 stale read, a denied command, a failing check) exits 5 with the reason in
-"error". Shell commands the policy grades ask are refused: there is no one
-to approve them here.
+"error". A shell command the policy grades ask is put to you on the
+terminal; without a terminal (an agent calling this) or with -headless it
+is refused.
 
 Tools: list_files, read_file, search_text, replace_text, apply_patch,
 run_check, git_diff, shell.
@@ -122,6 +123,7 @@ func workspaceTool(ctx context.Context, stdio Stdio, args []string) error {
 	sandbox := fs.String("sandbox", string(harness.SandboxAuto), "OS sandbox of commands: auto, bwrap, landlock or none")
 	allowNet := fs.Bool("allow-network", false, "let sandboxed commands use the network")
 	auditFile := fs.String("audit", "", "also append the harness's audit entries to `FILE`")
+	headless := fs.Bool("headless", false, "never prompt: a shell command graded ask is refused")
 	files := fileArgs{}
 	fs.Var(files, "file-arg", "set the string argument `KEY=FILE` from FILE's content (repeatable)")
 	var pf policyFlags
@@ -159,6 +161,9 @@ func workspaceTool(ctx context.Context, stdio Stdio, args []string) error {
 		}
 		defer log.Close()
 		cfg.Harness.Audit = log
+	}
+	if !*headless && fs.Arg(1) != "-" && isTerminal(stdio.In) {
+		cfg.Approver = harness.NewInteractive(stdio.In, stdio.Err)
 	}
 	if name == tools.ToolShell {
 		pf.cwd = w.Dir()
