@@ -303,7 +303,7 @@ func (r *shellRun) call(ctx context.Context, runner *interp.Runner, args []strin
 	if interp.IsBuiltin(name) && !internalBuiltins[name] && !(name == "set" && safeSet(args[1:])) {
 		return nil, refusef("builtin %s is not run by the workspace shell", name)
 	}
-	if !r.graded1(args, hc.Dir, hc.Env) {
+	if !r.graded1(args, hc.Dir) {
 		return nil, refusef("%s (in %s) is not a command that was graded: the interpreter computed it at run time", quoteArgv(args), r.rel(hc.Dir))
 	}
 	if !interp.IsBuiltin(name) {
@@ -315,7 +315,7 @@ func (r *shellRun) call(ctx context.Context, runner *interp.Runner, args []strin
 }
 
 // graded1 reports whether args run in dir equal a graded segment.
-func (r *shellRun) graded1(args []string, dir string, env expand.Environ) bool {
+func (r *shellRun) graded1(args []string, dir string) bool {
 	got, err := parser.FromArgv(args, parser.Cwd(dir), parser.Workspace(r.root))
 	if err != nil || len(got.Segments) == 0 {
 		return false
