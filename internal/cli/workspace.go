@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strings"
 
 	"github.com/rivumi/rivumi/audit"
@@ -21,6 +22,24 @@ func init() {
 	register("workspace prepare", "make a disposable clone pinned to a commit, with its run bundle", workspacePrepare)
 	register("workspace tool", "call one workspace tool (list_files, read_file, …, shell) with JSON arguments", workspaceTool)
 	register("workspace finish", "write the patch and result.json of a workspace run", workspaceFinish)
+	register("workspace tools", "list the workspace tools and their arguments", workspaceTools)
+}
+
+func workspaceTools(_ context.Context, stdio Stdio, args []string) error {
+	fs := newFlags("workspace tools", stdio)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	for _, s := range tools.Specs() {
+		var fields []string
+		t := reflect.TypeOf(s.Args)
+		for i := range t.NumField() {
+			name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+			fields = append(fields, name+":"+t.Field(i).Type.String())
+		}
+		fmt.Fprintf(stdio.Out, "%-13s {%s}\n  %s\n", s.Name, strings.Join(fields, ", "), s.Summary)
+	}
+	return nil
 }
 
 const prepareUsage = `Usage: rivumi workspace prepare -source DIR -commit SHA -run-root DIR -name NAME [flags]

@@ -126,6 +126,7 @@ func TestWorkspaceExitCodes(t *testing.T) {
 		{[]string{"workspace", "tool", "-run", rd}, ExitError, "want -run DIR, a tool"},
 		{[]string{"workspace", "tool", "-run", rd, "read_file", `{"path":"a.txt"}`, "extra"}, ExitError, "at most one JSON argument"},
 		{[]string{"workspace", "finish", "-run", rd}, ExitTestFailed, `"status": "failed"`},
+		{[]string{"workspace", "tools"}, ExitOK, "replace_text  {path:string, old:string, new:string, all:bool}"},
 		{[]string{"workspace", "prepare", "-source", src, "-commit", "HEAD", "-run-root", runs, "-name", "x"}, ExitError, "full 40-character SHA"},
 		{[]string{"workspace", "prepare", "-source", src, "-commit", sha, "-run-root", runs, "-name", "y", "-config", filepath.Join(dir, "nope.json")}, ExitError, "no such file"},
 		{[]string{"workspace", "prepare", "-source", src, "-commit", sha, "-run-root", runs, "-name", "y", "-config", bad}, ExitError, `key "allowed" at $: unknown key`},
