@@ -15,11 +15,14 @@
 // Every string an entry carries that may hold user data (argv, command text,
 // working directory, grant prefixes, error text, notes) passes through
 // [Redact] before it is written: tokens with known prefixes (ghp_, gho_,
-// github_pat_, sk-, sk-ant-, AKIA…, xox?-, glpat-, AIza…), PEM private keys,
-// secret-looking assignments (TOKEN=…, API_KEY=…), secret options
-// (--password=…, --token …), Authorization/Bearer headers and passwords in
-// URLs become [Redacted]. Redaction is best effort: it catches the common
-// shapes, not every secret.
+// ghs_, github_pat_, sk-, sk-proj-, sk-ant-, sk_live_/rk_live_, AKIA…/ASIA…,
+// xox?-, glpat-, AIza…, npm_), AWS secret keys, JWTs, PEM private keys,
+// secret-looking assignments (TOKEN=…, API_KEY=…, "password": "…"), secret
+// options (--password=…, --token …), Authorization/Bearer headers and
+// passwords in URLs become [Redacted]. Redaction is best effort: it catches
+// the common shapes, not every secret. [Redact] is rivumi's one redactor:
+// the workspace tools' output and run bundles use it too, and [Scan]
+// reports (kind and line, never the secret) what it would replace.
 //
 // [Reader] and [ReadAll] read a log back. They go on past lines that are
 // not entries (torn lines, malformed ones) and past a partial last line;

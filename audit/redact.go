@@ -2,58 +2,141 @@ package audit
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
 // Redacted replaces every secret that [Redact] finds.
 const Redacted = "[REDACTED]"
 
+// A detector recognises one kind of credential. Replace rewrites every
+// match; a nil replace substitutes [Redacted] for the whole match.
+type detector struct {
+	kind    string
+	re      *regexp.Regexp
+	replace func(m string) string
+}
+
+// keep returns a replacement that keeps the submatches before group n and
+// redacts group n.
+func keep(re *regexp.Regexp, n int) func(string) string {
+	return func(m string) string {
+		sub := re.FindStringSubmatch(m)
+		return strings.Join(sub[1:n], "") + Redacted
+	}
+}
+
 var (
-	pemKey = regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY-----(?s:.*?)(?:-----END[ A-Z0-9]*PRIVATE KEY-----|$)`)
-
-	// Tokens recognisable by their prefix, wherever they appear.
-	knownTokens = regexp.MustCompile(`\b(?:` + strings.Join([]string{
-		`(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{16,}`,                         // GitHub
-		`github_pat_[A-Za-z0-9_]{16,}`,                                     // GitHub fine-grained
-		`sk-ant-[A-Za-z0-9_\-]{8,}`,                                        // Anthropic
-		`sk-[A-Za-z0-9_\-]{16,}`,                                           // OpenAI and others
-		`(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}`,          // AWS key ids
-		`xox[abposr]-[A-Za-z0-9\-]{8,}`,                                    // Slack
-		`glpat-[A-Za-z0-9_\-]{16,}`,                                        // GitLab
-		`AIza[0-9A-Za-z_\-]{30,}`,                                          // Google
-		`npm_[A-Za-z0-9]{30,}`,                                             // npm
-		`hf_[A-Za-z0-9]{30,}`,                                              // Hugging Face
-		`eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`, // JWT
-	}, "|") + `)`)
-
-	// Header lines whose whole value is a credential.
-	headers = regexp.MustCompile(`(?i)\b((?:proxy-)?authorization|x-api-key|api-key|x-auth-token|private-token|cookie|set-cookie)(\s*:\s*)[^\r\n'"]+`)
-	// Bearer/Basic credentials outside a header line.
-	schemes = regexp.MustCompile(`(?i)\b(bearer|basic)(\s+)[A-Za-z0-9._~+/=\-]{8,}`)
+	pemKey    = regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY-----(?s:.*?)(?:-----END[ A-Z0-9]*PRIVATE KEY-----|$)`)
+	headers   = regexp.MustCompile(`(?i)\b((?:proxy-)?authorization|x-api-key|api-key|x-auth-token|private-token|cookie|set-cookie)(\s*:\s*)[^\r\n'"]+`)
+	schemes   = regexp.MustCompile(`(?i)\b(bearer|basic)(\s+)[A-Za-z0-9._~+/=\-]{8,}`)
+	urlCreds  = regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.\-]*://[^/\s:@]*)(:)[^@\s/]+@`)
+	awsSecret = regexp.MustCompile(`(?i)\b((?:aws_)?secret_access_key|aws_secret_key|aws_session_token)("?\s*[:=]\s*"?)[A-Za-z0-9/+=]{16,}`)
+	npmAuth   = regexp.MustCompile(`(:_authToken=)[^\s'"]+`)
 	// name=value where the name looks secret (decided by secretName).
 	assignment = regexp.MustCompile(`([A-Za-z0-9_.\-]+)(=)("[^"]*"|'[^']*'|[^\s&;'"]+)`)
-	// scheme://user:password@host
-	urlPassword = regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.\-]*://[^/\s:@]*):[^@\s/]+@`)
+	// "name": "value" and name: value (JSON, YAML) where the name looks secret.
+	// The key starts a line or follows a blank, '{', '[' or ','.
+	keyValue = regexp.MustCompile(`(^|[\s{\[,])("?)([A-Za-z0-9_.\-]+)("?[ \t]*:[ \t]*)("[^"\r\n]*"|'[^'\r\n]*'|[^\s,'"}\]]+)`)
 )
 
+// detectors in the order they run: the longest, most specific shapes first,
+// so that a PEM block or a URL is redacted whole.
+var detectors = []detector{
+	{kind: "private-key", re: pemKey},
+	{kind: "github-token", re: regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{16,}`)},
+	{kind: "github-token", re: regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{16,}`)},
+	{kind: "anthropic-key", re: regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_\-]{8,}`)},
+	{kind: "openai-key", re: regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{16,}`)},
+	{kind: "stripe-key", re: regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`)},
+	{kind: "aws-access-key-id", re: regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b`)},
+	{kind: "aws-secret-key", re: awsSecret, replace: keep(awsSecret, 3)},
+	{kind: "slack-token", re: regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9\-]{8,}`)},
+	{kind: "slack-webhook", re: regexp.MustCompile(`https://hooks\.slack\.com/services/[A-Za-z0-9/]{16,}`)},
+	{kind: "gitlab-token", re: regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{16,}`)},
+	{kind: "google-api-key", re: regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{30,}`)},
+	{kind: "npm-token", re: regexp.MustCompile(`\bnpm_[A-Za-z0-9]{30,}`)},
+	{kind: "npm-token", re: npmAuth, replace: keep(npmAuth, 2)},
+	{kind: "huggingface-token", re: regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}`)},
+	{kind: "jwt", re: regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`)},
+	{kind: "auth-header", re: headers, replace: keep(headers, 3)},
+	{kind: "auth-scheme", re: schemes, replace: keep(schemes, 3)},
+	{kind: "url-credentials", re: urlCreds, replace: func(m string) string {
+		sub := urlCreds.FindStringSubmatch(m)
+		return sub[1] + sub[2] + Redacted + "@"
+	}},
+	{kind: "secret-assignment", re: assignment, replace: func(m string) string {
+		sub := assignment.FindStringSubmatch(m)
+		if !secretName(sub[1]) || strings.Trim(sub[3], `"'`) == Redacted {
+			return m
+		}
+		return sub[1] + sub[2] + Redacted
+	}},
+	{kind: "secret-assignment", re: keyValue, replace: func(m string) string {
+		sub := keyValue.FindStringSubmatch(m)
+		v := strings.Trim(sub[5], `"'`)
+		if !secretName(sub[3]) || v == "" || strings.Contains(m, Redacted[:len(Redacted)-1]) {
+			return m
+		}
+		return sub[1] + sub[2] + sub[3] + sub[4] + Redacted
+	}},
+}
+
 // Redact returns s with the secrets it recognises replaced by [Redacted].
+// It is the one redactor of rivumi: audit entries, command output, tool
+// results and run bundles all pass through it. Redaction is best effort:
+// it catches the common shapes (see [Scan] for the list), not every secret.
 func Redact(s string) string {
 	if s == "" {
 		return s
 	}
-	s = pemKey.ReplaceAllString(s, Redacted)
-	s = knownTokens.ReplaceAllString(s, Redacted)
-	s = headers.ReplaceAllString(s, "${1}${2}"+Redacted)
-	s = schemes.ReplaceAllString(s, "${1}${2}"+Redacted)
-	s = urlPassword.ReplaceAllString(s, "${1}:"+Redacted+"@")
-	s = assignment.ReplaceAllStringFunc(s, func(m string) string {
-		sub := assignment.FindStringSubmatch(m)
-		if !secretName(sub[1]) || sub[3] == Redacted {
-			return m
+	for _, d := range detectors {
+		if d.replace == nil {
+			s = d.re.ReplaceAllLiteralString(s, Redacted)
+		} else {
+			s = d.re.ReplaceAllStringFunc(s, d.replace)
 		}
-		return sub[1] + sub[2] + Redacted
-	})
+	}
 	return s
+}
+
+// Finding is one secret [Scan] found: its kind ("github-token",
+// "aws-secret-key", "private-key", …) and the 1-based line it starts on.
+// The secret itself is never part of a Finding.
+type Finding struct {
+	Kind string `json:"kind"`
+	Line int    `json:"line"`
+}
+
+// Scan reports the secrets in s that [Redact] would replace, in the order
+// of their lines (and, on one line, of the detectors). Kinds: private-key,
+// github-token, anthropic-key, openai-key, stripe-key, aws-access-key-id,
+// aws-secret-key, slack-token, slack-webhook, gitlab-token, google-api-key,
+// npm-token, huggingface-token, jwt, auth-header, auth-scheme,
+// url-credentials, secret-assignment.
+func Scan(s string) []Finding {
+	var out []Finding
+	for _, d := range detectors {
+		for _, loc := range d.re.FindAllStringIndex(s, -1) {
+			m := s[loc[0]:loc[1]]
+			if m == Redacted || (d.replace != nil && d.replace(m) == m) {
+				continue
+			}
+			start := loc[0] + len(m) - len(strings.TrimLeft(m, "\r\n"))
+			f := Finding{Kind: d.kind, Line: 1 + strings.Count(s[:start], "\n")}
+			if !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+		// Later detectors must not see what this one found again.
+		if d.replace == nil {
+			s = d.re.ReplaceAllLiteralString(s, Redacted)
+		} else {
+			s = d.re.ReplaceAllStringFunc(s, d.replace)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Finding) int { return a.Line - b.Line })
+	return out
 }
 
 // RedactArgv redacts each argument with [Redact] and, after an option that

@@ -12,9 +12,12 @@
 //	2     `policy eval`: the verdict is ask; `hook …`: the call is blocked (every
 //	      supported agent reads exit 2 as "block", with stderr as the reason)
 //	3     `policy eval`: the verdict is deny; `policy test`: a test failed
-//	      (opa test exits 2 there); `policy fmt`: a file is not in canonical form
+//	      (opa test exits 2 there); `policy fmt`: a file is not in canonical form;
+//	      `workspace finish`: the run's status is failed
 //	4     a policy failed to load or compile (`policy check` problems included;
 //	      opa test exits 1 there)
+//	5     `workspace tool`: the call was refused at the tool boundary (the JSON
+//	      result on stdout says why)
 //	70    internal error: a bug in rivumi (a panic, recovered, its stack on stderr);
 //	      never a verdict. Grading itself never panics out: a panic there is a deny
 //	      verdict (engine.internal-error), so `policy eval` exits 3 and `run` 125
@@ -44,6 +47,7 @@ const (
 	ExitDeny        = 3
 	ExitTestFailed  = 3
 	ExitPolicyError = 4
+	ExitRefused     = 5
 	ExitTimeout     = 124
 	ExitDenied      = 125
 	ExitNoSandbox   = 126

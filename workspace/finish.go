@@ -1,0 +1,181 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rivumi/rivumi/audit"
+	"github.com/rivumi/rivumi/workspace/bundle"
+)
+
+// RecordCheck stores the result of a verification command run: it
+// replaces the check's entry in verification.json (kept in the request's
+// order) and appends its output to test.log. Both files are rewritten
+// atomically and redacted.
+func (w *Workspace) RecordCheck(res bundle.CheckResult, output string) error {
+	v, err := w.Verification()
+	if err != nil {
+		return err
+	}
+	v.Checks = slices.DeleteFunc(v.Checks, func(c bundle.CheckResult) bool { return c.Name == res.Name })
+	v.Checks = append(v.Checks, res)
+	order := func(name string) int {
+		return slices.IndexFunc(w.req.Checks, func(c bundle.Check) bool { return c.Name == name })
+	}
+	slices.SortStableFunc(v.Checks, func(a, b bundle.CheckResult) int { return order(a.Name) - order(b.Name) })
+	if err := w.bundle.WriteJSON(bundle.VerificationFile, v); err != nil {
+		return err
+	}
+	old, err := os.ReadFile(w.bundle.File(bundle.TestLogFile))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("workspace: %w", err)
+	}
+	status := fmt.Sprintf("exit %d", res.ExitCode)
+	switch {
+	case !res.Ran:
+		status = "did not run: " + res.Error
+	case res.TimedOut:
+		status = "timed out"
+	}
+	entry := fmt.Sprintf("=== %s: %s (%s, %s)\n%s", res.Name, strings.Join(res.Argv, " "), status,
+		res.Started.Format(time.RFC3339), output)
+	if !strings.HasSuffix(entry, "\n") {
+		entry += "\n"
+	}
+	return w.bundle.WriteText(bundle.TestLogFile, string(old)+entry)
+}
+
+// Verification returns verification.json's content (empty before any
+// check ran).
+func (w *Workspace) Verification() (bundle.Verification, error) {
+	var v bundle.Verification
+	err := w.bundle.ReadJSON(bundle.VerificationFile, &v)
+	if err != nil && errors.Is(err, fs.ErrNotExist) {
+		return bundle.Verification{Checks: []bundle.CheckResult{}}, nil
+	}
+	return v, err
+}
+
+// Modifying reports whether a tool may change the work tree; a check
+// result older than the last such call does not verify the final change.
+func Modifying(tool string) bool {
+	switch tool {
+	case "replace_text", "apply_patch", "shell":
+		return true
+	}
+	return false
+}
+
+// Finish ends the run: it writes changes.patch (the diff against the
+// pinned commit), scans it for secrets, makes sure verification.json and
+// test.log exist, and writes result.json with the status and the terminal
+// reason (default "finished"). The status is passed when every configured
+// check passed after the last call that could change the work tree,
+// unverified when no checks are configured, and failed otherwise.
+func (w *Workspace) Finish(ctx context.Context, reason string) (bundle.Result, error) {
+	if reason == "" {
+		reason = "finished"
+	}
+	diff, err := w.Diff(ctx)
+	if err != nil {
+		return bundle.Result{}, fmt.Errorf("workspace: diff: %w", err)
+	}
+	if err := w.bundle.WriteText(bundle.PatchFile, string(diff)); err != nil {
+		return bundle.Result{}, err
+	}
+	files, findings := ScanPatch(string(diff))
+	v, err := w.Verification()
+	if err != nil {
+		return bundle.Result{}, err
+	}
+	if _, err := os.Stat(w.bundle.File(bundle.VerificationFile)); errors.Is(err, fs.ErrNotExist) {
+		if err := w.bundle.WriteJSON(bundle.VerificationFile, v); err != nil {
+			return bundle.Result{}, err
+		}
+	}
+	if _, err := os.Stat(w.bundle.File(bundle.TestLogFile)); errors.Is(err, fs.ErrNotExist) {
+		if err := w.bundle.WriteText(bundle.TestLogFile, ""); err != nil {
+			return bundle.Result{}, err
+		}
+	}
+	events, err := w.bundle.Events()
+	if err != nil {
+		return bundle.Result{}, err
+	}
+	var lastChange time.Time
+	for _, e := range events {
+		if Modifying(e.Tool) && e.Time.After(lastChange) {
+			lastChange = e.Time
+		}
+	}
+	res := bundle.Result{
+		Status: bundle.StatusFailed, Reason: reason, Commit: w.req.Commit, Finished: time.Now().UTC(),
+		Artifacts: bundle.Artifacts(), ChangedFiles: files, Findings: findings, Events: len(events),
+	}
+	if len(w.req.Checks) == 0 {
+		res.Status = bundle.StatusUnverified
+	} else if fresh(v, w.req.Checks, lastChange) {
+		res.Status = bundle.StatusPassed
+	}
+	return res, w.bundle.WriteJSON(bundle.ResultFile, res)
+}
+
+// fresh reports whether every check has a passing result that started
+// after the last change.
+func fresh(v bundle.Verification, checks []bundle.Check, lastChange time.Time) bool {
+	for _, c := range checks {
+		i := slices.IndexFunc(v.Checks, func(r bundle.CheckResult) bool { return r.Name == c.Name })
+		if i < 0 || !v.Checks[i].Passed || v.Checks[i].Started.Before(lastChange) {
+			return false
+		}
+	}
+	return true
+}
+
+// ScanPatch returns the files a unified diff touches and the secrets found
+// in its added lines, each with the file and the line of the patch it is
+// on.
+func ScanPatch(diff string) (files []string, findings []bundle.FileFinding) {
+	files, findings = []string{}, []bundle.FileFinding{}
+	file := ""
+	for i, line := range strings.Split(diff, "\n") {
+		switch {
+		case strings.HasPrefix(line, "diff --git "):
+			file = DiffGitPath(line)
+			if file != "" && !slices.Contains(files, file) {
+				files = append(files, file)
+			}
+		case strings.HasPrefix(line, "+++ "):
+			if p := strings.TrimPrefix(line, "+++ "); p != "/dev/null" {
+				file = strings.TrimPrefix(p, "b/")
+			}
+		case strings.HasPrefix(line, "+"):
+			for _, f := range audit.Scan(line[1:]) {
+				findings = append(findings, bundle.FileFinding{File: file, Finding: audit.Finding{Kind: f.Kind, Line: i + 1}})
+			}
+		}
+	}
+	return files, findings
+}
+
+// DiffGitPath returns the b/ path of a "diff --git a/X b/X" line (X
+// without spaces, or the second half when both halves are equal).
+func DiffGitPath(line string) string {
+	rest := strings.TrimPrefix(line, "diff --git ")
+	if n := len(rest); n%2 == 1 {
+		a, b := rest[:n/2], rest[n/2+1:]
+		if strings.HasPrefix(a, "a/") && strings.HasPrefix(b, "b/") && a[2:] == b[2:] {
+			return b[2:]
+		}
+	}
+	if i := strings.LastIndex(rest, " b/"); i >= 0 {
+		return rest[i+3:]
+	}
+	return ""
+}

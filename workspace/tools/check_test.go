@@ -1,0 +1,51 @@
+package tools_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rivumi/rivumi/workspace/bundle"
+	"github.com/rivumi/rivumi/workspace/tools"
+)
+
+func TestRunCheck(t *testing.T) {
+	f := newFixture(t)
+	var pass tools.RunCheckOutput
+	f.mustOK(t, tools.ToolRunCheck, tools.RunCheckArgs{Name: "pass"}, &pass)
+	if !pass.Passed || !pass.Ran || pass.ExitCode != 0 {
+		t.Errorf("pass = %+v", pass)
+	}
+	var fail tools.RunCheckOutput
+	res := f.call(t, tools.ToolRunCheck, tools.RunCheckArgs{Name: "fail"}, &fail)
+	if res.OK || fail.Passed || fail.ExitCode == 0 || !strings.Contains(fail.Output, "no-such-file") {
+		t.Errorf("fail = %+v, %+v", res, fail)
+	}
+	var slow tools.RunCheckOutput
+	f.call(t, tools.ToolRunCheck, tools.RunCheckArgs{Name: "slow"}, &slow)
+	if !slow.TimedOut || slow.Passed || slow.Duration > 3000 {
+		t.Errorf("slow = %+v; want a timeout after the check's 200ms", slow)
+	}
+	f.mustRefuse(t, tools.ToolRunCheck, tools.RunCheckArgs{Name: "go test"}, "unknown check")
+	f.mustRefuse(t, tools.ToolRunCheck, `{"name":"pass","argv":["rm","-rf","."]}`, `key "argv" at $: unknown key`)
+
+	v, err := f.w.Verification()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range v.Checks {
+		names = append(names, c.Name)
+	}
+	if strings.Join(names, ",") != "pass,fail,slow" || v.Passed([]string{"pass"}) != true || v.Passed([]string{"pass", "fail"}) {
+		t.Errorf("verification.json = %+v", v)
+	}
+	var log []byte
+	log, _ = readFile(f.w.Bundle().File(bundle.TestLogFile))
+	if !strings.Contains(string(log), "=== fail: ls no-such-file") || !strings.Contains(string(log), "=== slow: sleep 5 (timed out") {
+		t.Errorf("test.log:\n%s", log)
+	}
+	evs, _ := f.w.Bundle().Events()
+	if evs[0].Decision != "allow" || evs[0].Rules[0] != "workspace.check" || evs[1].OK {
+		t.Errorf("events = %+v", evs[:2])
+	}
+}

@@ -1,0 +1,10 @@
+package tools
+
+import "testing"
+
+// SetReplaceHook sets the hook replace_text runs after its rename, for the
+// test's duration.
+func SetReplaceHook(t *testing.T, f func(path string) error) {
+	replaceHook = f
+	t.Cleanup(func() { replaceHook = nil })
+}

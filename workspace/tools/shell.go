@@ -1,0 +1,509 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/parser"
+	"github.com/rivumi/rivumi/workspace/pathpolicy"
+)
+
+// ShellArgs are shell's arguments.
+//
+// Command is graded as a whole by the engine (bash dialect, in Dir, within
+// the workspace). Deny refuses it; ask goes to the approver (none: a
+// deny). It then runs in mvdan.cc/sh's interpreter — never /bin/sh — with
+// these handlers:
+//
+//   - every simple command the interpreter is about to run (builtins and
+//     function calls included) must equal, in argv (after its wrappers),
+//     wrappers, environment assignments and working directory, a segment
+//     of the graded command whose words were all static; anything else
+//     halts the run with a refusal. So a word that only expansion could
+//     tell (a variable, a substitution feeding an argument, a glob) never
+//     runs, nor does a loop's second item when the grading saw only the
+//     first, nor does code that eval or source would bring in;
+//   - programs are exec'd as argv by the harness (clean environment, new
+//     process group, the harness's timeout and sandbox); prefix
+//     assignments (X=1 cmd) are not passed and are refused;
+//   - the builtins run inside the interpreter are only :, true, false,
+//     echo, printf, test, [, cd, pwd, exit, break, continue, and set with
+//     only -e, -u and -o pipefail/errexit/nounset (or their + forms); any
+//     other builtin (eval, source, exec, read, trap, export, …) and any
+//     function call is refused;
+//   - background jobs (&, coproc) are refused before anything runs;
+//   - redirections open only targets the grading saw as static paths, and
+//     through the path policy (writes only to allowed paths, never .git,
+//     never through a symlink; /dev/null is allowed); directory reads
+//     (globs) are refused; file tests see only the workspace.
+type ShellArgs struct {
+	Command string `json:"command"`
+	// Dir is the working directory, relative to the workspace root
+	// (default ".").
+	Dir string `json:"dir,omitempty"`
+}
+
+// ShellCommand is one program the interpreter ran through the harness.
+type ShellCommand struct {
+	Argv     []string `json:"argv"`
+	Dir      string   `json:"dir"`
+	ExitCode int      `json:"exit_code"`
+	TimedOut bool     `json:"timed_out,omitempty"`
+}
+
+// ShellOutput is shell's output.
+type ShellOutput struct {
+	// Decision is the grading's ("allow", or "ask" when approved); Rules
+	// the ids of the rules that decided it.
+	Decision string   `json:"decision"`
+	Rules    []string `json:"rules,omitempty"`
+	// ExitCode is the command's exit status (-1 when it was refused or
+	// halted).
+	ExitCode int `json:"exit_code"`
+	// Stdout and Stderr are the tails of the output (redacted).
+	Stdout   string         `json:"stdout"`
+	Stderr   string         `json:"stderr"`
+	Commands []ShellCommand `json:"commands"`
+}
+
+// internalBuiltins run inside the interpreter; they touch nothing outside
+// it but the working directory and the output.
+var internalBuiltins = map[string]bool{
+	":": true, "true": true, "false": true, "echo": true, "printf": true, "test": true, "[": true,
+	"cd": true, "pwd": true, "exit": true, "break": true, "continue": true,
+}
+
+// safeSet reports whether set's arguments only switch errexit, nounset
+// and pipefail ("set -euo pipefail", "set +e").
+func safeSet(args []string) bool {
+	if len(args) == 0 {
+		return false // prints every variable
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if len(a) < 2 || (a[0] != '-' && a[0] != '+') {
+			return false
+		}
+		for j, c := range a[1:] {
+			switch {
+			case c == 'e' || c == 'u':
+			case c == 'o' && j == len(a)-2 && i+1 < len(args):
+				i++
+				switch args[i] {
+				case "pipefail", "errexit", "nounset":
+				default:
+					return false
+				}
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (t *Tools) shell(ctx context.Context, a ShellArgs, n *note) (ShellOutput, error) {
+	out := ShellOutput{ExitCode: -1, Commands: []ShellCommand{}}
+	if t.cfg.Engine == nil {
+		return out, refusef("the shell tool is not available: no policy engine configured")
+	}
+	if strings.TrimSpace(a.Command) == "" {
+		return out, refusef("command: empty")
+	}
+	if a.Dir == "" {
+		a.Dir = "."
+	}
+	pol := t.w.Policy()
+	root := pol.Root()
+	_, dir, err := pol.Resolve(a.Dir, pathpolicy.Read)
+	if err != nil {
+		return out, boundary(err)
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return out, refusef("dir %q is not a directory", a.Dir)
+	}
+	popts := []parser.Option{parser.Cwd(dir), parser.Workspace(root), parser.Shell("bash")}
+	if home, err := os.UserHomeDir(); err == nil && home != "/" {
+		popts = append(popts, parser.Home(home))
+	}
+	cmd, perr := parser.Parse(a.Command, popts...)
+	v := t.cfg.Engine.Evaluate(ctx, cmd)
+	out.Decision = v.Decision.String()
+	for _, r := range v.Reasons {
+		if r.Rule != "" && !slices.Contains(out.Rules, r.Rule) {
+			out.Rules = append(out.Rules, r.Rule)
+		}
+	}
+	n.decision, n.rules = out.Decision, out.Rules
+	n.keepOutput = true
+	switch {
+	case perr != nil:
+		return out, refusef("command does not parse: %v", perr)
+	case v.Decision == engine.Deny:
+		return out, refusef("denied by policy: %s", describe(v.Reasons))
+	case v.Decision == engine.Ask:
+		ans := t.approve(ctx, a.Command, dir, v)
+		n.approval = ans
+		if ans != "once" && ans != "always" {
+			return out, refusef("needs approval (%s), answer %s: %s", describe(v.Reasons), ans, describe(v.Reasons))
+		}
+	case v.Decision != engine.Allow:
+		return out, refusef("unknown decision %v", v.Decision)
+	}
+
+	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(a.Command), "")
+	if err != nil {
+		return out, refusef("command does not parse: %v", err)
+	}
+	// The interpreter does not wait for background jobs: they would
+	// outlive the call (and its record). Refuse them before anything runs.
+	var background bool
+	syntax.Walk(file, func(node syntax.Node) bool {
+		if st, ok := node.(*syntax.Stmt); ok && (st.Background || st.Coprocess) {
+			background = true
+		}
+		return !background
+	})
+	if background {
+		return out, refusef("background jobs (&, coproc) are not run by the workspace shell")
+	}
+	run := &shellRun{t: t, graded: cmd.Segments, root: root, verdict: v, targets: map[string]bool{}}
+	for _, seg := range cmd.Segments {
+		for _, rd := range seg.Redirects {
+			if !rd.Target.Dynamic && filepath.IsAbs(rd.Target.Path) {
+				run.targets[filepath.Clean(rd.Target.Path)] = true
+			}
+		}
+	}
+	stdout := &tailBuffer{max: t.lim.MaxOutputBytes}
+	stderr := &tailBuffer{max: t.lim.MaxOutputBytes}
+	var runner *interp.Runner
+	runner, err = interp.New(
+		interp.Env(expand.ListEnviron("TMPDIR="+t.w.TmpDir())),
+		interp.Dir(dir),
+		interp.StdIO(nil, stdout, stderr),
+		interp.CallHandler(func(ctx context.Context, args []string) ([]string, error) {
+			return run.call(ctx, runner, args)
+		}),
+		interp.ExecHandlers(func(interp.ExecHandlerFunc) interp.ExecHandlerFunc { return run.exec }),
+		interp.OpenHandler(run.open),
+		interp.ReadDirHandler2(func(context.Context, string) ([]fs.DirEntry, error) {
+			return nil, &Refusal{Reason: "directory reads (globs) are not run by the workspace shell"}
+		}),
+		interp.StatHandler(run.stat),
+		interp.AccessHandler(run.access),
+	)
+	if err != nil {
+		return out, fmt.Errorf("tools: shell: %w", err)
+	}
+	rctx, cancel := context.WithTimeout(ctx, t.lim.ShellTimeout)
+	defer cancel()
+	err = runner.Run(rctx, file)
+	out.Stdout, out.Stderr = stdout.String(), stderr.String()
+	out.Commands = append(out.Commands, run.ran...)
+	n.summary = fmt.Sprintf("%d command(s) ran", len(run.ran))
+	var status interp.ExitStatus
+	if errors.As(err, &status) {
+		out.ExitCode = int(status)
+		n.summary += fmt.Sprintf(", exit %d", status)
+		return out, nil
+	}
+	var ref *Refusal
+	switch {
+	case err == nil:
+		out.ExitCode = 0
+		n.summary += ", exit 0"
+		return out, nil
+	case errors.As(err, &ref):
+		return out, ref
+	case rctx.Err() != nil:
+		return out, refusef("stopped after %v (the harness owns the timeout)", t.lim.ShellTimeout)
+	}
+	return out, fmt.Errorf("tools: shell: %w", err)
+}
+
+func describe(rs []engine.Reason) string {
+	var parts []string
+	for _, r := range rs {
+		s := r.Rule
+		if r.Justification != "" {
+			s += " (" + r.Justification + ")"
+		}
+		if !slices.Contains(parts, s) {
+			parts = append(parts, s)
+		}
+	}
+	if len(parts) == 0 {
+		return "no reason given"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// approve asks the approver about a shell command and returns the answer
+// as recorded ("once", "always", "deny", "timeout", "error: …").
+func (t *Tools) approve(ctx context.Context, text, dir string, v engine.Verdict) string {
+	if t.cfg.Approver == nil {
+		return "deny (no approver)"
+	}
+	timeout := t.cfg.Harness.ApprovalTimeout
+	if timeout <= 0 {
+		timeout = harness.DefaultApprovalTimeout
+	}
+	actx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	deadline, _ := actx.Deadline()
+	ans, err := t.cfg.Approver.Approve(actx, harness.ApprovalRequest{Argv: []string{text}, Dir: dir, Verdict: v, Deadline: deadline})
+	switch {
+	case actx.Err() != nil:
+		return "timeout"
+	case err != nil:
+		return "error: " + err.Error()
+	}
+	return ans.String()
+}
+
+// shellRun is the state of one shell call.
+type shellRun struct {
+	t       *Tools
+	graded  []*parser.Segment
+	root    string
+	verdict engine.Verdict
+
+	// targets are the static redirect targets of the graded segments.
+	targets map[string]bool
+
+	mu      sync.Mutex
+	pending [][]string // argv cleared by call, awaiting exec
+	ran     []ShellCommand
+}
+
+// call is the interpreter's CallHandler: it runs before every simple
+// command.
+func (r *shellRun) call(ctx context.Context, runner *interp.Runner, args []string) ([]string, error) {
+	hc := interp.HandlerCtx(ctx)
+	name := args[0]
+	if _, ok := runner.Funcs[name]; ok {
+		return nil, refusef("function %s: function calls are not run by the workspace shell", name)
+	}
+	if interp.IsBuiltin(name) && !internalBuiltins[name] && !(name == "set" && safeSet(args[1:])) {
+		return nil, refusef("builtin %s is not run by the workspace shell", name)
+	}
+	if !r.graded1(args, hc.Dir) {
+		return nil, refusef("%s (in %s) is not a command that was graded: the interpreter computed it at run time", quoteArgv(args), r.rel(hc.Dir))
+	}
+	if !interp.IsBuiltin(name) {
+		r.mu.Lock()
+		r.pending = append(r.pending, slices.Clone(args))
+		r.mu.Unlock()
+	}
+	return args, nil
+}
+
+// graded1 reports whether args run in dir equal a graded segment.
+func (r *shellRun) graded1(args []string, dir string) bool {
+	got, err := parser.FromArgv(args, parser.Cwd(dir), parser.Workspace(r.root))
+	if err != nil || len(got.Segments) == 0 {
+		return false
+	}
+	g := got.Segments[0]
+	for _, s := range r.graded {
+		if !s.CwdKnown || slices.Contains(s.Dynamic, true) {
+			continue
+		}
+		if slices.Equal(s.Argv, g.Argv) && s.Path == g.Path && s.Cwd == g.Cwd &&
+			slices.EqualFunc(s.Wrappers, g.Wrappers, func(a, b parser.Wrapper) bool {
+				return a.Name == b.Name && slices.Equal(a.Args, b.Args)
+			}) &&
+			slices.EqualFunc(s.Assigns, g.Assigns, func(a, b parser.Assign) bool {
+				return a.Name == b.Name && a.Value == b.Value && !a.Dynamic
+			}) {
+			return true
+		}
+	}
+	return false
+}
+
+// exec is the interpreter's ExecHandler: a program runs through the
+// harness, which lets through exactly the argv the call handler cleared.
+func (r *shellRun) exec(ctx context.Context, args []string) error {
+	hc := interp.HandlerCtx(ctx)
+	r.mu.Lock()
+	i := slices.IndexFunc(r.pending, func(p []string) bool { return slices.Equal(p, args) })
+	if i >= 0 {
+		r.pending = slices.Delete(r.pending, i, i+1)
+	}
+	r.mu.Unlock()
+	if i < 0 {
+		return refusef("%s was not cleared before it was executed", quoteArgv(args))
+	}
+	dir := hc.Dir
+	cl := &clearance{
+		allow:   func(argv []string, d string) bool { return slices.Equal(argv, args) && d == dir },
+		verdict: r.verdict,
+	}
+	cl.verdict.Decision = engine.Allow // graded allow, or approved
+	var stdin io.Reader
+	if f, ok := hc.Stdin.(*os.File); ok && f != nil {
+		stdin = f
+	} else if !ok && hc.Stdin != nil {
+		stdin = hc.Stdin
+	}
+	res, err := r.t.h.Run(context.WithValue(ctx, clearanceKey{}, cl), harness.Request{
+		Argv: args, Dir: dir, Stdin: stdin, Stdout: hc.Stdout, Stderr: hc.Stderr,
+	})
+	if err != nil {
+		if !res.Ran {
+			return refusef("%s: %v", quoteArgv(args), err)
+		}
+		return fmt.Errorf("tools: shell: %w", err)
+	}
+	if !res.Ran {
+		return refusef("%s did not run: %s", quoteArgv(args), res.Refusal)
+	}
+	code := res.ExitCode
+	switch {
+	case res.TimedOut:
+		code = 124
+	case res.Signal != 0:
+		code = 128 + int(res.Signal)
+	case code < 0:
+		code = 128 + int(syscall.SIGKILL)
+	}
+	r.mu.Lock()
+	r.ran = append(r.ran, ShellCommand{Argv: slices.Clone(args), Dir: r.rel(dir), ExitCode: code, TimedOut: res.TimedOut})
+	r.mu.Unlock()
+	if code == 0 {
+		return nil
+	}
+	return interp.ExitStatus(uint8(min(code, 255)))
+}
+
+func (r *shellRun) rel(abs string) string {
+	if rel, err := r.t.w.Policy().Rel(abs); err == nil {
+		return rel
+	}
+	return abs
+}
+
+// open is the interpreter's OpenHandler: redirections go through the path
+// policy.
+func (r *shellRun) open(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
+	if path == os.DevNull {
+		return os.OpenFile(os.DevNull, flag, perm)
+	}
+	hc := interp.HandlerCtx(ctx)
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(hc.Dir, path)
+	}
+	path = filepath.Clean(path)
+	if !r.targets[path] {
+		return nil, refusef("redirect: %s is not a target that was graded", r.rel(path))
+	}
+	pol := r.t.w.Policy()
+	rel, err := pol.Rel(path)
+	if err != nil {
+		return nil, &Refusal{Reason: "redirect: " + err.Error()}
+	}
+	access := pathpolicy.Read
+	if flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE|os.O_APPEND|os.O_TRUNC) != 0 {
+		access = pathpolicy.Write
+	}
+	_, abs, err := pol.Resolve(rel, access)
+	if err != nil {
+		return nil, &Refusal{Reason: "redirect: " + err.Error()}
+	}
+	return os.OpenFile(abs, flag|oNoFollow, perm)
+}
+
+// stat is the interpreter's StatHandler: only the workspace is visible.
+func (r *shellRun) stat(ctx context.Context, name string, follow bool) (fs.FileInfo, error) {
+	abs, err := r.inside(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if follow {
+		return os.Stat(abs)
+	}
+	return os.Lstat(abs)
+}
+
+func (r *shellRun) access(ctx context.Context, name string, mode interp.AccessMode) error {
+	abs, err := r.inside(ctx, name)
+	if err != nil {
+		return err
+	}
+	return interp.DefaultAccessHandler()(ctx, abs, mode)
+}
+
+func (r *shellRun) inside(ctx context.Context, name string) (string, error) {
+	if !filepath.IsAbs(name) {
+		name = filepath.Join(interp.HandlerCtx(ctx).Dir, name)
+	}
+	pol := r.t.w.Policy()
+	rel, err := pol.Rel(name)
+	if err != nil {
+		return "", &fs.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
+	}
+	_, abs, err := pol.Resolve(rel, pathpolicy.Read)
+	if err != nil {
+		return "", &fs.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
+	}
+	return abs, nil
+}
+
+func quoteArgv(argv []string) string {
+	q := make([]string, len(argv))
+	for i, a := range argv {
+		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`|&;<>()*?[]{}~#!") {
+			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		} else {
+			q[i] = a
+		}
+	}
+	return "`" + strings.Join(q, " ") + "`"
+}
+
+// tailBuffer keeps the last max bytes written to it, safe for the
+// concurrent writes of background commands.
+type tailBuffer struct {
+	mu    sync.Mutex
+	max   int
+	buf   []byte
+	total int64
+}
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.total += int64(len(p))
+	b.buf = append(b.buf, p...)
+	if len(b.buf) > 2*b.max {
+		b.buf = append(b.buf[:0:0], b.buf[len(b.buf)-b.max:]...)
+	}
+	return len(p), nil
+}
+
+func (b *tailBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s := string(b.buf)
+	if cut := b.total - int64(min(len(b.buf), b.max)); cut > 0 {
+		return fmt.Sprintf("[… %d bytes cut …]\n%s", cut, s[len(s)-min(len(s), b.max):])
+	}
+	return s
+}

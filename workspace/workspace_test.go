@@ -1,0 +1,213 @@
+package workspace_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rivumi/rivumi/workspace"
+	"github.com/rivumi/rivumi/workspace/bundle"
+	"github.com/rivumi/rivumi/workspace/internal/gittest"
+)
+
+func prepare(t *testing.T, o workspace.PrepareOptions) (*workspace.Workspace, error) {
+	t.Helper()
+	w, err := workspace.Prepare(context.Background(), o)
+	if err == nil {
+		t.Cleanup(func() { w.Close() })
+	}
+	return w, err
+}
+
+// The clone is pinned to the commit, not to the source's dirty state:
+// an older commit, while the source has uncommitted and untracked files.
+func TestPreparePinsTheCommit(t *testing.T) {
+	src, first := gittest.Repo(t, map[string]string{"f.txt": "one\n"})
+	gittest.Commit(t, src, map[string]string{"f.txt": "two\n"}, "second")
+	gittest.Write(t, src, map[string]string{"f.txt": "dirty\n", "untracked.txt": "u\n"})
+	before := gittest.Fingerprint(t, src)
+
+	w, err := prepare(t, workspace.PrepareOptions{Source: src, Commit: first, RunRoot: t.TempDir(), Name: "run1", Task: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(w.Dir(), "f.txt")); string(b) != "one\n" {
+		t.Errorf("f.txt in the clone = %q, want the pinned commit's %q", b, "one\n")
+	}
+	if _, err := os.Stat(filepath.Join(w.Dir(), "untracked.txt")); err == nil {
+		t.Error("an untracked source file reached the clone")
+	}
+	head, err := w.Git(context.Background(), "", "rev-parse", "HEAD")
+	if err != nil || strings.TrimSpace(string(head)) != first {
+		t.Errorf("HEAD = %q, %v; want %s", head, err, first)
+	}
+	if sym, _ := w.Git(context.Background(), "", "symbolic-ref", "-q", "HEAD"); len(sym) != 0 {
+		t.Errorf("HEAD is not detached: %s", sym)
+	}
+	if remotes, _ := w.Git(context.Background(), "", "remote"); len(remotes) != 0 {
+		t.Errorf("the clone keeps a remote: %s", remotes)
+	}
+	// No object file is shared with the source (--no-hardlinks).
+	var st1, st2 os.FileInfo
+	filepath.WalkDir(filepath.Join(w.Dir(), ".git", "objects"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && st1 == nil {
+			rel, _ := filepath.Rel(filepath.Join(w.Dir(), ".git"), p)
+			if fi, err := os.Stat(filepath.Join(src, ".git", rel)); err == nil {
+				st1, _ = os.Stat(p)
+				st2 = fi
+			}
+		}
+		return nil
+	})
+	if st1 != nil && os.SameFile(st1, st2) {
+		t.Error("an object file is hard-linked to the source")
+	}
+	var req bundle.Request
+	if err := w.Bundle().ReadJSON(bundle.RequestFile, &req); err != nil || req.Commit != first || req.Task != "t" {
+		t.Errorf("request.json = %+v, %v", req, err)
+	}
+	if after := gittest.Fingerprint(t, src); after != before {
+		t.Error("Prepare changed the source repository")
+	}
+}
+
+func TestPrepareRefusals(t *testing.T) {
+	src, sha := gittest.Repo(t, map[string]string{"f": "x"})
+	root := t.TempDir()
+	if _, err := prepare(t, workspace.PrepareOptions{Source: src, Commit: sha, RunRoot: root, Name: "taken"}); err != nil {
+		t.Fatal(err)
+	}
+	inSource := filepath.Join(src, "runs")
+	os.Mkdir(inSource, 0o755)
+	link := filepath.Join(t.TempDir(), "link")
+	os.Symlink(src, link)
+	tree := gittest.Git(t, src, "rev-parse", "HEAD^{tree}")
+	tests := []struct {
+		name string
+		o    workspace.PrepareOptions
+		err  string
+	}{
+		{"short sha", workspace.PrepareOptions{Commit: sha[:12]}, "full 40-character SHA"},
+		{"branch", workspace.PrepareOptions{Commit: "main"}, "full 40-character SHA"},
+		{"unknown commit", workspace.PrepareOptions{Commit: strings.Repeat("ab", 20)}, "not found"},
+		{"a tree, not a commit", workspace.PrepareOptions{Commit: tree}, "not found"},
+		{"run dir in source", workspace.PrepareOptions{RunRoot: inSource}, "inside the source"},
+		{"run dir in source via symlink", workspace.PrepareOptions{RunRoot: link}, "inside the source"},
+		{"run dir in .git", workspace.PrepareOptions{RunRoot: filepath.Join(src, ".git")}, "inside the source"},
+		{"existing", workspace.PrepareOptions{Name: "taken"}, "already exists"},
+		{"two segments", workspace.PrepareOptions{Name: "a/b"}, "one path segment"},
+		{"dot-dot", workspace.PrepareOptions{Name: ".."}, "one path segment"},
+		{"empty name", workspace.PrepareOptions{Name: ""}, "one path segment"},
+		{"bad check", workspace.PrepareOptions{Config: workspace.Config{Checks: []bundle.Check{{Name: "t", Argv: []string{"go", "te\x00st"}}}}}, "checks[0].argv[1]"},
+		{"bad pattern", workspace.PrepareOptions{Config: workspace.Config{AllowedPaths: []string{"src/"}}}, "allowed_paths[0]"},
+		{"deadline", workspace.PrepareOptions{Timeout: time.Nanosecond, Name: "late"}, "deadline exceeded"},
+	}
+	for _, tt := range tests {
+		o := tt.o
+		if o.Source == "" {
+			o.Source = src
+		}
+		if o.Commit == "" {
+			o.Commit = sha
+		}
+		if o.RunRoot == "" {
+			o.RunRoot = root
+		}
+		if o.Name == "" && tt.name != "empty name" {
+			o.Name = "r-" + strings.ReplaceAll(tt.name, " ", "-")
+		}
+		_, err := prepare(t, o)
+		if err == nil || !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("%s: Prepare = %v, want an error mentioning %q", tt.name, err, tt.err)
+		}
+		if tt.name == "deadline" {
+			if _, serr := os.Stat(filepath.Join(root, "late")); serr == nil {
+				t.Error("a failed Prepare left its run directory")
+			}
+		}
+	}
+}
+
+func TestOpenLocksAndReloads(t *testing.T) {
+	src, sha := gittest.Repo(t, map[string]string{"f": "x"})
+	w, err := prepare(t, workspace.PrepareOptions{Source: src, Commit: sha, RunRoot: t.TempDir(), Name: "r",
+		Config: workspace.Config{AllowedPaths: []string{"./src//**"}, Checks: []bundle.Check{{Name: "ok", Argv: []string{"true"}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opened := make(chan *workspace.Workspace)
+	go func() {
+		w2, err := workspace.Open(w.RunDir())
+		if err != nil {
+			t.Error(err)
+		}
+		opened <- w2
+	}()
+	select {
+	case <-opened:
+		t.Fatal("Open did not wait for the lock")
+	case <-time.After(100 * time.Millisecond):
+	}
+	w.Close()
+	w2 := <-opened
+	defer w2.Close()
+	if w2.Commit() != sha || w2.Policy().Patterns()[0].String() != "src/**" {
+		t.Errorf("reopened: commit %s, patterns %v", w2.Commit(), w2.Policy().Patterns())
+	}
+	if _, ok := w2.Check("ok"); !ok {
+		t.Error("check not reloaded")
+	}
+}
+
+func TestGitRefusesAChangedConfig(t *testing.T) {
+	src, sha := gittest.Repo(t, map[string]string{"f": "x"})
+	w, err := prepare(t, workspace.PrepareOptions{Source: src, Commit: sha, RunRoot: t.TempDir(), Name: "r"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Diff(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(t.TempDir(), "ran")
+	gittest.Write(t, w.Dir(), map[string]string{".gitattributes": "* filter=x\n"})
+	f, _ := os.OpenFile(filepath.Join(w.Dir(), ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("[filter \"x\"]\n\tclean = touch " + marker + "\n")
+	f.Close()
+	if _, err := w.Finish(context.Background(), ""); err == nil || !strings.Contains(err.Error(), ".git/config was changed") {
+		t.Errorf("Finish with a changed config = %v", err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("a filter from the clone's config ran")
+	}
+}
+
+func TestFinishWritesPatchAndFindings(t *testing.T) {
+	src, sha := gittest.Repo(t, map[string]string{"f.txt": "one\n"})
+	w, err := prepare(t, workspace.PrepareOptions{Source: src, Commit: sha, RunRoot: t.TempDir(), Name: "r"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gittest.Write(t, w.Dir(), map[string]string{"f.txt": "one\nGITHUB_TOKEN=ghp_0123456789abcdefghijABCDEFGHIJ\n"})
+	res, err := w.Finish(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != bundle.StatusUnverified || res.Reason != "finished" || len(res.ChangedFiles) != 1 || res.ChangedFiles[0] != "f.txt" {
+		t.Errorf("result = %+v", res)
+	}
+	if len(res.Findings) != 1 || res.Findings[0].File != "f.txt" || res.Findings[0].Kind != "github-token" {
+		t.Errorf("findings = %+v", res.Findings)
+	}
+	patch, _ := os.ReadFile(w.Bundle().File(bundle.PatchFile))
+	if !strings.Contains(string(patch), "+GITHUB_TOKEN=[REDACTED]") || strings.Contains(string(patch), "ghp_") {
+		t.Errorf("changes.patch:\n%s", patch)
+	}
+	for _, f := range []string{bundle.RequestFile, bundle.PatchFile, bundle.VerificationFile, bundle.TestLogFile, bundle.ResultFile} {
+		if _, err := os.Stat(w.Bundle().File(f)); err != nil {
+			t.Errorf("bundle misses %s", f)
+		}
+	}
+}
