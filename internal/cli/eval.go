@@ -134,23 +134,6 @@ func evalBatch(ctx context.Context, e *engine.Engine, pf *policyFlags, name stri
 	return nil
 }
 
-// jsonFieldError names the offending field of a JSON decoding error.
-func jsonFieldError(err error) string {
-	var te *json.UnmarshalTypeError
-	if ok := asType(err, &te); ok {
-		return fmt.Sprintf("field %q: expected %s, got %s", te.Field, te.Type, te.Value)
-	}
-	return err.Error()
-}
-
-func asType[T error](err error, target *T) bool {
-	t, ok := err.(T)
-	if ok {
-		*target = t
-	}
-	return ok
-}
-
 func writeJSONLine(w io.Writer, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
