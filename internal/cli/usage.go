@@ -65,11 +65,17 @@ and the verdict. The project's standing grants apply as in 'policy eval'
 	"version":      {examples: []string{`rivumi version`, `rivumi --version`}},
 	"hook install": {examples: []string{`rivumi hook install claude-code`, `rivumi hook install gemini --project -- --shadow`,
 		`rivumi hook install codex -- --remote https://rivumi.example.com --remote-token-file ~/.config/rivumi/token`}},
-	"hook doctor":  {synopsis: "[--project | --user] [-C DIR] [AGENT...]", description: "Checks each agent's settings (project and user) for the rivumi hook entry,\nthat the binary it runs is an absolute, executable path, and that a floor\ncommand (rm -rf /) is denied both in-process and by running the entry end\nto end. Exit code 0 when some agent is wired and nothing failed.", examples: []string{`rivumi hook doctor`, `rivumi hook doctor claude-code`}},
-	"grant list":   {synopsis: "[flags]", description: "Lists the project's grants: each argv prefix and the ask rules it cancels.", examples: []string{`rivumi grant list`, `rivumi grant list --json`}},
-	"grant rm":     {synopsis: "[flags] -- PROGRAM [SUBCOMMAND...]", description: "Removes the project's grant for exactly this argv prefix.", examples: []string{`rivumi grant rm -- npm install`}},
-	"audit report": {examples: []string{`rivumi audit report`, `rivumi audit report --html report.html ~/.local/state/rivumi/audit.jsonl`}},
-	"hook <agent>": {examples: []string{`echo '{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}' | rivumi hook %s`}},
+	"hook doctor":       {synopsis: "[--project | --user] [-C DIR] [AGENT...]", description: "Checks each agent's settings (project and user) for the rivumi hook entry,\nthat the binary it runs is an absolute, executable path, and that a floor\ncommand (rm -rf /) is denied both in-process and by running the entry end\nto end. Exit code 0 when some agent is wired and nothing failed.", examples: []string{`rivumi hook doctor`, `rivumi hook doctor claude-code`}},
+	"grant list":        {synopsis: "[flags]", description: "Lists the project's grants: each argv prefix and the ask rules it cancels.", examples: []string{`rivumi grant list`, `rivumi grant list --json`}},
+	"grant rm":          {synopsis: "[flags] -- PROGRAM [SUBCOMMAND...]", description: "Removes the project's grant for exactly this argv prefix.", examples: []string{`rivumi grant rm -- npm install`}},
+	"workspace prepare": {examples: []string{`rivumi workspace prepare -source . -commit "$(git rev-parse HEAD)" -run-root /tmp/runs -name fix-1`}},
+	"workspace tool": {examples: []string{`rivumi workspace tool -run /tmp/runs/fix-1 read_file '{"path":"README.md"}'`,
+		`rivumi workspace tool -run /tmp/runs/fix-1 run_check '{"name":"test"}'`}},
+	"workspace tools": {synopsis: "", description: "Lists the workspace tools, each with its JSON arguments and what it does.",
+		examples: []string{`rivumi workspace tools`}},
+	"workspace finish": {examples: []string{`rivumi workspace finish -run /tmp/runs/fix-1 -verify`}},
+	"audit report":     {examples: []string{`rivumi audit report`, `rivumi audit report --html report.html ~/.local/state/rivumi/audit.jsonl`}},
+	"hook <agent>":     {examples: []string{`echo '{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}' | rivumi hook %s`}},
 }
 
 // helpFor returns the help of a command path.
