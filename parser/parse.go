@@ -78,6 +78,9 @@ func Parse(text string, opts ...Option) (*Command, error) {
 	p.sweep(f, file)
 	p.finish()
 	if pe := p.cmd.Shape.Error; pe != nil {
+		// Found while walking (bash would read the text otherwise, or
+		// reject it): like a syntax error, no segments are kept.
+		p.cmd.Segments = nil
 		return p.cmd, pe
 	}
 	return p.cmd, nil
