@@ -27,7 +27,8 @@ type Event struct {
 	// Verdict is the policy's decision: allow, ask or deny.
 	Verdict string
 	// Enforced is what was answered (after approval or --ask-as); empty
-	// in shadow mode, where nothing was.
+	// in shadow mode, where nothing was (a hook's --ask-as pass leaves an
+	// ask unanswered too, and counts as shadow).
 	Enforced string
 	Rules    []string // the verdict's rule ids
 	Policy   string
