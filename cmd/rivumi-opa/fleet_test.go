@@ -36,10 +36,7 @@ func TestFleetWalkThrough(t *testing.T) {
 	}
 	ctx := context.Background()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "rivumi-opa")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := rivumiOPA(t)
 	priv, pub := rsaPair(t, dir, "fleet")
 	src, err := engine.LoadSources(ctx)
 	if err != nil {
