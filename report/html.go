@@ -170,7 +170,7 @@ svg text { font: 12px system-ui, sans-serif; fill: #333; }
 
 <section id="summary">
 <h2>Decisions</h2>
-<p><strong id="events">{{.S.Events}}</strong> graded commands{{if .S.Shadow}}, <strong id="shadow">{{.S.Shadow}}</strong> of them in shadow mode (graded, not enforced: what rivumi would have decided){{end}}{{if .S.Overridden}}; {{.S.Overridden}} answered otherwise than the verdict (approved asks, --ask-as){{end}}.</p>
+<p><strong id="events">{{.S.Events}}</strong> graded commands{{if .S.Shadow}}, <strong id="shadow">{{.S.Shadow}}</strong> of them in shadow mode (graded, not answered — <code>--shadow</code>, or <code>--ask-as pass</code> for asks: what rivumi would have decided){{end}}{{if .S.Overridden}}; {{.S.Overridden}} answered otherwise than the verdict (approved asks, --ask-as){{end}}.</p>
 <table id="totals">
 <tr><th>verdict</th><th class="n">count</th><th class="n">share</th>{{if .S.Shadow}}<th class="n">of which in shadow mode</th>{{end}}</tr>
 {{range .Totals}}<tr><td><span class="swatch" style="background:{{.Colour}}"></span>{{.Decision}}</td><td class="n" data-decision="{{.Decision}}">{{.Count}}</td><td class="n">{{.Percent}}</td>{{if $.S.Shadow}}<td class="n" data-shadow="{{.Decision}}">{{.Shadow}}</td>{{end}}</tr>

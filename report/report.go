@@ -27,7 +27,8 @@ type Event struct {
 	// Verdict is the policy's decision: allow, ask or deny.
 	Verdict string
 	// Enforced is what was answered (after approval or --ask-as); empty
-	// in shadow mode, where nothing was.
+	// in shadow mode, where nothing was (a hook's --ask-as pass leaves an
+	// ask unanswered too, and counts as shadow).
 	Enforced string
 	Rules    []string // the verdict's rule ids
 	Policy   string
@@ -371,6 +372,10 @@ func counts(layer, verdict string) bool {
 	return false // allow and grant rules lowered something; they decided nothing here
 }
 
+// maxSuggest bounds the distinct uncovered commands graded again for the
+// rule to paste (the most frequent ones), so a large log stays quick.
+const maxSuggest = 2000
+
 // groupUncovered groups uncovered commands by the argv prefix the policy
 // suggests a rule for (the command itself without a Suggest function).
 func groupUncovered(cmds map[string]int, o Options) []Uncovered {
@@ -386,9 +391,14 @@ func groupUncovered(cmds map[string]int, o Options) []Uncovered {
 		}
 		return names[i] < names[j]
 	})
-	for _, c := range names {
+	for i, c := range names {
 		prefix, rule := c, ""
-		if o.Suggest != nil {
+		if i >= maxSuggest {
+			// The long tail is grouped by program without grading again.
+			if f := strings.Fields(c); len(f) > 0 {
+				prefix = f[0]
+			}
+		} else if o.Suggest != nil {
 			if p, r := o.Suggest(c); p != "" {
 				prefix, rule = p, r
 			}

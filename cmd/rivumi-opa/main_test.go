@@ -32,11 +32,7 @@ func TestRivumiOPAServesEngineVerdicts(t *testing.T) {
 	}
 	ctx := context.Background()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "rivumi-opa")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := rivumiOPA(t) // build_test.go
 	src, err := engine.LoadSources(ctx)
 	if err != nil {
 		t.Fatal(err)

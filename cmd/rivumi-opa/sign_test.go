@@ -29,10 +29,7 @@ func TestSignedBundleVerified(t *testing.T) {
 	}
 	ctx := context.Background()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "rivumi-opa")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := rivumiOPA(t)
 	priv, pub := rsaPair(t, dir, "fleet")
 	other, _ := rsaPair(t, dir, "other")
 	src, err := engine.LoadSources(ctx)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -44,6 +45,9 @@ func runAuditReport(ctx context.Context, stdio Stdio, args []string) error {
 		p, err := defaultAuditPath()
 		if err != nil {
 			return exitf(ExitError, "audit report: %v", err)
+		}
+		if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
+			return exitf(ExitError, "audit report: no audit log yet at %s (the hooks, 'rivumi serve' and 'rivumi run' write it); name a log file", p)
 		}
 		logs = []string{p}
 	}

@@ -30,11 +30,48 @@ type remoteFlags struct {
 	fallback  string
 }
 
+// register adds the flags; a bad URL or fallback is a flag error, so that
+// `rivumi hook install` refuses it rather than installing a hook that
+// blocks every call.
 func (r *remoteFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&r.url, "remote", "", "grade shell commands by asking the rivumi server at `URL`: a 'rivumi serve' base URL, or rivumi-opa's .../v1/data/rivumi/entry/verdict (https; http only to loopback)")
+	fs.Func("remote", "grade shell commands by asking the rivumi server at `URL`: a 'rivumi serve' base URL, or rivumi-opa's .../v1/data/rivumi/entry/verdict (https; http only to loopback)", func(v string) error {
+		r.url = v
+		_, _, err := remoteEndpoint(v)
+		return err
+	})
 	fs.StringVar(&r.tokenFile, "remote-token-file", "", "send the bearer token read from `FILE` to --remote")
 	fs.StringVar(&r.caFile, "remote-ca", "", "trust the PEM certificates in `FILE` for --remote besides the system's")
-	fs.StringVar(&r.fallback, "remote-fallback", "block", "when --remote does not answer a verdict: block (the call is blocked) or local (grade in-process)")
+	r.fallback = "block"
+	fs.Func("remote-fallback", "when --remote does not answer a verdict: block (the call is blocked; the default) or local (grade in-process)", func(v string) error {
+		if v != "block" && v != "local" {
+			return fmt.Errorf("want block or local")
+		}
+		r.fallback = v
+		return nil
+	})
+}
+
+// remoteEndpoint checks a --remote URL and returns the URL to post to and
+// whether it is rivumi-opa's data API.
+func remoteEndpoint(raw string) (string, bool, error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return "", false, fmt.Errorf("%q: want an http(s) URL", raw)
+	}
+	if u.User != nil {
+		return "", false, fmt.Errorf("no credentials in the URL; use --remote-token-file")
+	}
+	if u.Scheme == "http" && !loopbackHost(u.Hostname()) {
+		return "", false, fmt.Errorf("%s: plain http only to a loopback address; use https", u.Redacted())
+	}
+	switch path := strings.TrimRight(u.Path, "/"); path {
+	case "", "/v1/verdict":
+		u.Path = "/v1/verdict"
+		return u.String(), false, nil
+	case opaVerdictPath:
+		return u.String(), true, nil
+	}
+	return "", false, fmt.Errorf("%s: the path is neither a rivumi serve base URL nor %s", u.Redacted(), opaVerdictPath)
 }
 
 // opaVerdictPath is the entrypoint rivumi-opa serves verdicts at.
@@ -49,7 +86,7 @@ func (r *remoteFlags) grader(local func(context.Context) (hook.Grader, error)) (
 		return nil, err
 	}
 	switch r.fallback {
-	case "block", "":
+	case "block":
 		return c.verdict, nil
 	case "local":
 		return func(ctx context.Context, req server.Request) (engine.Verdict, error) {
@@ -76,27 +113,11 @@ type remoteClient struct {
 }
 
 func (r *remoteFlags) client() (*remoteClient, error) {
-	u, err := url.Parse(r.url)
-	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return nil, fmt.Errorf("--remote %q: want an http(s) URL", r.url)
+	endpoint, opa, err := remoteEndpoint(r.url)
+	if err != nil {
+		return nil, fmt.Errorf("--remote %v", err)
 	}
-	if u.User != nil {
-		return nil, fmt.Errorf("--remote: no credentials in the URL; use --remote-token-file")
-	}
-	if u.Scheme == "http" && !loopbackHost(u.Hostname()) {
-		return nil, fmt.Errorf("--remote %s: plain http only to a loopback address; use https", u.Redacted())
-	}
-	c := &remoteClient{}
-	path := strings.TrimRight(u.Path, "/")
-	switch {
-	case path == "" || path == "/v1/verdict":
-		u.Path = "/v1/verdict"
-	case path == opaVerdictPath:
-		c.opa = true
-	default:
-		return nil, fmt.Errorf("--remote %s: the path is neither a rivumi serve base URL nor %s", u.Redacted(), opaVerdictPath)
-	}
-	c.endpoint = u.String()
+	c := &remoteClient{endpoint: endpoint, opa: opa}
 	if r.tokenFile != "" {
 		b, err := os.ReadFile(r.tokenFile)
 		if err != nil {

@@ -107,6 +107,20 @@ func TestHookRemote(t *testing.T) {
 	}
 }
 
+// TestHookInstallRefusesBadRemote: a bad --remote or --remote-fallback is
+// refused at install time, not installed as a hook that blocks every call.
+func TestHookInstallRefusesBadRemote(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	for _, flags := range [][]string{{"--remote", "http://192.0.2.1:8282"}, {"--remote", "https://x.example", "--remote-fallback", "allow"}} {
+		var out, errb bytes.Buffer
+		args := append([]string{"hook", "install", "claude-code", "--user", "--"}, flags...)
+		if code := Main(context.Background(), args, Stdio{In: strings.NewReader(""), Out: &out, Err: &errb}); code != ExitError || !strings.Contains(errb.String(), "bad hook flags") {
+			t.Errorf("%q: exit %d, stderr %s", flags, code, errb.String())
+		}
+	}
+}
+
 // TestHookRemoteServe: against a real `rivumi serve` handler behind TLS,
 // the hook's verdicts are the server's.
 func TestHookRemoteServe(t *testing.T) {

@@ -40,6 +40,9 @@ type testReport struct {
 	Rego     []engine.RegoTestResult
 	Cases    []caseResult
 	Coverage *engine.CoverageReport
+	// BuiltinSkipped is set when a team's pack was tested without the
+	// built-in packs' own Rego tests (no --builtin).
+	BuiltinSkipped bool
 	// FailUnder is the rule id coverage required, in percent (<0: none).
 	FailUnder float64
 	Duration  time.Duration
@@ -198,6 +201,7 @@ Flags:
 	e, src := loadForTest(ctx, &pf, paths, !*noConfig, r)
 	if e != nil {
 		src.builtin = *builtin || !src.teamRego
+		r.BuiltinSkipped = !src.builtin
 		testWith(ctx, e, &pf, src, re, *coverage, r)
 	}
 	r.Duration = measure(time.Since(start))

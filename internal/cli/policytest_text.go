@@ -93,6 +93,9 @@ func (t textReporter) Report(w io.Writer, r *testReport) error {
 	if skipped > 0 {
 		ew.printf("%d skipped\n", skipped)
 	}
+	if r.BuiltinSkipped {
+		ew.printf("(the built-in packs' own Rego tests did not run: --builtin runs them too)\n")
+	}
 	if cov := r.Coverage; cov != nil {
 		ew.printf("rule coverage: %d of %d rule ids hit (%.1f%%)\n", cov.RulesHit, len(cov.Rules), cov.RulePercent)
 		for _, rc := range cov.Rules {

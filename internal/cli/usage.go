@@ -169,6 +169,9 @@ func parseInterspersed(fs *flag.FlagSet, args []string) error {
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				if len(pos) > 0 {
+					usage() // the flag package called the silenced one
+				}
 				return err
 			}
 			if len(pos) > 0 {
