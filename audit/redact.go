@@ -37,7 +37,9 @@ var (
 	assignment = regexp.MustCompile(`([A-Za-z0-9_.\-]+)(=)("[^"]*"|'[^']*'|[^\s&;'"]+)`)
 	// "name": "value" and name: value (JSON, YAML) where the name looks secret.
 	// The key starts a line or follows a blank, '{', '[' or ','.
-	keyValue = regexp.MustCompile(`(^|[\s{\[,])("?)([A-Za-z0-9_.\-]+)("?[ \t]*:[ \t]*)("[^"\r\n]*"|'[^'\r\n]*'|[^\s,'"}\]]+)`)
+	// The value is quoted, or unquoted up to the end of the line (YAML):
+	// `Token: token,` in source code is not a secret.
+	keyValue = regexp.MustCompile(`(?m)(^|[\s{\[,])("?)([A-Za-z0-9_.\-]+)("?[ \t]*:[ \t]*)("[^"\r\n]*"|'[^'\r\n]*'|[^\s,'"}\]]+[ \t]*$)`)
 )
 
 // detectors in the order they run: the longest, most specific shapes first,
@@ -67,14 +69,16 @@ var detectors = []detector{
 	}},
 	{kind: "secret-assignment", re: assignment, replace: func(m string) string {
 		sub := assignment.FindStringSubmatch(m)
-		if !secretName(sub[1]) || strings.Trim(sub[3], `"'`) == Redacted {
+		v := strings.TrimRight(strings.Trim(sub[3], `"'`), ",)]}")
+		// api_key=api_key passes a variable on (Python keywords, shell).
+		if !secretName(sub[1]) || v == Redacted || strings.EqualFold(v, sub[1]) {
 			return m
 		}
 		return sub[1] + sub[2] + Redacted
 	}},
 	{kind: "secret-assignment", re: keyValue, replace: func(m string) string {
 		sub := keyValue.FindStringSubmatch(m)
-		v := strings.Trim(sub[5], `"'`)
+		v := strings.TrimSpace(strings.Trim(sub[5], `"'`))
 		if !secretName(sub[3]) || v == "" || strings.Contains(m, Redacted[:len(Redacted)-1]) {
 			return m
 		}

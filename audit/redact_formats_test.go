@@ -83,6 +83,20 @@ func TestRedactKeyNeedsKeyPosition(t *testing.T) {
 	if got := audit.Redact("  password: hunter2"); got != "  password: "+audit.Redacted {
 		t.Errorf("YAML key: %q", got)
 	}
+	// Source code that names secrets without holding one stays readable.
+	for _, s := range []string{"\tToken: token,\n", "client(api_key=api_key)", "cfg := Config{Password: p.Password, User: u}"} {
+		if got := audit.Redact(s); got != s {
+			t.Errorf("Redact(%q) = %q", s, got)
+		}
+	}
+	for in, want := range map[string]string{
+		`	Password: "hunter2",`: `	Password: ` + audit.Redacted + `,`,
+		"token: abc123  \nnext": "token: " + audit.Redacted + "\nnext",
+	} {
+		if got := audit.Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
 
 func TestRedactJSON(t *testing.T) {
