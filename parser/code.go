@@ -251,10 +251,16 @@ func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []wor
 			p.stdinCode(f, seg, "shell") // at reads the job's commands from stdin
 		}
 	case prog == "expect" || prog == "gdb":
-		// expect -c 'spawn CMD…' and gdb -ex 'shell CMD' / -ex '!CMD' run CMD.
+		// expect -c 'spawn CMD…' and gdb -ex 'shell CMD' / -ex '!CMD' run CMD;
+		// gdb's shell, ! and pipe take the rest of the line.
+		re := embeddedShell
+		if prog == "gdb" {
+			re = gdbShell
+		}
 		for i, w := range ws {
-			if (w.text == "-c" || w.text == "-ex" || w.text == "--eval-command" || w.text == "-eval-command") && i+1 < len(ws) {
-				for _, m := range embeddedShell.FindAllStringSubmatch(ws[i+1].text, 8) {
+			if (w.text == "-c" || w.text == "-ex" || w.text == "--ex" || w.text == "--eval-command" || w.text == "-eval-command" ||
+				w.text == "-iex" || w.text == "--iex" || w.text == "-init-eval-command" || w.text == "--init-eval-command") && i+1 < len(ws) {
+				for _, m := range re.FindAllStringSubmatch(ws[i+1].text, 8) {
 					p.script(f, m[1], seg.Index, KindEmbedded, ws[i+1].dynamic)
 				}
 			}
@@ -785,6 +791,9 @@ var (
 	// embeddedShell finds the command of expect's spawn/exec and gdb's
 	// shell/! commands.
 	embeddedShell = regexp.MustCompile(`(?m)(?:^|[;\[])\s*(?:spawn|exec|shell|!)\s*([^;\]\n]+)`)
+	// gdbShell finds gdb's shell CMD, !CMD and pipe … | CMD: the rest of
+	// the line is the shell command.
+	gdbShell = regexp.MustCompile(`(?m)^\s*(?:shell\b|!|pipe\b[^|\n]*\|)\s*([^\n]+)`)
 	awkRedirect   = regexp.MustCompile(`>>?\s*"([^"\\]+)"`)
 	// sedExec finds GNU sed's `e command` (to the end of the line).
 	sedExec = regexp.MustCompile(`(?m)(?:^|[;{}])\s*(?:[0-9$]+(?:,[0-9$]+)?|/[^/\n]*/)?\s*!?\s*e[ \t]+([^\n]+)`)
