@@ -793,8 +793,8 @@ var (
 	embeddedShell = regexp.MustCompile(`(?m)(?:^|[;\[])\s*(?:spawn|exec|shell|!)\s*([^;\]\n]+)`)
 	// gdbShell finds gdb's shell CMD, !CMD and pipe … | CMD: the rest of
 	// the line is the shell command.
-	gdbShell = regexp.MustCompile(`(?m)^\s*(?:shell\b|!|pipe\b[^|\n]*\|)\s*([^\n]+)`)
-	awkRedirect   = regexp.MustCompile(`>>?\s*"([^"\\]+)"`)
+	gdbShell    = regexp.MustCompile(`(?m)^\s*(?:shell\b|!|pipe\b[^|\n]*\|)\s*([^\n]+)`)
+	awkRedirect = regexp.MustCompile(`>>?\s*"([^"\\]+)"`)
 	// sedExec finds GNU sed's `e command` (to the end of the line).
 	sedExec = regexp.MustCompile(`(?m)(?:^|[;{}])\s*(?:[0-9$]+(?:,[0-9$]+)?|/[^/\n]*/)?\s*!?\s*e[ \t]+([^\n]+)`)
 )
