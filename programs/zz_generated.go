@@ -13,6 +13,7 @@ var generated = []*Program{
 	{Name: "bash", Names: []string{"bash", "sh", "dash", "ksh", "mksh", "zsh", "ash", "yash", "rbash", "fish"}, Shell: true, RunsAnything: true, Options: "c i l login r s e u v x n f m a b h k p t o= O= init-file= rcfile= noprofile norc posix restricted debugger dump-strings dump-po-strings help version verbose noediting", InOrder: true},
 	{Name: "bazel", Names: []string{"bazel"}, Loads: []string{".bazelversion", ".bazeliskrc", ".bazelrc"}, LoadsOnVersion: true},
 	{Name: "bazelisk", Names: []string{"bazelisk"}, Loads: []string{".bazelversion", ".bazeliskrc", ".bazelrc"}, LoadsOnVersion: true},
+	{Name: "bb", Names: []string{"bb"}, Language: "clojure", CodeOptions: []string{"eval"}, RunsAnything: true, Options: "e|eval= f|file= m|main= x= cp|classpath= i I o O nrepl-server= socket-repl= debug version help", InOrder: true},
 	{Name: "builtin", Names: []string{"builtin"}, RunsAnything: true},
 	{Name: "bun", Names: []string{"bun"}, Language: "node", CodeOptions: []string{"eval", "print"}, RunsAnything: true, Options: "e|eval= p|print= r|preload= i cwd= env-file= c|config= watch hot smol silent b|bun v|version h|help revision", InOrder: true, Subcommands: true},
 	{Name: "bunx", Names: []string{"bunx"}, RunsAnything: true},
