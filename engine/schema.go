@@ -28,4 +28,3 @@ var InputSchemas = sync.OnceValue(func() *ast.SchemaSet {
 	ss.Put(ast.SchemaRootRef, v)
 	return ss
 })
-
