@@ -892,6 +892,18 @@ func (p *walker) interpCode(f *frame, seg *Segment, lang string, codeFlags []str
 			p.opaque(f, seg, lang, c, false)
 		}
 	}
+	if seg.Program == "ipython" || seg.Program == "ipython3" {
+		// IPython's configuration options carry code too:
+		// --InteractiveShellApp.code_to_run=…, --…exec_lines=[…].
+		for name, vals := range seg.Options {
+			if strings.HasSuffix(name, ".code_to_run") || strings.HasSuffix(name, ".exec_lines") {
+				for _, c := range vals {
+					found = true
+					p.opaque(f, seg, lang, c, false)
+				}
+			}
+		}
+	}
 	if found {
 		return
 	}
