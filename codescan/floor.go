@@ -4,6 +4,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/rivumi/rivumi/programs"
 )
 
 // The ids returned by Floor.
@@ -60,10 +62,9 @@ const (
 //   - floor.fetch-run: a command containing curl, wget or fetch (or base64
 //     with a decode option such as -d, -D, --decode) piped, directly or
 //     further down the same pipeline, into a command whose command word is a
-//     shell or interpreter (sh bash zsh dash ksh mksh fish csh tcsh ash yash
-//     busybox python python2 python3 pypy perl ruby node nodejs php lua
-//     luajit pwsh powershell deno bun osascript, with or without a version
-//     suffix such as python3.12) or source/.; a $( ), <( ) or backtick
+//     shell or interpreter (every shell and interpreter of the program
+//     registry, programs/programs.yaml, and busybox, with or without a
+//     version suffix such as python3.12) or source/.; a $( ), <( ) or backtick
 //     substitution containing such a command inside a command whose command
 //     word is a shell, interpreter, source, . or eval (bash <(curl ...),
 //     source <(curl ...), . <(curl ...), eval "$(curl ...)", eval `curl ...`,
@@ -370,15 +371,18 @@ func trimVersion(n string) string {
 	return t
 }
 
-var floorShells = map[string]bool{
-	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "fish": true,
-	"csh": true, "tcsh": true, "ash": true, "yash": true, "busybox": true, "python": true, "pypy": true,
-	"perl": true, "ruby": true, "node": true, "nodejs": true, "php": true, "lua": true, "luajit": true,
-	"pwsh": true, "powershell": true, "deno": true, "bun": true, "osascript": true,
-}
-
+// isShellName reports a shell or interpreter by the program registry
+// (programs/programs.yaml: an entry that is a shell or has a language),
+// with or without a version suffix, or busybox (whose applets include sh).
 func isShellName(n string) bool {
-	return floorShells[n] || floorShells[trimVersion(n)]
+	if n == "busybox" {
+		return true
+	}
+	p := programs.Lookup(n)
+	if p == nil {
+		p = programs.Lookup(trimVersion(n))
+	}
+	return p != nil && p.HasCode()
 }
 
 var floorFetchers = map[string]bool{"curl": true, "wget": true, "fetch": true}

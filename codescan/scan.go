@@ -4,6 +4,8 @@ import (
 	"path"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/rivumi/rivumi/programs"
 )
 
 // Findings describes code in another language (python, node, perl, ruby, php, lua, ...)
@@ -18,12 +20,15 @@ type Findings struct {
 // Scan inspects code written for the interpreter lang and reports its string
 // literals and the dangerous capabilities it uses.
 //
-// lang is the interpreter basename as rivumi sees it. It is matched case-
-// insensitively after removing any directory, a ".exe" suffix and a trailing
-// version ("python3.12" is python, "lua5.4" is lua):
-//   - python, py, pypy, ipython: python
-//   - node, nodejs, deno, bun, ts-node, tsx, js: JavaScript
-//   - perl; ruby, irb, jruby; php, php-cli; lua, luajit; pwsh, powershell
+// lang is a language (python, node or js, perl, ruby, php, lua, pwsh,
+// osascript) or an interpreter's basename, mapped to its language by the
+// program registry (programs/programs.yaml: ipython is python, tsx is node,
+// luajit is lua). It is matched case-insensitively after removing any
+// directory, a ".exe" suffix and a trailing version ("python3.12" is
+// python, "lua5.4" is lua):
+//   - python: python, py, pypy, ipython …
+//   - node (JavaScript): node, nodejs, deno, bun, ts-node, tsx, js …
+//   - perl; ruby (irb, jruby); php (php-cgi, php-cli); lua (luajit); pwsh (powershell)
 //   - osascript: AppleScript, or JavaScript for Automation (JXA) when the
 //     code contains Application(, ObjC. or doShellScript
 //   - anything else: a generic scan that applies the rules of every
@@ -276,21 +281,34 @@ func HasScanner(lang string) bool {
 	return newScanner(lang, "").mask != mGen
 }
 
+// language maps an interpreter's name to its language by the program
+// registry (ipython is python, tsx is node); a language name maps to itself.
+func language(lang string) string {
+	l := langName(lang)
+	if p := programs.Lookup(l); p != nil && p.Language != "" {
+		return p.Language
+	}
+	if p := programs.Lookup(strings.ToLower(path.Base(strings.ReplaceAll(lang, `\`, "/")))); p != nil && p.Language != "" {
+		return p.Language // a versioned name: python3.12
+	}
+	return l
+}
+
 func newScanner(lang, code string) *scanner {
-	switch langName(lang) {
-	case "python", "py", "pypy", "ipython":
+	switch language(lang) {
+	case "python":
 		return &scanner{mask: mPy, style: stylePy}
-	case "node", "nodejs", "deno", "bun", "ts-node", "tsx", "js":
+	case "node", "js":
 		return &scanner{mask: mJS, style: styleJS}
 	case "perl":
 		return &scanner{mask: mPerl, style: stylePerl}
-	case "ruby", "irb", "jruby":
+	case "ruby":
 		return &scanner{mask: mRuby, style: styleRuby}
-	case "php", "php-cli":
+	case "php":
 		return &scanner{mask: mPHP, style: stylePHP}
-	case "lua", "luajit":
+	case "lua":
 		return &scanner{mask: mLua, style: styleLua}
-	case "pwsh", "powershell":
+	case "pwsh":
 		return &scanner{mask: mPwsh, style: stylePwsh}
 	case "osascript":
 		if strings.Contains(code, "Application(") || strings.Contains(code, "ObjC.") ||

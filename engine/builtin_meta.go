@@ -3,7 +3,7 @@
 package engine
 
 // builtinMetaDigest is embeddedDigest of the packs the table was read from.
-const builtinMetaDigest = "0c634fdc5d316c9d7a4c81fa199db577b9cf9982d2a338d28dfcd37cccf6aa40"
+const builtinMetaDigest = "0f84fe34a2b57154e77c95e34300d482296a31f564ca02a2824a3ae6a2104a43"
 
 // builtinMetaTable is the embedded packs' METADATA by rule id (see builtinMeta).
 var builtinMetaTable = map[string]RuleMeta{

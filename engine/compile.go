@@ -330,6 +330,11 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 		WithCapabilities(capabilities()).
 		WithEnablePrintStatements(false).
 		WithKeepModules(true)
+	if userFiles {
+		// A rule that reads a field the input does not have
+		// (input.segment.write_class) is a type error with file:line.
+		compiler = compiler.WithSchemas(InputSchemas())
+	}
 	if !userFiles {
 		// The embedded packs passed every check when rivumi was built
 		// (TestEmbeddedPassesEveryCheck, `opa check --strict` in CI) and

@@ -61,8 +61,10 @@
 //     ([engine.Reason.Prefix] with Grantable), a grant of those rule ids
 //     ([GrantsFor]); the engine cancels only those asks on segments the
 //     grant matches. [CheckGrant] refuses grants of programs that can run
-//     anything (shells, interpreters, env, sudo, xargs, find, nohup,
-//     timeout, ssh, npx, git with no subcommand, npm exec, …). With a
+//     anything (the program registry's runs_anything entries, in any case
+//     or version suffix: shells, interpreters, env, sudo, xargs, find,
+//     nohup, timeout, ssh, npx, …; git with no subcommand, npm exec, …),
+//     and the engine never applies such a grant however it was stored. With a
 //     [GrantStore] grants persist per project
 //     ([DefaultGrantsPath]); without, they last as long as the Harness.
 //   - Sandbox ([Config.Sandbox]): bwrap or Landlock, see [Sandbox]. A named

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/programs"
 )
 
 func grant(prefix string, rules ...string) engine.Grant {
@@ -251,4 +252,28 @@ func TestProjectRoot(t *testing.T) {
 	if got, err := harness.ProjectRoot(sub); err != nil || got != root {
 		t.Errorf("ProjectRoot(%s) = %s, %v; want %s", sub, got, err, root)
 	}
+}
+
+// TestCheckGrantRefusesEveryRunner: every program the registry says runs
+// whatever it is handed is refused as a grant, in any case, with ".exe" or
+// a version suffix (issue 12).
+func TestCheckGrantRefusesEveryRunner(t *testing.T) {
+	n := 0
+	for _, p := range programs.All() {
+		if !p.RunsAnything {
+			continue
+		}
+		for _, name := range p.Names {
+			if name == "." {
+				continue // the source builtin: no versions, no case
+			}
+			for _, spelling := range []string{name, strings.ToUpper(name), name + ".exe", name + "3", name + "3.12", name + "-2.1", "/usr/bin/" + name} {
+				n++
+				if err := harness.CheckGrant(engine.Grant{Prefix: []string{spelling}, Rules: []string{"shell.script-file"}}); err == nil {
+					t.Errorf("grant for %q accepted", spelling)
+				}
+			}
+		}
+	}
+	t.Logf("%d spellings refused", n)
 }

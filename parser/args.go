@@ -66,7 +66,7 @@ func (p *walker) parseArgs(seg *Segment, ws []word) []word {
 			}
 			continue
 		}
-		if !opts && shells[prog] && len(t) > 1 && t[0] == '+' {
+		if !opts && isShell(prog) && len(t) > 1 && t[0] == '+' {
 			// bash +e, +o pipefail: options switched off.
 			if t == "+o" || t == "+O" {
 				i++

@@ -8,48 +8,44 @@ import (
 	"unicode/utf16"
 
 	"github.com/rivumi/rivumi/codescan"
+	"github.com/rivumi/rivumi/programs"
 	"github.com/rivumi/rivumi/rules"
 )
 
-var shells = map[string]bool{
-	"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "mksh": true, "ash": true,
-	"yash": true, "rbash": true, "fish": true, "csh": true, "tcsh": true, "pdksh": true, "oksh": true,
-	"loksh": true, "posh": true, "busybox-sh": true, "elvish": true, "nu": true, "xonsh": true,
+// What the parser knows of shells, interpreters and downloaders comes from
+// the program registry (programs/programs.yaml).
+
+// isShell reports a shell: its -c operand, stdin and script files are
+// shell code.
+func isShell(prog string) bool {
+	p := programs.Lookup(prog)
+	return p != nil && p.Shell
 }
 
-// interpreters maps a program to its language (as codescan names it) and
-// the options whose value is code (by canonical name).
-var interpreters = map[string]struct {
+// isFetcher reports a program that downloads from the network.
+func isFetcher(prog string) bool {
+	p := programs.Lookup(prog)
+	return p != nil && p.Fetches
+}
+
+// interp is an interpreter's language (as codescan names it) and the
+// canonical names of the options whose value is code.
+type interp struct {
 	lang  string
 	flags []string
-}{
-	"python": {"python", []string{"c"}}, "python2": {"python", []string{"c"}}, "python3": {"python", []string{"c"}},
-	"pypy": {"python", []string{"c"}}, "pypy3": {"python", []string{"c"}},
-	"ipython": {"python", []string{"c"}}, "ipython3": {"python", []string{"c"}},
-	"node": {"node", []string{"eval", "print"}}, "nodejs": {"node", []string{"eval", "print"}},
-	"bun": {"node", []string{"eval", "print"}}, "deno": {"node", nil},
-	"tsx": {"node", []string{"eval", "print"}}, "ts-node": {"node", []string{"eval", "print"}}, "zx": {"node", nil},
-	"perl": {"perl", []string{"e", "E"}}, "ruby": {"ruby", []string{"e"}}, "irb": {"ruby", nil},
-	"php": {"php", []string{"r"}}, "php-cgi": {"php", []string{"r"}},
-	"lua": {"lua", []string{"e"}}, "luajit": {"lua", []string{"e"}},
-	"pwsh":       {"pwsh", []string{"command", "encodedcommand", "ec", "commandwithargs"}},
-	"powershell": {"pwsh", []string{"command", "encodedcommand", "ec", "commandwithargs"}},
-	"osascript":  {"osascript", []string{"e"}},
-	"rscript":    {"r", []string{"e"}}, "r": {"r", []string{"e"}},
-	"julia": {"julia", []string{"eval", "print"}}, "scala": {"scala", []string{"e"}}, "groovy": {"groovy", []string{"e"}},
-	"elixir": {"elixir", []string{"eval", "rpc-eval"}}, "erl": {"erlang", []string{"eval", "run", "s"}},
-	"guile": {"scheme", []string{"c"}}, "racket": {"racket", []string{"eval"}}, "sbcl": {"lisp", []string{"eval"}},
-	"tclsh": {"tcl", nil}, "wish": {"tcl", nil}, "expect": {"tcl", []string{"c"}},
-	"gdb": {"gdb", []string{"ex", "iex"}}, "jshell": {"java", nil}, "swift": {"swift", nil},
 }
 
-// fetchers download from the network.
-var fetchers = map[string]bool{
-	"curl": true, "wget": true, "fetch": true, "aria2c": true, "http": true, "https": true,
-	"xh": true, "httpie": true, "lynx": true, "links": true, "w3m": true, "nc": true, "ncat": true,
-	"netcat": true, "socat": true, "openssl": false, "tftp": true, "ftp": true, "scp": true,
-	"rsync": false, "curlie": true, "gsutil": true, "s3cmd": true, "ssh": true,
+// interpreterOf returns prog's language and code options, and whether prog
+// is an interpreter (a versioned name such as python3.12 included).
+func interpreterOf(prog string) (interp, bool) {
+	p := programs.Lookup(prog)
+	if p == nil || p.Language == "" {
+		return interp{}, false
+	}
+	return interp{p.Language, p.CodeOptions}, true
 }
+
+func interpreter(prog string) interp { in, _ := interpreterOf(prog); return in }
 
 // decoders turn data into something else; piping their output to a shell
 // runs hidden code.
@@ -109,7 +105,7 @@ func (p *walker) command(f *frame, seg *Segment, words []word) {
 // (its substitutions) include a network fetch or a decoder.
 func (p *walker) subtreeFetches(w word) bool {
 	for _, s := range p.cmd.Segments[w.childFrom:w.childTo] {
-		if fetchers[s.Program] || isDecoder(s) || s.HasTag(TagFetchedCode) {
+		if isFetcher(s.Program) || isDecoder(s) || s.HasTag(TagFetchedCode) {
 			return true
 		}
 	}
@@ -149,7 +145,7 @@ func (p *walker) dynamicCodeIn(f *frame, seg *Segment, lang string, ws ...word) 
 func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []word) {
 	prog := seg.Program
 	switch {
-	case shells[prog]:
+	case isShell(prog):
 		p.shellCode(f, seg, operands)
 	case prog == "eval":
 		args := ws[1:]
@@ -255,15 +251,21 @@ func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []wor
 			p.stdinCode(f, seg, "shell") // at reads the job's commands from stdin
 		}
 	case prog == "expect" || prog == "gdb":
-		// expect -c 'spawn CMD…' and gdb -ex 'shell CMD' / -ex '!CMD' run CMD.
+		// expect -c 'spawn CMD…' and gdb -ex 'shell CMD' / -ex '!CMD' run CMD;
+		// gdb's shell, ! and pipe take the rest of the line.
+		re := embeddedShell
+		if prog == "gdb" {
+			re = gdbShell
+		}
 		for i, w := range ws {
-			if (w.text == "-c" || w.text == "-ex" || w.text == "--eval-command" || w.text == "-eval-command") && i+1 < len(ws) {
-				for _, m := range embeddedShell.FindAllStringSubmatch(ws[i+1].text, 8) {
+			if (w.text == "-c" || w.text == "-ex" || w.text == "--ex" || w.text == "--eval-command" || w.text == "-eval-command" ||
+				w.text == "-iex" || w.text == "--iex" || w.text == "-init-eval-command" || w.text == "--init-eval-command") && i+1 < len(ws) {
+				for _, m := range re.FindAllStringSubmatch(ws[i+1].text, 8) {
 					p.script(f, m[1], seg.Index, KindEmbedded, ws[i+1].dynamic)
 				}
 			}
 		}
-		in := interpreters[prog]
+		in := interpreter(prog)
 		p.interpCode(f, seg, in.lang, in.flags, operands)
 	case prog == "emulate":
 		for i, w := range ws {
@@ -308,7 +310,7 @@ func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []wor
 			}
 		}
 	default:
-		if in, ok := interpreters[prog]; ok {
+		if in, ok := interpreterOf(prog); ok {
 			p.interpCode(f, seg, in.lang, in.flags, operands)
 		}
 	}
@@ -789,7 +791,10 @@ var (
 	// embeddedShell finds the command of expect's spawn/exec and gdb's
 	// shell/! commands.
 	embeddedShell = regexp.MustCompile(`(?m)(?:^|[;\[])\s*(?:spawn|exec|shell|!)\s*([^;\]\n]+)`)
-	awkRedirect   = regexp.MustCompile(`>>?\s*"([^"\\]+)"`)
+	// gdbShell finds gdb's shell CMD, !CMD and pipe … | CMD: the rest of
+	// the line is the shell command.
+	gdbShell    = regexp.MustCompile(`(?m)^\s*(?:shell\b|!|pipe\b[^|\n]*\|)\s*([^\n]+)`)
+	awkRedirect = regexp.MustCompile(`>>?\s*"([^"\\]+)"`)
 	// sedExec finds GNU sed's `e command` (to the end of the line).
 	sedExec = regexp.MustCompile(`(?m)(?:^|[;{}])\s*(?:[0-9$]+(?:,[0-9$]+)?|/[^/\n]*/)?\s*!?\s*e[ \t]+([^\n]+)`)
 )
@@ -885,6 +890,18 @@ func (p *walker) interpCode(f *frame, seg *Segment, lang string, codeFlags []str
 				}
 			}
 			p.opaque(f, seg, lang, c, false)
+		}
+	}
+	if seg.Program == "ipython" || seg.Program == "ipython3" {
+		// IPython's configuration options carry code too:
+		// --InteractiveShellApp.code_to_run=…, --…exec_lines=[…].
+		for name, vals := range seg.Options {
+			if strings.HasSuffix(name, ".code_to_run") || strings.HasSuffix(name, ".exec_lines") {
+				for _, c := range vals {
+					found = true
+					p.opaque(f, seg, lang, c, false)
+				}
+			}
 		}
 	}
 	if found {
@@ -1059,7 +1076,7 @@ func (p *walker) pipelineCode(f *frame, info *pipeInfo) {
 		info.fetched[i+1] = info.fetched[i]
 		for _, j := range idxs {
 			up := p.cmd.Segments[j]
-			if fetchers[up.Program] || isDecoder(up) || up.HasTag(TagFetchedCode) {
+			if isFetcher(up.Program) || isDecoder(up) || up.HasTag(TagFetchedCode) {
 				info.fetched[i+1] = true
 			}
 		}
@@ -1067,7 +1084,7 @@ func (p *walker) pipelineCode(f *frame, info *pipeInfo) {
 	for i, idxs := range info.stages {
 		for _, j := range idxs {
 			seg := p.cmd.Segments[j]
-			if p.upstreamFetches(info, i) && interpreters[seg.Program].lang != "" && readsStdinCode(seg) {
+			if p.upstreamFetches(info, i) && interpreter(seg.Program).lang != "" && readsStdinCode(seg) {
 				seg.tag(TagFetchedCode) // curl … | python3 -c 'exec(sys.stdin.read())'
 			}
 			if p.upstreamFetches(info, i) {
@@ -1077,7 +1094,7 @@ func (p *walker) pipelineCode(f *frame, info *pipeInfo) {
 						p.download[w.abs] = true
 					}
 				}
-				if hasWrapper(seg, "xargs") && (shells[seg.Program] || interpreters[seg.Program].lang != "") {
+				if hasWrapper(seg, "xargs") && (isShell(seg.Program) || interpreter(seg.Program).lang != "") {
 					seg.tag(TagFetchedCode) // curl … | xargs bash -c: the code is the download
 				}
 			}
@@ -1095,9 +1112,9 @@ func (p *walker) pipelineCode(f *frame, info *pipeInfo) {
 			}
 			if src := p.staticSource(info, i); src != nil {
 				if text, ok := staticOutput(src); ok {
-					if shells[seg.Program] || seg.Program == "source" || seg.Program == "." || seg.Program == "at" || seg.Program == "batch" {
+					if isShell(seg.Program) || seg.Program == "source" || seg.Program == "." || seg.Program == "at" || seg.Program == "batch" {
 						p.script(f, text, seg.Index, KindStdin, false)
-					} else if in, isInterp := interpreters[seg.Program]; isInterp {
+					} else if in, isInterp := interpreterOf(seg.Program); isInterp {
 						p.opaque(f, seg, in.lang, text, false)
 					}
 				}
@@ -1171,7 +1188,7 @@ func (p *walker) writtenCode(f *frame, seg *Segment, abs string) {
 	if !ok || abs == "" {
 		return
 	}
-	if in, isInterp := interpreters[seg.Program]; isInterp {
+	if in, isInterp := interpreterOf(seg.Program); isInterp {
 		p.opaque(f, seg, in.lang, text, false)
 		return
 	}

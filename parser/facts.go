@@ -197,7 +197,7 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 		}
 	}
 	p.redirectFacts(seg)
-	if fetchers[prog] {
+	if isFetcher(prog) {
 		for _, w := range seg.Writes {
 			if w.abs != "" {
 				p.download[w.abs] = true
@@ -296,7 +296,7 @@ func (p *walker) redirectFacts(seg *Segment) {
 				continue
 			}
 			seg.Writes = append(seg.Writes, r.Target)
-			if fetchers[seg.Program] && r.Target.abs != "" && (r.Fd == "" || r.Fd == "1") {
+			if isFetcher(seg.Program) && r.Target.abs != "" && (r.Fd == "" || r.Fd == "1") {
 				p.download[r.Target.abs] = true
 			}
 			if r.Target.abs != "" && (r.Fd == "" || r.Fd == "1") && (r.Op == ">" || r.Op == ">>" || r.Op == ">|") {

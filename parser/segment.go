@@ -114,10 +114,10 @@ func (p *walker) procOutCode(f *frame, seg *Segment) {
 		if !mine || !c.procOut || !c.HasTag(TagStdinCode) {
 			continue
 		}
-		if fetchers[seg.Program] || isDecoder(seg) {
+		if isFetcher(seg.Program) || isDecoder(seg) {
 			c.tag(TagFetchedCode)
 		}
-		if text, ok := staticOutput(seg); ok && shells[c.Program] {
+		if text, ok := staticOutput(seg); ok && isShell(c.Program) {
 			p.script(f, text, c.Index, KindStdin, false)
 		}
 	}

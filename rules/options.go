@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/rivumi/rivumi/programs"
 )
 
 // Option describes one option of a program.
@@ -130,6 +132,12 @@ func spec(desc string) *Spec {
 func ProgramSpec(name string) *Spec {
 	s := specs[name]
 	if s == nil {
+		// A versioned name of a registry program (python3.12).
+		if p := programs.Lookup(name); p != nil {
+			s = specs[p.Names[0]]
+		}
+	}
+	if s == nil {
 		return nil
 	}
 	return s.build()
@@ -151,7 +159,7 @@ func inOrder(s *Spec) { s.InOrder = true; s.Abbrev = false }
 
 // subcommandPrograms take a subcommand as their first operand.
 var subcommandPrograms = map[string]bool{
-	"git": true, "npm": true, "pnpm": true, "yarn": true, "bun": true, "deno": true, "go": true,
+	"git": true, "npm": true, "pnpm": true, "yarn": true, "go": true,
 	"cargo": true, "rustup": true, "docker": true, "podman": true, "kubectl": true, "helm": true,
 	"pip": true, "pip3": true, "uv": true, "poetry": true, "pipx": true, "conda": true, "gem": true,
 	"bundle": true, "composer": true, "dotnet": true, "apt": true, "apt-get": true, "dnf": true,
@@ -171,7 +179,13 @@ var subcommandPrograms = map[string]bool{
 
 // HasSubcommands reports whether prog takes a subcommand as its first
 // operand (git push, npm install).
-func HasSubcommands(prog string) bool { return subcommandPrograms[prog] }
+func HasSubcommands(prog string) bool {
+	if subcommandPrograms[prog] {
+		return true
+	}
+	p := programs.Lookup(prog)
+	return p != nil && p.Subcommands
+}
 
 var specs = map[string]*Spec{}
 
@@ -180,6 +194,15 @@ func init() {
 		for _, n := range strings.Split(names, ",") {
 			specs[n] = s
 		}
+	}
+	// Shells and interpreters: from the program registry.
+	for _, p := range programs.All() {
+		if p.Options == "" {
+			continue
+		}
+		s := &Spec{desc: p.Options, Abbrev: p.Abbrev, InOrder: p.InOrder, SingleDashLong: p.SingleDashLong,
+			FoldCase: p.FoldCase, Subcommands: p.Subcommands}
+		add(strings.Join(p.Names, ","), s)
 	}
 	// Files and directories (GNU coreutils; BSD spellings are a subset).
 	add("rm", spec("f|force r|R|recursive d|dir i I interactive=? v|verbose one-file-system no-preserve-root preserve-root=? help version"))
@@ -263,41 +286,6 @@ func init() {
 	add("screen", with(spec("a A d D m r R x q ls list U O S= c= e= h= L Logfile= p= s= t= T= X="), func(s *Spec) { s.Abbrev = false; inOrder(s) }))
 	add("at,batch", with(spec("V q= f= m M l d b v t= u"), func(s *Spec) { s.Abbrev = false }))
 	add("su", spec("c|command= s|shell= l|login m|p|preserve-environment g|group= G|supp-group= f|fast P|pty session-command= w|whitelist-environment="))
-	add("bash,sh,dash,ksh,mksh,zsh,ash,yash,rbash,fish", with(spec("c i l login r s e u v x n f m a b h k p t o= O= init-file= rcfile= noprofile norc posix restricted debugger dump-strings dump-po-strings help version verbose noediting"), func(s *Spec) { s.Abbrev = false; inOrder(s) }))
-	add("python,python2,python3,pypy,pypy3", with(spec("c= m= b B d E h i I O OO P q s S u v V W= X= x"), func(s *Spec) { s.Abbrev = false; inOrder(s) }))
-	add("node,nodejs", with(spec("e|eval= p|print= r|require= i|interactive c|check v|version h|help import= loader= experimental-loader= input-type="), inOrder))
-	add("perl", with(spec("e= E= n p a l=? i=? I= M= m= c w W X s T t U C=? d=? D= F= x=? 0=? v V"), func(s *Spec) { s.Abbrev = false; inOrder(s) }))
-	add("ruby", with(spec("e= r= I= n p a l c w W=? v d y C= E= F= i=? s x=? help version"), func(s *Spec) { s.Abbrev = false; inOrder(s) }))
-	add("php,php-cgi", with(spec("r= f= a B= R= F= E= c= d= e h H i l m n q s v w z= b= C T="), func(s *Spec) { s.Abbrev = false; inOrder(s) }))
-	// More interpreters: each code-carrying option takes a value, so the
-	// code is the option's value, not a script file (lua -e CODE).
-	add("lua,luajit", with(spec("e= l= i v E W j= b O=?"), func(s *Spec) { s.Abbrev = false; inOrder(s) }))
-	add("ipython,ipython3", with(spec("c= m= i q|quiet profile= ipython-dir= no-banner nosep pdb pylab=? matplotlib=? autocall= colors= classic simple-prompt no-simple-prompt log-level= config= h|help V|version debug"), inOrder))
-	// PowerShell: case-insensitive, one dash, any prefix of a parameter
-	// name from its shortest accepted form on; -Command takes the rest of
-	// the line.
-	add("pwsh,powershell", with(spec(pwshOptions()), func(s *Spec) {
-		s.Abbrev = false
-		s.SingleDashLong = true
-		s.FoldCase = true
-		inOrder(s)
-	}))
-	add("osascript", with(spec("e= l= s= i"), func(s *Spec) { s.Abbrev = false; inOrder(s) }))
-	add("julia", with(spec("e|eval= E|print= L|load= i q|quiet banner= color= startup-file= history-file= project=? t|threads= p|procs= O|optimize=? g=? C|cpu-target= J|sysimage= H|home= depwarn= inline= check-bounds= math-mode= code-coverage=? track-allocation=? compile= handle-signals= machine-file= worker=? bind-to= heap-size-hint= gcthreads= h|help v|version"), inOrder))
-	add("rscript,r", with(spec("e= default-packages= verbose vanilla no-environ no-site-file no-init-file no-restore no-save restore save no-echo quiet silent slave args f|file= version help"), inOrder))
-	add("scala", with(spec("e= cp|classpath= J= D= nc save howtorun= i= version help"), func(s *Spec) { s.SingleDashLong = true; inOrder(s) }))
-	add("groovy", with(spec("e= c|encoding= cp|classpath|class-path= D|define= i=? l= n p a=? configscript= b|basescript= d|debug h|help v|version"), inOrder))
-	add("elixir", with(spec("e|eval= r= pr= pa= pz= S= app= no-halt erl= sname= name= cookie= hidden werl boot= boot-var= erl-config= pipe-to= rpc-eval= vm-args= h|help v|version"), inOrder))
-	add("erl", with(spec("eval= s= run= noshell noinput detached pa= pz= sname= name= setcookie= boot= config= mode= env= hidden heart man= version"), func(s *Spec) { s.Abbrev = false; s.SingleDashLong = true; inOrder(s) }))
-	add("guile", with(spec("c= l= e= s= x= L= C= ds debug no-debug q no-auto-compile fresh-auto-compile listen=? h|help v|version"), func(s *Spec) { s.Abbrev = false; inOrder(s) }))
-	add("racket", with(spec("e|eval= f|load= t|require= l|lib= p= r|script= u|require-script= k= m|main i|repl n|no-lib d|no-delay b|binary W|warn= L|syslog= y|make c|no-compiled q|no-init-file I= X|collects= S|search= A|addon= U|no-user-path N|name= j|no-jit M|compile-any z|text-repl h|help v|version"), inOrder))
-	add("sbcl", with(spec("eval= load= script=? core= dynamic-space-size= control-stack-size= non-interactive no-userinit no-sysinit userinit= sysinit= disable-debugger quit noinform noprint disable-ldb lose-on-corruption merge-core-pages end-runtime-options end-toplevel-options version help"), func(s *Spec) { s.Abbrev = false; inOrder(s) }))
-	add("tsx", with(spec("e|eval= p|print= r|require= i|interactive import= tsconfig= no-cache watch h|help v|version"), inOrder))
-	add("ts-node", with(spec("e|eval= p|print= r|require= i|interactive P|project= C|compiler= T|transpile-only H|compiler-host I|ignore= O|compiler-options= esm swc files cwd= scope v|version h|help"), inOrder))
-	add("bun", with(spec("e|eval= p|print= r|preload= i cwd= env-file= c|config= watch hot smol silent b|bun v|version h|help revision"), func(s *Spec) { s.Subcommands = true; inOrder(s) }))
-	add("deno", with(spec("A|allow-all q|quiet unstable h|help V|version L|log-level="), func(s *Spec) { s.Subcommands = true; inOrder(s) }))
-	add("expect", with(spec("c= f= d D= i n N b= v"), func(s *Spec) { s.Abbrev = false; inOrder(s) }))
-	add("gdb", with(spec("ex|eval-command= iex|init-eval-command= x|command= ix|init-command= batch batch-silent nx n nh q|quiet silent p|pid= args cd= d|directory= s|symbols= se= e|exec= c|core= tty= i|interpreter= readnow readnever write statistics configuration h|help v|version"), func(s *Spec) { s.SingleDashLong = true; inOrder(s) }))
 	add("chmod", specs["chmod"])
 	add("git", with(spec("C= c= git-dir= work-tree= exec-path=? config-env= bare no-pager p|paginate P namespace= literal-pathspecs glob-pathspecs noglob-pathspecs icase-pathspecs no-replace-objects no-optional-locks html-path man-path info-path super-prefix= list-cmds= attr-source= h|help v|version"), func(s *Spec) { s.Subcommands = true }))
 	gitSub := func(sub, desc string) { specs["git "+sub] = spec(desc) }
@@ -349,45 +337,4 @@ func init() {
 	gitSub("cat-file", "t s e p batch=? batch-check=? batch-all-objects textconv filters path= allow-unknown-type follow-symlinks unordered buffer")
 	gitSub("ls-tree", "d r t l|long z name-only name-status object-only full-name full-tree abbrev=? format=")
 	gitSub("ls-remote", "h|heads t|tags refs upload-pack= q|quiet exit-code get-url symref sort= o|server-option=")
-}
-
-// pwshOptions describes PowerShell's command-line parameters: every prefix
-// of a parameter name, from the shortest form pwsh accepts, is a spelling
-// of it (-c, -co, -com … -command).
-func pwshOptions() string {
-	params := []struct {
-		name, min string
-		value     bool
-	}{
-		{"command", "c", true}, {"encodedcommand", "e", true}, {"ec", "ec", true},
-		{"file", "f", true}, {"commandwithargs", "cwa", true}, {"configurationname", "config", true},
-		{"configurationfile", "configurationf", true}, {"custompipename", "cus", true},
-		{"executionpolicy", "ex", true}, {"ep", "ep", true}, {"inputformat", "in", true},
-		{"outputformat", "o", true}, {"settingsfile", "settings", true}, {"windowstyle", "w", true},
-		{"workingdirectory", "wo", true}, {"wd", "wd", true},
-		{"interactive", "i", false}, {"login", "l", false}, {"mta", "mta", false}, {"sta", "sta", false},
-		{"noexit", "noe", false}, {"nologo", "nol", false}, {"noninteractive", "noni", false},
-		{"noprofile", "nop", false}, {"noprofileloadtime", "noprofilel", false}, {"version", "v", false},
-		{"help", "h", false}, {"?", "?", false},
-	}
-	seen := map[string]bool{}
-	var b strings.Builder
-	for _, p := range params {
-		var names []string
-		for n := len(p.name); n >= len(p.min); n-- {
-			if sp := p.name[:n]; !seen[sp] {
-				seen[sp] = true
-				names = append(names, sp)
-			}
-		}
-		if len(names) == 0 {
-			continue
-		}
-		b.WriteString(strings.Join(names, "|"))
-		if p.value {
-			b.WriteByte('=')
-		}
-		b.WriteByte(' ')
-	}
-	return b.String()
 }

@@ -73,7 +73,8 @@ git_needs_word = ["stash", "worktree"]
 git_list_flags = {"branch": ["list", "l", "contains", "no-contains", "merged", "no-merged", "points-at", "show-current"],
                   "tag": ["list", "l", "n", "contains", "no-contains", "merged", "no-merged", "points-at"]}
 
-network = "curl wget fetch aria2c http https xh httpie lynx links w3m nc ncat netcat socat telnet ftp tftp sftp scp ssh rsync mosh autossh ssh-keyscan ping nmap dig nslookup host whois traceroute mtr openssl gh glab aws gcloud az gsutil s3cmd rclone ngrok cloudflared tailscale".split()
+# network and project_loaders come from the program registry (programs/programs.yaml →
+# policies/tables/programs.json).
 package_managers = {
     "npm": "install i add ci update upgrade uninstall remove rm un link publish exec x dlx audit rebuild".split(),
     "pnpm": "install i add update up upgrade remove rm un link publish exec dlx rebuild".split(),
@@ -128,24 +129,6 @@ version_forms = {
     "git": [["version"]], "gh": [["version"]], "uv": [["version"]], "pip": [["-V"]], "pip3": [["-V"]],
 }
 
-# Programs that load and run project files even for --version or --help
-# (issue 12): pytest imports conftest.py, mvn hands .mvn/jvm.config to the JVM
-# it starts, cargo/rustc/rustup follow rust-toolchain.toml's path, yarn runs
-# .yarnrc's yarn-path, bazelisk downloads what .bazeliskrc names …
-project_loaders = {
-    "pytest": ["conftest.py", "pytest.ini"], "py.test": ["conftest.py", "pytest.ini"],
-    "mvn": [".mvn/jvm.config", ".mvn/maven.config", ".mvn/extensions.xml"], "mvnw": [".mvn/wrapper/maven-wrapper.properties"],
-    "cargo": ["rust-toolchain.toml", "rust-toolchain", ".cargo/config.toml", ".cargo/config"],
-    "rustc": ["rust-toolchain.toml", "rust-toolchain"], "rustup": ["rust-toolchain.toml", "rust-toolchain"],
-    "rustdoc": ["rust-toolchain.toml", "rust-toolchain"], "rustfmt": ["rust-toolchain.toml", "rust-toolchain"],
-    "cargo-clippy": ["rust-toolchain.toml", "rust-toolchain"], "clippy-driver": ["rust-toolchain.toml", "rust-toolchain"],
-    "yarn": [".yarnrc.yml", ".yarnrc", "package.json"], "pnpm": ["package.json"], "corepack": ["package.json"],
-    "gradlew": ["gradle/wrapper/gradle-wrapper.properties"], "gradle": ["gradle.properties"],
-    "bazel": [".bazelversion", ".bazeliskrc", ".bazelrc"], "bazelisk": [".bazelversion", ".bazeliskrc", ".bazelrc"],
-    "volta": ["package.json"], "mise": [".mise.toml", "mise.toml", ".tool-versions"], "asdf": [".tool-versions"],
-    "sbt": ["build.sbt", "project/build.properties"], "tox": ["tox.ini"],
-}
-
 # Sets the hot path looks up by key (a data lookup costs less than building
 # a set literal on every verdict).
 sets = {
@@ -164,9 +147,9 @@ def flagset(spec):
 
 tables = {"readonly": {}, "writers": {}, "git_readonly": {}, "git_list_words": git_list_words,
           "git_needs_word": {s: True for s in git_needs_word}, "git_list_flags": git_list_flags,
-          "version_forms": version_forms, "project_loaders": project_loaders,
+          "version_forms": version_forms,
           "sets": {k: {x: True for x in v} for k, v in sets.items()},
-          "network": {p: True for p in network}, "package_managers": package_managers,
+          "package_managers": package_managers,
           "workspace_runners": workspace_runners, "ops_tools": {p: True for p in ops_tools}}
 # Programs that change something when given operands (hostname NAME sets it).
 no_operands = {"hostname", "history"}

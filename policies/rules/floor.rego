@@ -215,7 +215,7 @@ floor contains {"id": "floor.reverse-shell"} if {
 }
 
 floor contains {"id": "floor.reverse-shell"} if {
-	input.segment.program in {"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "rbash", "fish", "csh", "tcsh"}
+	data.rivumi.tables.programs.shells[input.segment.program]
 	some p in array.concat(input.segment.upstream, input.segment.downstream)
 	p in {"nc", "ncat", "netcat", "telnet", "socat", "openssl"}
 }

@@ -211,7 +211,11 @@ test_reverse_shell_dev_tcp_operand if {
 
 test_reverse_shell_shell_in_network_pipe if {
 	{"id": "floor.reverse-shell"} in rules.floor with input as fx.run(["sh"], {"upstream": ["nc"]})
+		with data.rivumi.tables as fx.tables
 	{"id": "floor.reverse-shell"} in rules.floor with input as fx.run(["bash", "-i"], {"downstream": ["telnet"]})
+		with data.rivumi.tables as fx.tables
+	not {"id": "floor.reverse-shell"} in rules.floor with input as fx.run(["grep", "x"], {"upstream": ["nc"]})
+		with data.rivumi.tables as fx.tables
 }
 
 test_reverse_shell_code if {

@@ -80,7 +80,7 @@ ask contains {"id": "shell.interactive"} if {
 #   grantable: true
 #   justification: A shell runs an inline script; its commands are graded too, and the shell itself needs consent.
 ask contains {"id": "shell.inline"} if {
-	input.segment.program in {"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "rbash", "fish", "csh", "tcsh"}
+	data.rivumi.tables.programs.shells[input.segment.program]
 	"c" in input.segment.flags
 }
 

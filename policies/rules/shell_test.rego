@@ -110,6 +110,7 @@ test_inline_shell_c if {
 			"flags": {"c"},
 			"operands": [fx.path("ls", "workspace")],
 		})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
