@@ -142,7 +142,11 @@ func (t *Tools) shell(ctx context.Context, a ShellArgs, n *note) (ShellOutput, e
 		popts = append(popts, parser.Home(home))
 	}
 	cmd, perr := parser.Parse(a.Command, popts...)
-	v := t.cfg.Engine.Evaluate(ctx, cmd)
+	var grants []engine.Grant
+	if t.cfg.Grants != nil {
+		grants = t.cfg.Grants.List()
+	}
+	v := t.cfg.Engine.Evaluate(ctx, cmd, engine.Grants(grants))
 	out.Decision = v.Decision.String()
 	for _, r := range v.Reasons {
 		if r.Rule != "" && !slices.Contains(out.Rules, r.Rule) {
@@ -159,7 +163,7 @@ func (t *Tools) shell(ctx context.Context, a ShellArgs, n *note) (ShellOutput, e
 	case v.Decision == engine.Ask:
 		ans := t.approve(ctx, a.Command, dir, v)
 		n.approval = ans
-		if ans != "once" && ans != "always" {
+		if ans != "once" && !strings.HasPrefix(ans, "always") {
 			return out, refusef("needs approval (%s), answer %s: %s", describe(v.Reasons), ans, describe(v.Reasons))
 		}
 	case v.Decision != engine.Allow:
@@ -255,7 +259,10 @@ func describe(rs []engine.Reason) string {
 }
 
 // approve asks the approver about a shell command and returns the answer
-// as recorded ("once", "always", "deny", "timeout", "error: …").
+// as recorded ("once", "always", "deny", "timeout", "error: …"). An
+// "always" records the offered grants in the grant store; one that cannot
+// be recorded is reported in the answer ("always (grant not recorded: …)")
+// and the command runs once.
 func (t *Tools) approve(ctx context.Context, text, dir string, v engine.Verdict) string {
 	if t.cfg.Approver == nil {
 		return "deny (no approver)"
@@ -267,12 +274,26 @@ func (t *Tools) approve(ctx context.Context, text, dir string, v engine.Verdict)
 	actx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	deadline, _ := actx.Deadline()
-	ans, err := t.cfg.Approver.Approve(actx, harness.ApprovalRequest{Argv: []string{text}, Dir: dir, Verdict: v, Deadline: deadline})
+	var offered []engine.Grant
+	if t.cfg.Grants != nil {
+		offered = harness.GrantsFor(v)
+	}
+	ans, err := t.cfg.Approver.Approve(actx, harness.ApprovalRequest{Argv: []string{text}, Dir: dir, Verdict: v, Grants: offered, Deadline: deadline})
 	switch {
 	case actx.Err() != nil:
 		return "timeout"
 	case err != nil:
 		return "error: " + err.Error()
+	case ans == harness.AnswerAlways && len(offered) == 0:
+		return "once"
+	case ans == harness.AnswerAlways:
+		var errs []error
+		for _, g := range offered {
+			errs = append(errs, t.cfg.Grants.Add(g))
+		}
+		if err := errors.Join(errs...); err != nil {
+			return "always (grant not recorded: " + err.Error() + ")"
+		}
 	}
 	return ans.String()
 }

@@ -129,3 +129,55 @@ func TestShellSandboxKeepsSourceReadOnly(t *testing.T) {
 		t.Errorf("touch inside the workspace: %+v", out)
 	}
 }
+
+// "always" records the offered grants in the store; the next call of the
+// same command is allowed by the grant without asking.
+func TestShellAlwaysRecordsGrant(t *testing.T) {
+	store, err := harness.LoadGrants(filepath.Join(t.TempDir(), "grants.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked []harness.ApprovalRequest
+	f := newFixture(t, withEngine(t), func(_ *workspace.Config, tc *tools.Config) {
+		tc.Grants = store
+		tc.Approver = harness.ApproverFunc(func(_ context.Context, req harness.ApprovalRequest) (harness.Answer, error) {
+			asked = append(asked, req)
+			return harness.AnswerAlways, nil
+		})
+	})
+	var out tools.ShellOutput
+	f.mustOK(t, tools.ToolShell, tools.ShellArgs{Command: "rm -f out.txt"}, &out)
+	if len(asked) != 1 || len(asked[0].Grants) != 1 || asked[0].Grants[0].Prefix[0] != "rm" {
+		t.Fatalf("asked %+v, want one ask offering a grant for rm", asked)
+	}
+	if gs := store.List(); len(gs) != 1 || gs[0].Prefix[0] != "rm" {
+		t.Fatalf("store = %+v, want the rm grant", gs)
+	}
+	f.mustOK(t, tools.ToolShell, tools.ShellArgs{Command: "rm -f out.txt"}, &out)
+	if len(asked) != 1 || out.Decision != "allow" {
+		t.Errorf("second call: asked %d times, decision %s; want the grant to allow it", len(asked), out.Decision)
+	}
+	evs, _ := f.w.Bundle().Events()
+	if evs[0].Approval != "always" {
+		t.Errorf("event approval = %q, want always", evs[0].Approval)
+	}
+}
+
+// Without a grant store nothing is offered and "always" is recorded as
+// "once".
+func TestShellAlwaysWithoutStoreIsOnce(t *testing.T) {
+	f := newFixture(t, withEngine(t), func(_ *workspace.Config, tc *tools.Config) {
+		tc.Approver = harness.ApproverFunc(func(_ context.Context, req harness.ApprovalRequest) (harness.Answer, error) {
+			if len(req.Grants) != 0 {
+				t.Errorf("grants offered without a store: %+v", req.Grants)
+			}
+			return harness.AnswerAlways, nil
+		})
+	})
+	var out tools.ShellOutput
+	f.mustOK(t, tools.ToolShell, tools.ShellArgs{Command: "rm -f out.txt"}, &out)
+	evs, _ := f.w.Bundle().Events()
+	if evs[0].Approval != "once" {
+		t.Errorf("event approval = %q, want once", evs[0].Approval)
+	}
+}

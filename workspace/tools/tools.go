@@ -58,6 +58,11 @@ type Config struct {
 	// command, ApprovalRequest.Argv holds the command text as its only
 	// element). Nil: an ask is a deny.
 	Approver harness.Approver
+	// Grants are the project's grants: the shell tool's grading honours
+	// them, and an "always" answer records there the grants
+	// ([harness.GrantsFor]) the approver was offered. Nil: nothing is
+	// offered, and "always" counts as "once".
+	Grants *harness.GrantStore
 	// Harness is the template of the harness commands run through
 	// (sandbox, network, audit, timeouts, output bounds). Its Grader,
 	// Approver, Workspace and RunRoot are set by the tools.
