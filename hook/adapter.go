@@ -599,34 +599,9 @@ func abridge(s string, n int) string {
 
 // grantHint tells the user how to make an ask go away for good, when a
 // grant can.
-func grantHint(v engine.Verdict, workspace string) string {
-	gs := harness.GrantsFor(v)
-	if len(gs) == 0 {
-		return " No grant can cover this; run it yourself if it is what you want."
-	}
-	var cmds []string
-	for _, g := range gs {
-		c := "rivumi grant add -C " + shellQuote(workspace)
-		for _, r := range g.Rules {
-			c += " --rule " + r
-		}
-		c += " --"
-		for _, w := range g.Prefix {
-			c += " " + shellQuote(w)
-		}
-		cmds = append(cmds, c)
-	}
-	return " To allow it in this project from now on: " + strings.Join(cmds, " && ")
-}
+func grantHint(v engine.Verdict, workspace string) string { return harness.GrantHint(v, workspace) }
 
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:@+,", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+func shellQuote(s string) string { return harness.ShellQuote(s) }
 
 // Write writes a's answer in cfg.Agent's protocol and returns the exit
 // code. Failures exit 2 with the reason on stderr, which every supported
