@@ -1,0 +1,275 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/rivumi/rivumi/audit"
+	"github.com/rivumi/rivumi/internal/strictjson"
+	"github.com/rivumi/rivumi/workspace"
+	"github.com/rivumi/rivumi/workspace/bundle"
+	"github.com/rivumi/rivumi/workspace/tools"
+)
+
+// ToolFinish is the name of the tool that ends the run.
+const ToolFinish = "finish"
+
+// ProtocolVersions are the MCP protocol versions the server speaks.
+var ProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// Config configures [New].
+type Config struct {
+	// Tools configures the workspace tools; its Workspace is required. Its
+	// Approver must be nil: the server asks the client.
+	Tools tools.Config
+	// ProjectDir is the project the grant hint names (`rivumi grant add -C
+	// DIR`); default the workspace's source.
+	ProjectDir string
+	// Version is the server's version in the initialize answer.
+	Version string
+}
+
+// Server is an MCP server of one workspace.
+type Server struct {
+	srv   *mcp.Server
+	w     *workspace.Workspace
+	tools *tools.Tools
+	mu    sync.Mutex // one call at a time
+}
+
+// New returns the server of cfg.Tools.Workspace, its tools registered.
+func New(cfg Config) (*Server, error) {
+	w := cfg.Tools.Workspace
+	if w == nil {
+		return nil, errors.New("mcpserver: no workspace")
+	}
+	if cfg.Tools.Approver != nil {
+		return nil, errors.New("mcpserver: the tools' approver is the server's")
+	}
+	project := cfg.ProjectDir
+	if project == "" {
+		project = w.Request().Source
+	}
+	tc := cfg.Tools
+	tc.Approver = &elicitApprover{project: project}
+	ts, err := tools.New(tc)
+	if err != nil {
+		return nil, err
+	}
+	version := cfg.Version
+	if version == "" {
+		version = "dev"
+	}
+	s := &Server{w: w, tools: ts}
+	s.srv = mcp.NewServer(&mcp.Implementation{Name: "rivumi", Title: "rivumi workspace", Version: version}, &mcp.ServerOptions{
+		Instructions: instructions(w),
+		SupportedProtocolVersions: ProtocolVersions,
+	})
+	defs, err := Tools(w.Request())
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range defs {
+		s.srv.AddTool(t, s.handler(t.Name))
+	}
+	return s, nil
+}
+
+// MCP returns the SDK server, to run on a transport.
+func (s *Server) MCP() *mcp.Server { return s.srv }
+
+// Run serves one session on t (stdio: &mcp.StdioTransport{}) until the
+// client disconnects or ctx ends.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error { return s.srv.Run(ctx, t) }
+
+func instructions(w *workspace.Workspace) string {
+	req := w.Request()
+	msg := "A disposable clone of the project pinned to commit " + req.Commit + ". Read a file before editing it; " +
+		"create files with apply_patch; verify with run_check; end with finish, which writes changes.patch."
+	if req.Task != "" {
+		msg = "Task: " + req.Task + "\n" + msg
+	}
+	return audit.Redact(msg)
+}
+
+// callKey carries the tool call's request to the approver.
+type callKey struct{}
+
+func (s *Server) handler(name string) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		ctx = context.WithValue(ctx, callKey{}, req)
+		args := req.Params.Arguments
+		if name == ToolFinish {
+			return s.finish(ctx, args)
+		}
+		res, err := s.tools.Call(ctx, name, args)
+		if err != nil {
+			return nil, fmt.Errorf("rivumi: %s: %w", name, err)
+		}
+		return toResult(res.OK, res.Error, res.Output), nil
+	}
+}
+
+// toResult builds the MCP result: the output as structured content and as
+// JSON text; a refusal as a tool error whose first text is the reason.
+func toResult(ok bool, reason string, output json.RawMessage) *mcp.CallToolResult {
+	r := &mcp.CallToolResult{IsError: !ok}
+	if !ok {
+		r.Content = append(r.Content, &mcp.TextContent{Text: reason})
+	}
+	if len(output) > 0 {
+		r.StructuredContent = output
+		r.Content = append(r.Content, &mcp.TextContent{Text: string(output)})
+	}
+	if len(r.Content) == 0 {
+		r.Content = []mcp.Content{}
+	}
+	return r
+}
+
+// FinishArgs are finish's arguments.
+type FinishArgs struct {
+	// Reason is the terminal reason recorded in result.json (default
+	// "finished").
+	Reason string `json:"reason,omitempty"`
+}
+
+// finish writes changes.patch and result.json and records the call.
+func (s *Server) finish(ctx context.Context, raw json.RawMessage) (*mcp.CallToolResult, error) {
+	if len(raw) == 0 {
+		raw = json.RawMessage("{}")
+	}
+	var a FinishArgs
+	ev := bundle.Event{Tool: ToolFinish, Args: compact(raw), BytesIn: len(raw)}
+	var (
+		res bundle.Result
+		err error
+	)
+	if derr := strictjson.Decode(raw, &a); derr != nil {
+		ev.Error = audit.Redact("arguments: " + derr.Error())
+	} else if res, err = s.w.Finish(ctx, a.Reason); err != nil {
+		ev.Error = audit.Redact(err.Error())
+		if _, aerr := s.w.Bundle().Append(ev); aerr != nil {
+			err = errors.Join(err, aerr)
+		}
+		return nil, fmt.Errorf("rivumi: finish: %w", err)
+	}
+	var out json.RawMessage
+	if ev.Error == "" {
+		ev.OK = true
+		ev.Summary = "status " + res.Status
+		b, err := json.Marshal(res)
+		if err != nil {
+			return nil, err
+		}
+		if out, err = audit.RedactJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	ev.BytesOut = len(out) + len(ev.Error)
+	if _, err := s.w.Bundle().Append(ev); err != nil {
+		return nil, fmt.Errorf("rivumi: finish: %w", err)
+	}
+	return toResult(ev.OK, ev.Error, out), nil
+}
+
+func compact(raw json.RawMessage) json.RawMessage {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		b, _ := json.Marshal(string(raw))
+		return b
+	}
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// Tools returns the MCP tool definitions for a workspace whose request is
+// req: one per [tools.Specs] entry and finish, each with input and output
+// schemas.
+func Tools(req bundle.Request) ([]*mcp.Tool, error) {
+	specs := append(tools.Specs(), tools.Spec{
+		Name:    ToolFinish,
+		Summary: "end the run: write changes.patch (the change against the pinned commit) and result.json, and return the result",
+		Args:    FinishArgs{}, Output: bundle.Result{},
+	})
+	var out []*mcp.Tool
+	for _, sp := range specs {
+		in, err := schemaFor(sp.Args)
+		if err != nil {
+			return nil, fmt.Errorf("mcpserver: %s input schema: %w", sp.Name, err)
+		}
+		if sp.Name == tools.ToolRunCheck {
+			names := make([]any, 0, len(req.Checks))
+			for _, c := range req.Checks {
+				names = append(names, c.Name)
+			}
+			p := in.Properties["name"]
+			if p == nil {
+				return nil, errors.New("mcpserver: run_check has no name field")
+			}
+			p.Enum = names // empty: no value is valid, as no check is configured
+		}
+		for field, d := range descriptions[sp.Name] {
+			if p := in.Properties[field]; p != nil {
+				p.Description = d
+			}
+		}
+		o, err := schemaFor(sp.Output)
+		if err != nil {
+			return nil, fmt.Errorf("mcpserver: %s output schema: %w", sp.Name, err)
+		}
+		ann := &mcp.ToolAnnotations{ReadOnlyHint: readOnly[sp.Name], OpenWorldHint: new(false)}
+		if !readOnly[sp.Name] {
+			ann.DestructiveHint = new(sp.Name == tools.ToolShell)
+		}
+		out = append(out, &mcp.Tool{Name: sp.Name, Description: sp.Summary, InputSchema: in, OutputSchema: o, Annotations: ann})
+	}
+	return out, nil
+}
+
+var readOnly = map[string]bool{
+	tools.ToolListFiles: true, tools.ToolReadFile: true, tools.ToolSearchText: true, tools.ToolGitDiff: true,
+}
+
+var descriptions = map[string]map[string]string{
+	tools.ToolListFiles:   {"path": "directory relative to the workspace root (default: the root)"},
+	tools.ToolReadFile:    {"path": "file relative to the workspace root"},
+	tools.ToolSearchText:  {"query": "the fixed string to find (one line)", "path": "directory or file to search (default: the root)"},
+	tools.ToolReplaceText: {"path": "a git-tracked file, read with read_file and unchanged since", "old": "the exact text to replace", "new": "the replacement", "all": "replace every occurrence (default: old must occur once)"},
+	tools.ToolApplyPatch:  {"patch": "a unified diff (--- a/PATH, +++ b/PATH; /dev/null for a new file)"},
+	tools.ToolRunCheck:    {"name": "the verification command's name, from the configuration"},
+	tools.ToolGitDiff:     {"paths": "limit the diff to these paths"},
+	tools.ToolShell:       {"command": "a command string, graded by the policy and run without a shell", "dir": "working directory relative to the workspace root (default: the root)"},
+	ToolFinish:            {"reason": "the terminal reason recorded in result.json"},
+}
+
+var schemaOptions = &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+	reflect.TypeFor[time.Time]():       {Type: "string", Format: "date-time"},
+	reflect.TypeFor[json.RawMessage](): {},
+}}
+
+// schemaFor derives the JSON schema of v's type: an object that admits
+// no other properties.
+func schemaFor(v any) (*jsonschema.Schema, error) {
+	s, err := jsonschema.ForType(reflect.TypeOf(v), schemaOptions)
+	if err != nil {
+		return nil, err
+	}
+	if s.Type != "object" {
+		return nil, fmt.Errorf("%T is not an object", v)
+	}
+	if s.Properties == nil {
+		s.Properties = map[string]*jsonschema.Schema{}
+	}
+	return s, nil
+}
