@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMCPDoc runs the walk-through of docs/mcp.md, with `mcp-call`
+// driving `rivumi mcp` (a fresh process) through the Go SDK's client:
+//
+//	mcp-call [-elicit ANSWER] SERVER-ARGS... -- TOOL JSON [TOOL JSON]...
+//
+// starts `rivumi mcp SERVER-ARGS` over stdio, calls each TOOL with its
+// JSON arguments in one session and prints, per call, "TOOL ok" or
+// "TOOL error: TEXT", then the structured content as JSON. -elicit makes
+// the client answer elicitations with ANSWER (once, always, deny; decline
+// and cancel as actions); without it the client has no elicitation
+// capability. A call that is a tool error fails the command (use ! to
+// expect one).
+func TestMCPDoc(t *testing.T) {
+	script := docScript(t, "../../docs/mcp.md")
+	file := filepath.Join(t.TempDir(), "mcp_doc.txtar")
+	if err := os.WriteFile(file, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Files: []string{file},
+		Setup: func(env *testscript.Env) error {
+			w := env.WorkDir
+			for _, d := range []string{"bin", "home", "config", "state"} {
+				if err := os.Mkdir(filepath.Join(w, d), 0o755); err != nil {
+					return err
+				}
+			}
+			if err := os.Symlink(self, filepath.Join(w, "bin", "rivumi")); err != nil {
+				return err
+			}
+			env.Setenv(execEnv, "1")
+			env.Setenv("PATH", filepath.Join(w, "bin")+string(filepath.ListSeparator)+os.Getenv("PATH"))
+			env.Setenv("HOME", filepath.Join(w, "home"))
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(w, "config"))
+			env.Setenv("XDG_STATE_HOME", filepath.Join(w, "state"))
+			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			env.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"mcp-call": mcpCall},
+	})
+}
+
+func mcpCall(ts *testscript.TestScript, neg bool, args []string) {
+	elicit := ""
+	if len(args) > 1 && args[0] == "-elicit" {
+		elicit, args = args[1], args[2:]
+	}
+	i := 0
+	for i < len(args) && args[i] != "--" {
+		i++
+	}
+	if i == len(args) || (len(args)-i-1)%2 != 0 || len(args)-i-1 == 0 {
+		ts.Fatalf("usage: mcp-call [-elicit ANSWER] SERVER-ARGS... -- TOOL JSON [TOOL JSON]...")
+	}
+	server, calls := args[:i], args[i+1:]
+	cmd := exec.Command(ts.MkAbs("bin/rivumi"), append([]string{"mcp"}, server...)...)
+	cmd.Dir = ts.MkAbs(".")
+	for _, k := range []string{execEnv, "PATH", "HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_GLOBAL"} {
+		cmd.Env = append(cmd.Env, k+"="+ts.Getenv(k))
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	opts := &mcp.ClientOptions{}
+	if elicit != "" {
+		opts.ElicitationHandler = func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			fmt.Fprintf(ts.Stdout(), "elicitation: %s\n", strings.ReplaceAll(req.Params.Message, "\n", " "))
+			switch elicit {
+			case "decline", "cancel":
+				return &mcp.ElicitResult{Action: elicit}, nil
+			}
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"answer": elicit}}, nil
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "mcp-call", Version: "1"}, opts).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		ts.Fatalf("connect: %v\n%s", err, stderr.String())
+	}
+	failed := false
+	for j := 0; j < len(calls); j += 2 {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: calls[j], Arguments: json.RawMessage(calls[j+1])})
+		if err != nil {
+			cs.Close()
+			ts.Fatalf("%s: %v\n%s", calls[j], err, stderr.String())
+		}
+		if res.IsError {
+			failed = true
+			text := ""
+			if len(res.Content) > 0 {
+				if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+					text = tc.Text
+				}
+			}
+			fmt.Fprintf(ts.Stdout(), "%s error: %s\n", calls[j], text)
+		} else {
+			fmt.Fprintf(ts.Stdout(), "%s ok\n", calls[j])
+		}
+		if res.StructuredContent != nil {
+			b, _ := json.Marshal(res.StructuredContent)
+			fmt.Fprintf(ts.Stdout(), "%s\n", b)
+		}
+	}
+	if err := cs.Close(); err != nil {
+		ts.Logf("close: %v", err)
+	}
+	fmt.Fprint(ts.Stderr(), stderr.String())
+	if failed != neg {
+		if neg {
+			ts.Fatalf("no call was a tool error")
+		}
+		ts.Fatalf("a call was a tool error")
+	}
+}
