@@ -217,7 +217,9 @@ func Tools(req bundle.Request) ([]*mcp.Tool, error) {
 			if p == nil {
 				return nil, errors.New("mcpserver: run_check has no name field")
 			}
-			p.Enum = names // empty: no value is valid, as no check is configured
+			if len(names) > 0 { // none configured: no enum (it must not be empty); run_check refuses every name
+				p.Enum = names
+			}
 		}
 		for field, d := range descriptions[sp.Name] {
 			if p := in.Properties[field]; p != nil {
