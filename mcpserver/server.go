@@ -70,7 +70,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{w: w, tools: ts}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "rivumi", Title: "rivumi workspace", Version: version}, &mcp.ServerOptions{
-		Instructions: instructions(w),
+		Instructions:              instructions(w),
 		SupportedProtocolVersions: ProtocolVersions,
 	})
 	defs, err := Tools(w.Request())
