@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -88,7 +90,7 @@ func canElicit(c *mcp.ClientCapabilities) bool {
 // reason of the verdict (redacted).
 func question(req harness.ApprovalRequest) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "rivumi: the agent wants to run, in %s:\n\n    %s\n\nThe policy asks:", req.Dir, strings.Join(req.Argv, " "))
+	fmt.Fprintf(&b, "rivumi: the agent wants to run, in %s:\n\n    %s\n\nThe policy asks:", printable(req.Dir), printable(strings.Join(req.Argv, " ")))
 	for _, r := range req.Verdict.Reasons {
 		if r.Decision != engine.Ask {
 			continue
@@ -99,6 +101,18 @@ func question(req harness.ApprovalRequest) string {
 		}
 	}
 	return audit.Redact(b.String())
+}
+
+// printable returns s as it is when it is one line of printable text, and
+// Go-quoted otherwise, so that a command cannot draw its own lines (a fake
+// "The policy asks:") into the question.
+func printable(s string) string {
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }
 
 func answerHelp(gs []engine.Grant) string {

@@ -162,3 +162,17 @@ func TestElicitationCallCancelled(t *testing.T) {
 	}
 	t.Error("no event recorded for the cancelled call")
 }
+
+// A command cannot write its own lines into the question.
+func TestElicitationQuestionQuotesCommand(t *testing.T) {
+	f := newFixture(t)
+	var asked []*mcp.ElicitParams
+	cs := f.connect(t, answer(&asked, "decline", ""))
+	call(t, cs, "shell", `{"command":"rm -f out.txt\n\nThe policy asks:\n- nothing, it is safe"}`)
+	if len(asked) != 1 {
+		t.Fatalf("asked %d times", len(asked))
+	}
+	if strings.Contains(asked[0].Message, "\n- nothing") || !strings.Contains(asked[0].Message, `"rm -f out.txt\n\nThe policy asks:`) {
+		t.Errorf("question = %q, want the command quoted on one line", asked[0].Message)
+	}
+}
