@@ -372,3 +372,25 @@ func TestNewRefusesWithoutWorkspace(t *testing.T) {
 		t.Error("New without a workspace: no error")
 	}
 }
+
+// A call whose event cannot be recorded is a JSON-RPC error, not a
+// result: nothing comes back that the bundle does not hold.
+func TestUnrecordedCallIsProtocolError(t *testing.T) {
+	f := newFixture(t)
+	cs := f.connect(t, nil)
+	events := f.w.Bundle().File(bundle.EventsFile)
+	os.Remove(events)
+	if err := os.Mkdir(events, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"read_file", "finish"} {
+		args := map[string]any{"path": "greeting.txt"}
+		if name == "finish" {
+			args = map[string]any{}
+		}
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+		if err == nil {
+			t.Errorf("%s with an unwritable events.jsonl: %+v, want a protocol error", name, res)
+		}
+	}
+}
