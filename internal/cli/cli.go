@@ -23,7 +23,7 @@
 //	      verdict (engine.internal-error), so `policy eval` exits 3 and `run` 125
 //	124   `run`: the child was killed after its timeout
 //	125   `run`: the command was denied (by the policy, an approver, or the harness)
-//	126   `run`: the requested sandbox is not available
+//	126   `run`, `workspace tool`, `mcp`: the requested sandbox is not available
 //	128+N `run`: the child was ended by signal N
 package cli
 
