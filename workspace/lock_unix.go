@@ -8,10 +8,18 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// lockFile takes an exclusive flock on f, waiting for it.
-func lockFile(f *os.File) error {
+// lockFile takes an exclusive flock on f, waiting for it when wait is
+// set; otherwise a lock held elsewhere is [ErrBusy].
+func lockFile(f *os.File, wait bool) error {
+	how := unix.LOCK_EX
+	if !wait {
+		how |= unix.LOCK_NB
+	}
 	for {
-		err := unix.Flock(int(f.Fd()), unix.LOCK_EX)
+		err := unix.Flock(int(f.Fd()), how)
+		if err == unix.EWOULDBLOCK {
+			return ErrBusy
+		}
 		if err != unix.EINTR {
 			return err
 		}

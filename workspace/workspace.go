@@ -159,7 +159,7 @@ func Prepare(ctx context.Context, o PrepareOptions) (_ *Workspace, err error) {
 		}
 	}()
 	w := &Workspace{runDir: runDir, dir: filepath.Join(runDir, CloneDir)}
-	if err := w.acquire(); err != nil {
+	if err := w.acquire(true); err != nil {
 		return nil, err
 	}
 	defer func() {
@@ -224,15 +224,25 @@ func policyFor(dir string, allowed []string) (*pathpolicy.Policy, error) {
 	return pathpolicy.New(dir, pats)
 }
 
+// ErrBusy is [OpenNoWait]'s error when another process holds the run's
+// lock.
+var ErrBusy = errors.New("the run is in use by another process (it holds the run's lock)")
+
 // Open reopens the prepared workspace in runDir and takes its lock
 // (waiting for another process that holds it).
-func Open(runDir string) (_ *Workspace, err error) {
+func Open(runDir string) (*Workspace, error) { return open(runDir, true) }
+
+// OpenNoWait is [Open] without the wait: when another process holds the
+// run's lock it returns an error wrapping [ErrBusy].
+func OpenNoWait(runDir string) (*Workspace, error) { return open(runDir, false) }
+
+func open(runDir string, wait bool) (_ *Workspace, err error) {
 	abs, err := resolveDir(runDir)
 	if err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
 	w := &Workspace{runDir: abs, dir: filepath.Join(abs, CloneDir)}
-	if err := w.acquire(); err != nil {
+	if err := w.acquire(wait); err != nil {
 		return nil, err
 	}
 	defer func() {
@@ -258,13 +268,16 @@ func Open(runDir string) (_ *Workspace, err error) {
 	return w, nil
 }
 
-func (w *Workspace) acquire() error {
+func (w *Workspace) acquire(wait bool) error {
 	f, err := os.OpenFile(filepath.Join(w.runDir, lockName), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("workspace: lock: %w", err)
 	}
-	if err := lockFile(f); err != nil {
+	if err := lockFile(f, wait); err != nil {
 		f.Close()
+		if errors.Is(err, ErrBusy) {
+			return fmt.Errorf("workspace: %s: %w", w.runDir, err)
+		}
 		return fmt.Errorf("workspace: lock: %w", err)
 	}
 	w.lock = f

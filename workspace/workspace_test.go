@@ -2,6 +2,7 @@ package workspace_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -160,6 +161,23 @@ func TestOpenLocksAndReloads(t *testing.T) {
 	if _, ok := w2.Check("ok"); !ok {
 		t.Error("check not reloaded")
 	}
+}
+
+func TestOpenNoWaitRefusesABusyRun(t *testing.T) {
+	src, sha := gittest.Repo(t, map[string]string{"f": "x"})
+	w, err := prepare(t, workspace.PrepareOptions{Source: src, Commit: sha, RunRoot: t.TempDir(), Name: "r"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := workspace.OpenNoWait(w.RunDir()); !errors.Is(err, workspace.ErrBusy) {
+		t.Fatalf("OpenNoWait of a locked run = %v, want ErrBusy", err)
+	}
+	w.Close()
+	w2, err := workspace.OpenNoWait(w.RunDir())
+	if err != nil {
+		t.Fatalf("OpenNoWait of a free run: %v", err)
+	}
+	w2.Close()
 }
 
 func TestGitRefusesAChangedConfig(t *testing.T) {
