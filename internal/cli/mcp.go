@@ -93,7 +93,9 @@ func runMCP(ctx context.Context, stdio Stdio, args []string) error {
 	case *runDir == "":
 		return exitf(ExitError, "mcp: no workspace: pass -run DIR (from rivumi workspace prepare) or -prepare -source DIR -commit SHA -run-root DIR -name NAME")
 	default:
-		if w, err = workspace.Open(*runDir); err != nil {
+		// A run another server holds is refused at once: a health check
+		// (claude mcp list) must not hang on the agent's own server.
+		if w, err = workspace.OpenNoWait(*runDir); err != nil {
 			return exitf(ExitError, "mcp: %v", err)
 		}
 	}
