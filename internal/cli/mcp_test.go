@@ -5,6 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -133,5 +136,75 @@ func mcpCall(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("no call was a tool error")
 		}
 		ts.Fatalf("a call was a tool error")
+	}
+}
+
+// rivumi mcp -unix serves streamable HTTP on the socket until its context
+// ends, then exits 0.
+func TestMCPUnixSocket(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	os.Mkdir(src, 0o755)
+	os.WriteFile(filepath.Join(src, "a.txt"), []byte("a\n"), 0o644)
+	git := func(args ...string) string {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@e", "-C", src}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-q", "-m", "x")
+	sockDir, err := os.MkdirTemp("", "rivumi-cli-mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(sockDir)
+	sock := filepath.Join(sockDir, "s")
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stderr bytes.Buffer
+	code := make(chan int, 1)
+	go func() {
+		code <- Main(ctx, []string{"mcp", "-prepare", "-source", src, "-commit", git("rev-parse", "HEAD"), "-run-root", dir, "-name", "r",
+			"-sandbox", "none", "-unix", sock}, Stdio{In: strings.NewReader(""), Out: io.Discard, Err: &stderr})
+	}()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, err := os.Stat(sock); err == nil {
+			break
+		}
+		select {
+		case c := <-code:
+			t.Fatalf("rivumi mcp exited %d: %s", c, stderr.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no socket: %s", stderr.String())
+		}
+	}
+	hc := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, "unix", sock)
+	}}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: "http://localhost/mcp", HTTPClient: hc, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": "a.txt"}})
+	if err != nil || res.IsError {
+		t.Fatalf("read_file over the socket: %+v, %v", res, err)
+	}
+	cs.Close()
+	cancel()
+	if c := <-code; c != 0 {
+		t.Errorf("exit %d after cancel: %s", c, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "on unix socket "+sock) {
+		t.Errorf("stderr = %q", stderr.String())
 	}
 }
