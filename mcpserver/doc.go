@@ -14,8 +14,9 @@
 //
 // Arguments go to [tools.Tools.Call] as the client sent them, so its strict
 // decoding (unknown, duplicate and case-variant keys, trailing data, wrong
-// types, timeout fields) decides, and every call — a refused one included —
-// is recorded in the bundle's events.jsonl. A result carries the tool's
+// types, timeout fields) decides, and every call — a refused one, and one
+// of a tool the server does not have (a JSON-RPC error), included — is
+// recorded in the bundle's events.jsonl. A result carries the tool's
 // output as structured content, and as JSON text for clients that read
 // only content. A refusal (a path out of policy, a stale read, a denied
 // command, a failing check) is an MCP tool error (isError) whose text says

@@ -77,10 +77,39 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	known := map[string]bool{}
 	for _, t := range defs {
 		s.srv.AddTool(t, s.handler(t.Name))
+		known[t.Name] = true
 	}
+	s.srv.AddReceivingMiddleware(s.recordUnknown(known))
 	return s, nil
+}
+
+// recordUnknown records a tools/call of a tool the server does not have
+// (which the SDK answers with a JSON-RPC error before any handler runs),
+// so that every call is in events.jsonl.
+func (s *Server) recordUnknown(known map[string]bool) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			p, ok := req.GetParams().(*mcp.CallToolParamsRaw)
+			if method != "tools/call" || !ok || p == nil || known[p.Name] {
+				return next(ctx, method, req)
+			}
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			raw := p.Arguments
+			if len(raw) == 0 {
+				raw = json.RawMessage("{}")
+			}
+			ev := bundle.Event{Tool: audit.Redact(p.Name), Args: compact(raw), BytesIn: len(raw),
+				Error: audit.Redact(fmt.Sprintf("unknown tool %q", p.Name))}
+			if _, err := s.w.Bundle().Append(ev); err != nil {
+				return nil, fmt.Errorf("rivumi: %w", err)
+			}
+			return next(ctx, method, req)
+		}
+	}
 }
 
 // MCP returns the SDK server, to run on a transport.

@@ -357,9 +357,13 @@ func TestRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(evs) != len(tests) {
-		t.Fatalf("%d events for %d refused calls", len(evs), len(tests))
+	if len(evs) != len(tests)+1 {
+		t.Fatalf("%d events for %d refused calls", len(evs), len(tests)+1)
 	}
+	if last := evs[len(evs)-1]; last.Tool != "eval" || last.OK || !strings.Contains(last.Error, `unknown tool "eval"`) {
+		t.Errorf("unknown tool event = %+v", last)
+	}
+	evs = evs[:len(tests)]
 	for i, e := range evs {
 		if e.OK || e.Error == "" || e.Tool != tests[i].tool {
 			t.Errorf("event %d = %+v, want a refused %s", i, e, tests[i].tool)
