@@ -208,3 +208,43 @@ func TestMCPUnixSocket(t *testing.T) {
 		t.Errorf("stderr = %q", stderr.String())
 	}
 }
+
+// BenchmarkMCPStdioCall measures one list_files call through the Go SDK's
+// client to a real `rivumi mcp` process over its stdin and stdout (the
+// process start-up aside).
+func BenchmarkMCPStdioCall(b *testing.B) {
+	dir := b.TempDir()
+	src := filepath.Join(dir, "src")
+	os.Mkdir(src, 0o755)
+	os.WriteFile(filepath.Join(src, "a.txt"), []byte("a\n"), 0o644)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"commit", "-q", "-m", "x"}} {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@e", "-C", src}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	sha, err := exec.Command("git", "-C", src, "rev-parse", "HEAD").Output()
+	if err != nil {
+		b.Fatal(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(self, "mcp", "-prepare", "-source", src, "-commit", strings.TrimSpace(string(sha)), "-run-root", dir, "-name", "r", "-sandbox", "none")
+	cmd.Env = append(os.Environ(), execEnv+"=1", "XDG_CONFIG_HOME="+filepath.Join(dir, "config"))
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cs.Close()
+	params := &mcp.CallToolParams{Name: "list_files", Arguments: map[string]any{}}
+	for b.Loop() {
+		res, err := cs.CallTool(ctx, params)
+		if err != nil || res.IsError {
+			b.Fatalf("%v %+v", err, res)
+		}
+	}
+}
