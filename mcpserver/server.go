@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -212,14 +213,15 @@ func (s *Server) finish(ctx context.Context, raw json.RawMessage) (*mcp.CallTool
 	return toResult(ev.OK, ev.Error, out), nil
 }
 
+// compact returns raw as compact JSON, or as a JSON string when it is not
+// valid JSON (as the tools record arguments).
 func compact(raw json.RawMessage) json.RawMessage {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
 		b, _ := json.Marshal(string(raw))
 		return b
 	}
-	b, _ := json.Marshal(v)
-	return b
+	return buf.Bytes()
 }
 
 // Tools returns the MCP tool definitions for a workspace whose request is
