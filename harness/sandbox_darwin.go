@@ -1,5 +1,8 @@
 package harness
 
+// sandboxExecPath is where macOS ships sandbox-exec.
+const sandboxExecPath = "/usr/bin/sandbox-exec"
+
 // autoOrder is what [SandboxAuto] tries, best first.
 var autoOrder = []Sandbox{SandboxSeatbelt}
 

@@ -2,7 +2,6 @@ package harness
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,13 +13,6 @@ import (
 	"time"
 )
 
-var (
-	errSeatbeltMacOnly   = errors.New("sandbox-exec (Seatbelt) is macOS only")
-	errLandlockLinuxOnly = errors.New("Landlock is Linux only")
-)
-
-// sandboxExecPath is where macOS ships sandbox-exec.
-const sandboxExecPath = "/usr/bin/sandbox-exec"
 
 // seatbeltSystemReads are the directories every sandboxed program may
 // read: the OS, its libraries and frameworks, the developer tools and the
