@@ -182,6 +182,10 @@ func (e *pathEnv) absolute(p string) string {
 		// C:/x or C:\x (Git Bash on Windows) is the absolute /c/x.
 		return cleanPath(d)
 	}
+	if e.onDrives() && strings.Contains(p, `\`) {
+		// On Windows a backslash separates too (..\..\x is ../../x).
+		p = strings.ReplaceAll(p, `\`, "/")
+	}
 	switch {
 	case p == "~" || strings.HasPrefix(p, "~/"):
 		return cleanPath(e.home + p[1:])
