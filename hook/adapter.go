@@ -521,10 +521,15 @@ func gradeShell(ctx context.Context, cfg *Config, c call, workspace string) (eng
 	return v, nil
 }
 
-// shellDialect is the configured shell, else $SHELL's basename, mapped to
-// bash, sh or zsh.
+// shellDialect is the configured shell, else bash for Gemini CLI, else
+// $SHELL's basename, mapped to bash, sh or zsh.
 func shellDialect(cfg *Config) string {
 	s := cfg.Shell
+	if s == "" && cfg.Agent == Gemini {
+		// Gemini CLI runs `bash -c` on Linux and macOS whatever $SHELL is
+		// (and PowerShell on Windows: see capPowerShell).
+		return "bash"
+	}
 	if s == "" {
 		s = cfg.Getenv("SHELL")
 	}

@@ -132,3 +132,18 @@ func TestShellDialectFromWindowsShell(t *testing.T) {
 		}
 	}
 }
+
+func TestGeminiRunsBash(t *testing.T) {
+	cfg := &Config{Agent: Gemini, Getenv: func(string) string { return "/bin/zsh" }}
+	if got := shellDialect(cfg); got != "bash" {
+		t.Errorf("Gemini with SHELL=zsh: %s, want bash (it runs bash -c)", got)
+	}
+	cfg.Shell = "zsh"
+	if got := shellDialect(cfg); got != "zsh" {
+		t.Errorf("Gemini with --shell zsh: %s", got)
+	}
+	cfg = &Config{Agent: ClaudeCode, Getenv: func(string) string { return "/bin/zsh" }}
+	if got := shellDialect(cfg); got != "zsh" {
+		t.Errorf("Claude Code with SHELL=zsh: %s, want zsh", got)
+	}
+}
