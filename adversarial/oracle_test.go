@@ -1,3 +1,7 @@
+//go:build linux
+
+// The bash oracle runs bash under bubblewrap: Linux only.
+
 package adversarial_test
 
 import (

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/rivumi/rivumi/internal/lockedfile"
 )
 
 // Kinds of entries written by rivumi. Other writers may use their own.
@@ -169,11 +169,11 @@ func (l *Logger) Log(ctx context.Context, e Entry) error {
 	if l.f == nil {
 		return errors.New("audit: log is closed")
 	}
-	fd := int(l.f.Fd())
-	if err := flock(fd, unix.LOCK_EX); err != nil {
+	unlock, err := lockedfile.LockFile(l.f)
+	if err != nil {
 		return fmt.Errorf("audit: lock log: %w", err)
 	}
-	defer flock(fd, unix.LOCK_UN) //nolint:errcheck // closing the fd releases it anyway
+	defer unlock() //nolint:errcheck // closing the file releases it anyway
 	// A writer that died mid-line left a torn line: end it first so ours
 	// starts on a line of its own. Still one write.
 	size, torn, err := tornTail(l.f)
@@ -259,15 +259,6 @@ func tornTail(f *os.File) (int64, bool, error) {
 		return size, false, err
 	}
 	return size, b[0] != '\n', nil
-}
-
-func flock(fd, how int) error {
-	for {
-		err := unix.Flock(fd, how)
-		if err != unix.EINTR {
-			return err
-		}
-	}
 }
 
 // Discard is a [Sink] that drops every entry.

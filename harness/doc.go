@@ -33,7 +33,10 @@
 //     GOMODCACHE is not moved (set KeepHome or allow GOPATH/GOMODCACHE to
 //     share a module cache).
 //   - A new session, hence a new process group (pgid == pid) with no
-//     controlling terminal. On timeout or cancellation: SIGTERM to the
+//     controlling terminal (on Windows: a job object that ends every
+//     process of the command when the run ends, and a new console process
+//     group; only .exe and .com programs run there, never .bat or .cmd,
+//     which Windows hands to cmd.exe). On timeout or cancellation: SIGTERM to the
 //     group, [Config.KillGrace] (default 2s), SIGKILL to the group. When
 //     the command exits, processes left in its group get the same
 //     treatment ([Result.Stragglers]). Processes that escaped the group
@@ -67,10 +70,12 @@
 //     and the engine never applies such a grant however it was stored. With a
 //     [GrantStore] grants persist per project
 //     ([DefaultGrantsPath]); without, they last as long as the Harness.
-//   - Sandbox ([Config.Sandbox]): bwrap or Landlock, see [Sandbox]. A named
-//     backend that is unavailable is a [*SandboxUnavailableError] from
-//     [New], never an unsandboxed run; auto picks bwrap, else Landlock,
-//     else none, and says so in [Result.SandboxNote]. Landlock's network
+//   - Sandbox ([Config.Sandbox]): bwrap or Landlock on Linux, Seatbelt
+//     (sandbox-exec with a profile generated per run) on macOS, none on
+//     Windows; see [Sandbox]. A named backend that is unavailable is a
+//     [*SandboxUnavailableError] from [New], never an unsandboxed run;
+//     auto picks bwrap, else Landlock, on Linux, Seatbelt on macOS, else
+//     none, and says so in [Result.SandboxNote]. Landlock's network
 //     rules cover TCP only (bind and connect); UDP, raw sockets and
 //     Multipath TCP are closed by an extra seccomp filter on linux/amd64
 //     and linux/arm64 only. Neither backend stops a connection to a

@@ -10,9 +10,11 @@ import (
 // environment to the child. A trailing '*' matches a prefix. HOME passes
 // only when [Config.KeepHome] is set; TMPDIR and the cache variables are
 // always replaced by directories of the run.
-var DefaultEnvAllow = []string{
+// On Windows the variables programs need to start (SYSTEMROOT, WINDIR,
+// PATHEXT, …) are added, and names compare case-insensitively.
+var DefaultEnvAllow = append([]string{
 	"PATH", "LANG", "LANGUAGE", "LC_*", "TERM", "COLORTERM", "NO_COLOR", "TZ", "USER", "LOGNAME",
-}
+}, platformEnvAllow...)
 
 // secretWords make a variable never pass, whatever the configuration says
 // (compared case-insensitively, anywhere in the name).
@@ -78,9 +80,6 @@ func (d runDirs) all() []string {
 	return []string{d.root, d.tmp, d.home, d.cache, d.config, d.data, d.state}
 }
 
-// defaultPATH is used when the harness's environment has no PATH.
-const defaultPATH = "/usr/local/bin:/usr/bin:/bin"
-
 // buildEnv returns the child's environment: the allowed variables of base
 // (never a secret one), the hardening variables, and the run's
 // directories. It is sorted by name and has no duplicates.
@@ -88,6 +87,7 @@ func buildEnv(base []string, allow []string, keepHome bool, d runDirs) []string 
 	vars := map[string]string{}
 	for _, kv := range base {
 		name, val, ok := strings.Cut(kv, "=")
+		name = envKey(name)
 		if !ok || name == "" || SecretEnvName(name) {
 			continue
 		}
@@ -149,7 +149,7 @@ func cleanPATH(p string) string {
 
 func envValue(env []string, name string) string {
 	for _, kv := range env {
-		if k, v, ok := strings.Cut(kv, "="); ok && k == name {
+		if k, v, ok := strings.Cut(kv, "="); ok && envKey(k) == name {
 			return v
 		}
 	}

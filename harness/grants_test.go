@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -276,4 +277,10 @@ func TestCheckGrantRefusesEveryRunner(t *testing.T) {
 		}
 	}
 	t.Logf("%d spellings refused", n)
+}
+
+func equalGrants(a, b []engine.Grant) bool {
+	return slices.EqualFunc(a, b, func(x, y engine.Grant) bool {
+		return slices.Equal(x.Prefix, y.Prefix) && slices.Equal(x.Rules, y.Rules)
+	})
 }

@@ -524,6 +524,15 @@ func (h *Harness) execute(ctx context.Context, res *Result, req Request, prog pr
 	case SandboxBwrap:
 		cmd.Path = h.sandbox.bwrap
 		cmd.Args = append([]string{"bwrap"}, bwrapArgs(prog.path, req.Argv, res.Dir, workspace, root, h.cfg.AllowNetwork)...)
+	case SandboxSeatbelt:
+		spec, err := seatbeltSpecFor(prog.path, uniq(workspace, root), h.cfg.AllowNetwork)
+		if err != nil {
+			res.Decision = engine.Deny
+			res.Refusal = "seatbelt sandbox failed: " + err.Error()
+			return &SandboxUnavailableError{Backend: SandboxSeatbelt, Reason: err.Error()}
+		}
+		cmd.Path = h.sandbox.sbexec
+		cmd.Args = append([]string{"sandbox-exec"}, seatbeltArgs(spec, prog.path, req.Argv)...)
 	case SandboxLandlock:
 		ls := specFor(prog, req.Argv, uniq(workspace, root), h.cfg.AllowNetwork)
 		ls.NoSeccomp = h.noSeccomp

@@ -1,3 +1,5 @@
+//go:build unix
+
 package harness_test
 
 import (
@@ -614,12 +616,6 @@ func TestAlwaysGrantsPerPattern(t *testing.T) {
 			}
 		})
 	}
-}
-
-func equalGrants(a, b []engine.Grant) bool {
-	return slices.EqualFunc(a, b, func(x, y engine.Grant) bool {
-		return slices.Equal(x.Prefix, y.Prefix) && slices.Equal(x.Rules, y.Rules)
-	})
 }
 
 func TestProgramSwappedBetweenGradingAndExec(t *testing.T) {

@@ -1,3 +1,5 @@
+//go:build unix
+
 package harness_test
 
 import (
@@ -175,7 +177,10 @@ func gone(pid int) bool {
 	}
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
-		return true
+		// No /proc (macOS): kill(2) found it, so it is there (zombies
+		// included).
+		_, noProc := os.Stat("/proc/self")
+		return noProc == nil
 	}
 	s := string(b)
 	i := strings.LastIndexByte(s, ')')

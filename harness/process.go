@@ -1,15 +1,28 @@
 package harness
 
 import (
-	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"strconv"
 	"sync"
-	"syscall"
 	"time"
 )
+
+// procGroup is the set of processes a command started, as the platform
+// contains them: a new session and process group on unix, a job object
+// on Windows. It is made right after Start and closed after the run.
+type procGroup interface {
+	// terminate asks every member to stop (SIGTERM; on Windows, where
+	// there is no such request, it ends them).
+	terminate()
+	// kill ends every member (SIGKILL).
+	kill()
+	// alive reports whether any member still runs (zombies do not).
+	alive() bool
+	// close releases the group (on Windows, ending what is left).
+	close()
+}
 
 // procOutcome is what supervising one process produced.
 type procOutcome struct {
@@ -67,13 +80,10 @@ func (s supervision) run(cmd *exec.Cmd) (procOutcome, error) {
 		return out, err
 	}
 	cmd.Stdout, cmd.Stderr = wOut, wErr
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{}
-	}
-	// A new session: a new process group (pgid == pid) with no controlling
-	// terminal, so the child can neither prompt on /dev/tty nor push input
-	// into the user's terminal.
-	cmd.SysProcAttr.Setsid = true
+	// A group of its own (see procGroup): on unix a new session, hence a
+	// new process group with no controlling terminal, so the child can
+	// neither prompt on /dev/tty nor push input into the user's terminal.
+	prepareGroup(cmd)
 	// Bounds Wait when the caller gave a non-file Stdin that exec copies.
 	cmd.WaitDelay = s.grace
 
@@ -100,8 +110,17 @@ func (s supervision) run(cmd *exec.Cmd) (procOutcome, error) {
 		rErr.Close()
 		return out, &notStartedError{err}
 	}
-	pgid := cmd.Process.Pid
-	leaderStart := processStart(pgid) // the run's processes start no earlier
+	group, err := newProcGroup(cmd.Process)
+	if err != nil {
+		// The process runs but cannot be contained: stop it now.
+		cmd.Process.Kill() //nolint:errcheck
+		cmd.Wait()         //nolint:errcheck
+		rOut.Close()
+		rErr.Close()
+		return out, fmt.Errorf("contain the process: %w", err)
+	}
+	defer group.close()
+	leaderStart := processStart(cmd.Process.Pid) // the run's processes start no earlier
 
 	var drains sync.WaitGroup
 	for _, p := range []struct {
@@ -124,7 +143,7 @@ func (s supervision) run(cmd *exec.Cmd) (procOutcome, error) {
 	var termSent time.Time
 	term := func() {
 		if termSent.IsZero() {
-			syscall.Kill(-pgid, syscall.SIGTERM) //nolint:errcheck // ESRCH: already gone
+			group.terminate()
 			termSent = time.Now()
 		}
 	}
@@ -141,7 +160,7 @@ func (s supervision) run(cmd *exec.Cmd) (procOutcome, error) {
 		select {
 		case <-waited:
 		case <-grace.C:
-			syscall.Kill(-pgid, syscall.SIGKILL) //nolint:errcheck
+			group.kill()
 			out.killedAfterGrace = true
 			<-waited
 		}
@@ -152,15 +171,15 @@ func (s supervision) run(cmd *exec.Cmd) (procOutcome, error) {
 
 	// The leader is reaped; its group id stays reserved while members
 	// remain. Whatever is left of the group goes the same way.
-	if groupAlive(pgid) {
+	if group.alive() {
 		out.stragglers = true
 		term()
 		deadline := termSent.Add(s.grace)
-		for groupAlive(pgid) && time.Now().Before(deadline) {
+		for group.alive() && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond)
 		}
-		if groupAlive(pgid) {
-			syscall.Kill(-pgid, syscall.SIGKILL) //nolint:errcheck
+		if group.alive() {
+			group.kill()
 			out.killedAfterGrace = true
 		}
 	}
@@ -179,68 +198,4 @@ func (s supervision) run(cmd *exec.Cmd) (procOutcome, error) {
 	rErr.Close()
 	<-drained
 	return out, nil
-}
-
-// groupAlive reports whether any live (not zombie) process is in process
-// group pgid. Zombies count as gone: they no longer run, and an init that
-// does not reap (as in some containers) would otherwise keep them forever.
-func groupAlive(pgid int) bool {
-	d, err := os.Open("/proc")
-	if err != nil {
-		return syscall.Kill(-pgid, 0) == nil
-	}
-	defer d.Close()
-	names, err := d.Readdirnames(-1)
-	if err != nil {
-		return syscall.Kill(-pgid, 0) == nil
-	}
-	for _, n := range names {
-		if n[0] < '0' || n[0] > '9' {
-			continue
-		}
-		state, pg, ok := procStat(n)
-		if ok && pg == pgid && state != 'Z' && state != 'X' {
-			return true
-		}
-	}
-	return false
-}
-
-// procStat reads the state and process group of /proc/<pid>.
-func procStat(pid string) (state byte, pgrp int, ok bool) {
-	st, ok := readStat(pid)
-	return st.state, st.pgrp, ok
-}
-
-// stat is what the harness reads of /proc/<pid>/stat.
-type stat struct {
-	state byte
-	pgrp  int
-	start uint64 // clock ticks since boot
-}
-
-func readStat(pid string) (stat, bool) {
-	b, err := os.ReadFile("/proc/" + pid + "/stat")
-	if err != nil {
-		return stat{}, false
-	}
-	// pid (comm) state ppid pgrp … starttime (field 22); comm may contain
-	// spaces and ')'.
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 || i+2 >= len(b) {
-		return stat{}, false
-	}
-	f := bytes.Fields(b[i+2:])
-	if len(f) < 20 {
-		return stat{}, false
-	}
-	pg, err := strconv.Atoi(string(f[2]))
-	if err != nil {
-		return stat{}, false
-	}
-	start, err := strconv.ParseUint(string(f[19]), 10, 64)
-	if err != nil {
-		return stat{}, false
-	}
-	return stat{state: f[0][0], pgrp: pg, start: start}, true
 }

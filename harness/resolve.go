@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
-	"syscall"
 )
 
 // NotFoundError reports a program that is not an executable file, by
@@ -57,7 +55,7 @@ func resolveProgram(name, dir, pathEnv string) (program, error) {
 	if name == "" {
 		return program{}, &NotFoundError{Name: name, Err: fmt.Errorf("empty program name")}
 	}
-	if strings.Contains(name, "/") {
+	if hasDirPart(name) {
 		p := name
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(dir, p)
@@ -72,8 +70,10 @@ func resolveProgram(name, dir, pathEnv string) (program, error) {
 		if d == "" || !filepath.IsAbs(d) {
 			continue
 		}
-		if prog, err := identify(filepath.Join(d, name)); err == nil {
-			return prog, nil
+		for _, cand := range pathCandidates(name) {
+			if prog, err := identify(filepath.Join(d, cand)); err == nil {
+				return prog, nil
+			}
 		}
 	}
 	return program{}, &NotFoundError{Name: name}
@@ -87,17 +87,17 @@ func identify(path string) (program, error) {
 	if !fi.Mode().IsRegular() {
 		return program{}, fmt.Errorf("not a regular file")
 	}
-	if fi.Mode().Perm()&0o111 == 0 {
-		return program{}, fmt.Errorf("not executable")
+	if err := executable(path, fi); err != nil {
+		return program{}, err
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return program{}, fmt.Errorf("no file identity")
+	dev, ino, err := fileID(path, fi)
+	if err != nil {
+		return program{}, fmt.Errorf("no file identity: %w", err)
 	}
 	return program{
 		path:      filepath.Clean(path),
-		dev:       uint64(st.Dev),
-		ino:       st.Ino,
+		dev:       dev,
+		ino:       ino,
 		size:      fi.Size(),
 		mtimeNsec: fi.ModTime().UnixNano(),
 	}, nil

@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"sync"
 	"time"
-
-	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
 
 // Sandbox names an OS sandbox backend.
@@ -18,8 +17,9 @@ type Sandbox string
 
 // The sandbox backends. The zero value means [SandboxNone].
 const (
-	// SandboxAuto picks the best available backend: bwrap, else landlock,
-	// else none (reported in [Result.SandboxNote]). bwrap comes first also
+	// SandboxAuto picks the best available backend of the platform: on
+	// Linux bwrap, else landlock; on macOS seatbelt; else none (reported in
+	// [Result.SandboxNote]). Windows has no backend. bwrap comes first also
 	// because it alone contains processes that leave the command's process
 	// group: its PID namespace dies with the command (see [Result.Escaped]).
 	SandboxAuto Sandbox = "auto"
@@ -39,19 +39,29 @@ const (
 	// network); elsewhere only TCP is restricted. Use bwrap for full network
 	// isolation.
 	SandboxLandlock Sandbox = "landlock"
+	// SandboxSeatbelt (macOS) runs the command under /usr/bin/sandbox-exec
+	// with a profile generated for the run ([seatbeltProfile]): everything
+	// denied but fork and exec, reads of the system directories, the
+	// workspace, the run directory and the program, writes to the workspace
+	// and the run directory (TMPDIR and HOME are in it) only, the program
+	// itself never writable, and no network (unix sockets included) unless
+	// allowed. sandbox-exec is deprecated by Apple but still ships with
+	// macOS; a profile this macOS does not accept makes the backend
+	// unavailable (it is tried when the harness starts).
+	SandboxSeatbelt Sandbox = "seatbelt"
 	// SandboxNone runs the command without an OS sandbox.
 	SandboxNone Sandbox = "none"
 )
 
-// ParseSandbox parses auto, bwrap, landlock or none ("" is none).
+// ParseSandbox parses auto, bwrap, landlock, seatbelt or none ("" is none).
 func ParseSandbox(s string) (Sandbox, error) {
 	switch Sandbox(s) {
-	case SandboxAuto, SandboxBwrap, SandboxLandlock, SandboxNone:
+	case SandboxAuto, SandboxBwrap, SandboxLandlock, SandboxSeatbelt, SandboxNone:
 		return Sandbox(s), nil
 	case "":
 		return SandboxNone, nil
 	}
-	return "", fmt.Errorf("unknown sandbox %q (want auto, bwrap, landlock or none)", s)
+	return "", fmt.Errorf("unknown sandbox %q (want auto, bwrap, landlock, seatbelt or none)", s)
 }
 
 // SandboxUnavailableError reports that a named sandbox backend cannot be
@@ -72,6 +82,7 @@ type sandboxPlan struct {
 	note    string
 	bwrap   string // path of bwrap
 	self    string // path of our own executable, for landlock
+	sbexec  string // path of sandbox-exec, for seatbelt
 }
 
 // resolveSandbox checks availability once, at New.
@@ -79,30 +90,46 @@ func resolveSandbox(mode Sandbox, allowNet bool, pathEnv string) (sandboxPlan, e
 	switch mode {
 	case "", SandboxNone:
 		return sandboxPlan{backend: SandboxNone}, nil
-	case SandboxBwrap:
-		p, err := bwrapAvailable(pathEnv)
+	case SandboxBwrap, SandboxLandlock, SandboxSeatbelt:
+		plan, err := planFor(mode, allowNet, pathEnv)
 		if err != nil {
-			return sandboxPlan{}, &SandboxUnavailableError{Backend: SandboxBwrap, Reason: err.Error()}
+			return sandboxPlan{}, &SandboxUnavailableError{Backend: mode, Reason: err.Error()}
 		}
-		return sandboxPlan{backend: SandboxBwrap, bwrap: p}, nil
-	case SandboxLandlock:
-		self, err := landlockAvailable(allowNet)
-		if err != nil {
-			return sandboxPlan{}, &SandboxUnavailableError{Backend: SandboxLandlock, Reason: err.Error()}
-		}
-		return sandboxPlan{backend: SandboxLandlock, self: self}, nil
+		return plan, nil
 	case SandboxAuto:
-		p, berr := bwrapAvailable(pathEnv)
-		if berr == nil {
-			return sandboxPlan{backend: SandboxBwrap, bwrap: p}, nil
+		var skipped []string
+		for _, b := range autoOrder {
+			plan, err := planFor(b, allowNet, pathEnv)
+			if err == nil {
+				if len(skipped) > 0 {
+					plan.note = "auto: " + strings.Join(skipped, "; ")
+				}
+				return plan, nil
+			}
+			skipped = append(skipped, fmt.Sprintf("%s unavailable (%v)", b, err))
 		}
-		self, lerr := landlockAvailable(allowNet)
-		if lerr == nil {
-			return sandboxPlan{backend: SandboxLandlock, self: self, note: "auto: bwrap unavailable (" + berr.Error() + ")"}, nil
+		if len(skipped) == 0 {
+			skipped = []string{"this platform has no sandbox backend"}
 		}
-		return sandboxPlan{backend: SandboxNone, note: fmt.Sprintf("auto: no sandbox available (bwrap: %v; landlock: %v)", berr, lerr)}, nil
+		return sandboxPlan{backend: SandboxNone, note: "auto: no sandbox available: " + strings.Join(skipped, "; ")}, nil
 	}
 	return sandboxPlan{}, fmt.Errorf("unknown sandbox %q", mode)
+}
+
+// planFor checks one backend.
+func planFor(b Sandbox, allowNet bool, pathEnv string) (sandboxPlan, error) {
+	switch b {
+	case SandboxBwrap:
+		p, err := bwrapAvailable(pathEnv)
+		return sandboxPlan{backend: b, bwrap: p}, err
+	case SandboxLandlock:
+		self, err := landlockAvailable(allowNet)
+		return sandboxPlan{backend: b, self: self}, err
+	case SandboxSeatbelt:
+		p, err := seatbeltAvailable()
+		return sandboxPlan{backend: b, sbexec: p}, err
+	}
+	return sandboxPlan{}, fmt.Errorf("unknown sandbox %q", b)
 }
 
 var bwrapProbe sync.Map // bwrap path → error (nil when it works)
@@ -110,6 +137,9 @@ var bwrapProbe sync.Map // bwrap path → error (nil when it works)
 // bwrapAvailable finds bwrap on the child's PATH and checks once that it
 // can set up the namespaces we use.
 func bwrapAvailable(pathEnv string) (string, error) {
+	if runtime.GOOS != "linux" {
+		return "", errors.New("bubblewrap is Linux only")
+	}
 	prog, err := resolveProgram("bwrap", "/", pathEnv)
 	if err != nil {
 		return "", errors.New("bwrap not found in PATH")
@@ -145,23 +175,6 @@ func bytesTrim(b []byte) string {
 		b = b[:max]
 	}
 	return string(b)
-}
-
-// landlockAvailable checks the kernel's Landlock ABI and finds our own
-// executable, which re-execs as the sandbox helper.
-func landlockAvailable(allowNet bool) (string, error) {
-	abi, err := llsys.LandlockGetABIVersion()
-	if err != nil || abi < 1 {
-		return "", fmt.Errorf("the kernel does not support Landlock (%v)", err)
-	}
-	if !allowNet && abi < 4 {
-		return "", fmt.Errorf("the kernel's Landlock ABI v%d cannot restrict TCP (needs v4, Linux 6.7)", abi)
-	}
-	self, err := os.Executable()
-	if err != nil {
-		return "", fmt.Errorf("cannot find own executable to re-exec: %v", err)
-	}
-	return self, nil
 }
 
 // bwrapArgs returns bwrap's argv (after the bwrap path) to run prog with

@@ -8,7 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
+	"path"
+	"runtime"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/harness"
 	"github.com/rivumi/rivumi/internal/strictjson"
+	"github.com/rivumi/rivumi/internal/winpath"
 	"github.com/rivumi/rivumi/server"
 )
 
@@ -112,6 +114,11 @@ type Config struct {
 	AuditBestEffort bool
 	// Getenv reads the environment (default os.Getenv).
 	Getenv func(string) string
+	// GOOS is the operating system the agent runs on (default
+	// runtime.GOOS). On "windows" paths are taken in Windows spellings
+	// (C:\x, C:/x, /c/x) and graded in the slash form /c/x, and the
+	// commands of agents that run PowerShell are never allowed.
+	GOOS string
 }
 
 // Defaults.
@@ -209,6 +216,9 @@ func withDefaults(cfg Config) Config {
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
 	}
+	if cfg.GOOS == "" {
+		cfg.GOOS = runtime.GOOS
+	}
 	if cfg.Home == "" {
 		if h, err := os.UserHomeDir(); err == nil && h != "/" {
 			cfg.Home = h
@@ -244,7 +254,7 @@ func decide(ctx context.Context, cfg *Config, stdin io.Reader) Answer {
 		return failed(`hook input without "tool_name"`)
 	case len(p.ToolInput) == 0 || bytes.Equal(p.ToolInput, []byte("null")):
 		return failed(`hook input without "tool_input"`)
-	case p.Cwd == nil || !filepath.IsAbs(*p.Cwd):
+	case p.Cwd == nil || !isAbs(cfg.slash(*p.Cwd)):
 		return failed(`hook input without an absolute "cwd"`)
 	case p.HookEventName != nil && *p.HookEventName != cfg.Agent.event():
 		return failed(fmt.Sprintf("hook event %q: rivumi hook %s answers %s only", *p.HookEventName, cfg.Agent, cfg.Agent.event()))
@@ -256,12 +266,12 @@ func decide(ctx context.Context, cfg *Config, stdin io.Reader) Answer {
 	if input == nil {
 		return failed(`"tool_input" is not an object`)
 	}
-	a := Answer{tool: *p.ToolName, cwd: filepath.Clean(*p.Cwd)}
+	a := Answer{tool: *p.ToolName, cwd: path.Clean(cfg.slash(*p.Cwd))}
 	a.workspace, err = workspaceFor(cfg, a.cwd)
 	if err != nil {
 		return failed(err.Error())
 	}
-	call, ok, err := toolCall(cfg.Agent, a.tool, input, a.cwd)
+	call, ok, err := toolCall(cfg, a.tool, input, a.cwd)
 	if err != nil {
 		return failed(err.Error())
 	}
@@ -280,10 +290,11 @@ func decide(ctx context.Context, cfg *Config, stdin io.Reader) Answer {
 			f.tool, f.command, f.cwd, f.workspace = a.tool, a.command, a.cwd, a.workspace
 			return f
 		}
-		a.Verdict = v
+		a.Verdict = capPowerShell(cfg, v)
 	} else {
 		a.paths = call.paths
-		pp := PathPolicy{Workspace: a.workspace, Home: cfg.Home, Protected: cfg.Protected, Secrets: cfg.Secrets}
+		pp := PathPolicy{Workspace: a.workspace, Home: cfg.Home, Protected: cfg.Protected, Secrets: cfg.Secrets,
+			Windows: cfg.GOOS == "windows"}
 		a.Verdict = engine.Verdict{Decision: engine.Allow, Policy: PolicyID}
 		var reasons []engine.Reason
 		for _, path := range call.paths {
@@ -315,18 +326,25 @@ func workspaceFor(cfg *Config, cwd string) (string, error) {
 		vars = []string{"GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"}
 	}
 	for _, v := range vars {
-		if d := cfg.Getenv(v); d != "" {
-			if !filepath.IsAbs(d) {
+		if d := cfg.slash(cfg.Getenv(v)); d != "" {
+			if !isAbs(d) {
 				return "", fmt.Errorf("%s=%q is not an absolute path", v, d)
 			}
-			return filepath.Clean(d), nil
+			return path.Clean(d), nil
 		}
 	}
-	if cfg.Workspace != "" {
-		if !filepath.IsAbs(cfg.Workspace) {
+	if ws := cfg.slash(cfg.Workspace); ws != "" {
+		if !isAbs(ws) {
 			return "", fmt.Errorf("workspace %q is not an absolute path", cfg.Workspace)
 		}
-		return filepath.Clean(cfg.Workspace), nil
+		return path.Clean(ws), nil
+	}
+	if cfg.GOOS == "windows" {
+		root, err := harness.ProjectRoot(winpath.Native(cwd))
+		if err != nil {
+			return "", err
+		}
+		return winpath.ToSlash(root)
 	}
 	return harness.ProjectRoot(cwd)
 }
@@ -382,7 +400,8 @@ var fileTools = map[Agent]map[string]fileTool{
 
 // toolCall extracts what to judge from a tool's input; ok is false for
 // tools rivumi has no opinion on.
-func toolCall(agent Agent, tool string, in map[string]any, cwd string) (call, bool, error) {
+func toolCall(cfg *Config, tool string, in map[string]any, cwd string) (call, bool, error) {
+	agent := cfg.Agent
 	if shellTools[agent][tool] {
 		c := call{shell: true, cwd: cwd}
 		switch cmd := in["command"].(type) {
@@ -404,10 +423,10 @@ func toolCall(agent Agent, tool string, in map[string]any, cwd string) (call, bo
 		}
 		// Gemini runs the command in "directory", relative to the project.
 		if d, ok := in["directory"].(string); ok && d != "" {
-			if filepath.IsAbs(d) {
-				c.cwd = filepath.Clean(d)
+			if d = cfg.slash(d); isAbs(d) {
+				c.cwd = path.Clean(d)
 			} else {
-				c.cwd = filepath.Join(cwd, d)
+				c.cwd = path.Join(cwd, d)
 			}
 		}
 		return c, true, nil
@@ -479,7 +498,7 @@ func gradeShell(ctx context.Context, cfg *Config, c call, workspace string) (eng
 	if err != nil {
 		return engine.Verdict{}, fmt.Errorf("policy: %v", err)
 	}
-	r := server.Request{Cwd: c.cwd, Workspace: workspace, Home: cfg.Home, Shell: shellDialect(cfg)}
+	r := server.Request{Cwd: c.cwd, Workspace: workspace, Home: cfg.slash(cfg.Home), Shell: shellDialect(cfg)}
 	if c.argv != nil {
 		r.Argv = c.argv
 	} else {
@@ -502,14 +521,23 @@ func gradeShell(ctx context.Context, cfg *Config, c call, workspace string) (eng
 	return v, nil
 }
 
-// shellDialect is the configured shell, else $SHELL's basename, mapped to
-// bash, sh or zsh.
+// shellDialect is the configured shell, else bash for Gemini CLI, else
+// $SHELL's basename, mapped to bash, sh or zsh.
 func shellDialect(cfg *Config) string {
 	s := cfg.Shell
+	if s == "" && cfg.Agent == Gemini {
+		// Gemini CLI runs `bash -c` on Linux and macOS whatever $SHELL is
+		// (and PowerShell on Windows: see capPowerShell).
+		return "bash"
+	}
 	if s == "" {
 		s = cfg.Getenv("SHELL")
 	}
-	switch filepath.Base(s) {
+	// The basename with either separator ($SHELL may be a Windows path),
+	// without .exe.
+	s = s[strings.LastIndexAny(s, `/\`)+1:]
+	s = strings.TrimSuffix(strings.ToLower(s), ".exe")
+	switch s {
 	case "zsh":
 		return "zsh"
 	case "sh", "dash", "ash", "ksh", "mksh", "posh":
@@ -701,4 +729,41 @@ func logAnswer(cfg *Config, a Answer) error {
 	}
 	e.Note = strings.Join(notes, "; ")
 	return cfg.Audit.Log(context.Background(), e)
+}
+
+// slash returns p in the form paths are graded in: on Windows the slash
+// form of [winpath.ToSlash] (a path it refuses becomes "", which no check
+// takes as absolute); elsewhere p itself.
+func (cfg *Config) slash(p string) string {
+	if cfg.GOOS != "windows" || p == "" {
+		return p
+	}
+	s, err := winpath.ToSlash(p)
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
+// isAbs reports whether a slash-form path is absolute.
+func isAbs(p string) bool { return strings.HasPrefix(p, "/") }
+
+// RulePowerShell is the ask the hook adds on Windows for agents whose shell
+// tool runs PowerShell (Gemini CLI, Codex), which rivumi cannot parse.
+const RulePowerShell = "hook.powershell-unparsed"
+
+// capPowerShell turns an allow into an ask for agents that run their
+// commands in PowerShell on Windows, unless --shell names the dialect: the
+// text was graded as bash, and what bash reads as data PowerShell may run
+// (a parenthesized expression, for one). Floor, deny and ask stand.
+func capPowerShell(cfg *Config, v engine.Verdict) engine.Verdict {
+	if cfg.GOOS != "windows" || cfg.Shell != "" || (cfg.Agent != Gemini && cfg.Agent != Codex) || v.Decision != engine.Allow {
+		return v
+	}
+	v.Decision = engine.Ask
+	v.Reasons = []engine.Reason{{Rule: RulePowerShell, Layer: engine.LayerAsk, Decision: engine.Ask, Segment: -1,
+		Title: "PowerShell is not graded",
+		Justification: string(cfg.Agent) + " runs shell commands in PowerShell on Windows, which rivumi cannot parse, so it never allows them. " +
+			"If it runs Git Bash instead, pass --shell bash to the hook."}}
+	return v
 }

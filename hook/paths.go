@@ -4,11 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
+	"path"
 	"strings"
 	"syscall"
 
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/internal/winpath"
 	"github.com/rivumi/rivumi/parser"
 )
 
@@ -90,6 +91,11 @@ type PathPolicy struct {
 	Protected []string
 	// Secrets are globs, as Protected, reads of which ask.
 	Secrets []string
+	// Windows takes the paths (name, cwd, Workspace, Home) in Windows
+	// spellings and judges them in the slash form of [winpath.ToSlash]
+	// (C:\Users\x → /c/Users/x); a path it refuses (UNC, streams, 8.3
+	// names, C:x) is denied as unresolvable.
+	Windows bool
 }
 
 // Check grades one file tool access of name, relative to cwd.
@@ -109,26 +115,37 @@ func (p *PathPolicy) check(op Op, name, cwd string) (engine.Verdict, error) {
 	if strings.ContainsRune(name, 0) {
 		return engine.Verdict{}, errors.New("NUL in path")
 	}
-	if p.Workspace == "" || !filepath.IsAbs(p.Workspace) {
+	wsIn, homeIn := p.Workspace, p.Home
+	if p.Windows {
+		var err error
+		for _, s := range []*string{&name, &cwd, &wsIn, &homeIn} {
+			if *s != "" {
+				if *s, err = winpath.ToSlash(*s); err != nil {
+					return engine.Verdict{}, err
+				}
+			}
+		}
+	}
+	if wsIn == "" || !isAbs(wsIn) {
 		return engine.Verdict{}, errors.New("no absolute workspace")
 	}
-	lex, err := absPath(name, cwd, p.Home)
+	lex, err := absPath(name, cwd, homeIn)
 	if err != nil {
 		return engine.Verdict{}, err
 	}
-	real, err := Resolve(lex)
+	real, err := resolve(lex, p.Windows)
 	if err != nil {
 		return engine.Verdict{}, err
 	}
-	ws := filepath.Clean(p.Workspace)
-	wsReal, err := Resolve(ws)
+	ws := path.Clean(wsIn)
+	wsReal, err := resolve(ws, p.Windows)
 	if err != nil {
 		return engine.Verdict{}, err
 	}
 	home, homeReal := "", ""
-	if p.Home != "" && filepath.IsAbs(p.Home) {
-		home = filepath.Clean(p.Home)
-		if homeReal, err = Resolve(home); err != nil {
+	if homeIn != "" && isAbs(homeIn) {
+		home = path.Clean(homeIn)
+		if homeReal, err = resolve(home, p.Windows); err != nil {
 			return engine.Verdict{}, err
 		}
 	}
@@ -149,9 +166,9 @@ func absPath(name, cwd, home string) (string, error) {
 			return "", errors.New("~ without a known home directory")
 		}
 		return home + name[1:], nil
-	case filepath.IsAbs(name):
+	case isAbs(name):
 		return name, nil
-	case cwd == "" || !filepath.IsAbs(cwd):
+	case cwd == "" || !isAbs(cwd):
 		return "", errors.New("relative path without an absolute cwd")
 	}
 	return cwd + "/" + name, nil
@@ -162,8 +179,16 @@ func absPath(name, cwd, home string) (string, error) {
 // through a dangling link creates its target), and `..` applies to the
 // resolved directory, as the kernel does. Components that do not exist
 // are kept as written. More than 40 links is an error (a loop).
-func Resolve(name string) (string, error) {
-	if !filepath.IsAbs(name) {
+func Resolve(name string) (string, error) { return resolve(name, false) }
+
+// resolve is [Resolve]; with windows, name is in the slash form and the
+// file system is asked in native spellings.
+func resolve(name string, windows bool) (string, error) {
+	native := func(p string) string { return p }
+	if windows {
+		native = winpath.Native
+	}
+	if !isAbs(name) {
 		return "", fmt.Errorf("%q is not absolute", name)
 	}
 	queue := strings.Split(name, "/")
@@ -177,15 +202,15 @@ func Resolve(name string) (string, error) {
 		case "", ".":
 			continue
 		case "..":
-			resolved = filepath.Dir(resolved)
+			resolved = path.Dir(resolved)
 			continue
 		}
-		next := filepath.Join(resolved, c)
+		next := path.Join(resolved, c)
 		if missing {
 			resolved = next
 			continue
 		}
-		fi, err := os.Lstat(next)
+		fi, err := os.Lstat(native(next))
 		if err != nil {
 			if !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
 				return "", err
@@ -202,11 +227,16 @@ func Resolve(name string) (string, error) {
 		if links > 40 {
 			return "", fmt.Errorf("too many levels of symbolic links in %q", name)
 		}
-		target, err := os.Readlink(next)
+		target, err := os.Readlink(native(next))
 		if err != nil {
 			return "", err
 		}
-		if filepath.IsAbs(target) {
+		if windows {
+			if target, err = winpath.ToSlash(target); err != nil {
+				return "", err
+			}
+		}
+		if isAbs(target) {
 			resolved = "/"
 		}
 		queue = append(strings.Split(target, "/"), queue...)

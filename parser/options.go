@@ -1,5 +1,7 @@
 package parser
 
+import "github.com/rivumi/rivumi/internal/winpath"
+
 // Option configures Parse and FromArgv.
 type Option func(*config)
 
@@ -43,7 +45,8 @@ func newConfig(opts []Option) config {
 func Shell(name string) Option { return func(c *config) { c.shell = dialectName(name) } }
 
 // Workspace sets the absolute path of the workspace (the project root).
-// Paths inside it are classed "workspace".
+// Paths inside it are classed "workspace". This and [Cwd] and [Home] take
+// Windows drive paths too (C:\Users\x is /c/Users/x, as in Git Bash).
 func Workspace(dir string) Option { return func(c *config) { c.workspace = cleanAbs(dir) } }
 
 // Cwd sets the absolute directory the command starts in (default: the
@@ -79,6 +82,9 @@ func dialectName(s string) string {
 }
 
 func cleanAbs(p string) string {
+	if d, ok := winpath.Drive(p); ok {
+		p = d // C:\Users\x (rivumi on Windows): /c/Users/x
+	}
 	if p == "" || p[0] != '/' {
 		return ""
 	}

@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/rivumi/rivumi/internal/winpath"
 	"github.com/rivumi/rivumi/rules"
 )
 
@@ -177,6 +178,14 @@ type pathEnv struct {
 // relative paths against cwd. It returns "" when p is relative and the cwd
 // is unknown.
 func (e *pathEnv) absolute(p string) string {
+	if d, ok := winpath.Drive(p); ok {
+		// C:/x or C:\x (Git Bash on Windows) is the absolute /c/x.
+		return cleanPath(d)
+	}
+	if e.onDrives() && strings.Contains(p, `\`) {
+		// On Windows a backslash separates too (..\..\x is ../../x).
+		p = strings.ReplaceAll(p, `\`, "/")
+	}
 	switch {
 	case p == "~" || strings.HasPrefix(p, "~/"):
 		return cleanPath(e.home + p[1:])
@@ -309,11 +318,11 @@ func (e *pathEnv) classAbs(abs string) string {
 		return ClassDevice
 	case credentialFiles[abs] || strings.HasPrefix(abs, "/etc/sudoers") || strings.HasPrefix(abs, "/private/etc/sudoers"):
 		return ClassCredentials
-	case abs == "/":
+	case abs == "/" || (e.onDrives() && isDriveRoot(abs)):
 		return ClassRoot
 	case abs == e.home:
 		return ClassHome
-	case systemTop[abs]:
+	case systemTop[abs] || (e.onDrives() && windowsSystemDir(abs) == abs):
 		return ClassSystemTop
 	}
 	if c := nameClass(abs); c != "" && (c != ClassRC || e.startupPlace(abs)) {
@@ -336,7 +345,41 @@ func (e *pathEnv) classAbs(abs string) string {
 	if systemTop[first] && first != "/home" && first != "/Users" && first != "/mnt" && first != "/media" && first != "/Volumes" {
 		return ClassSystem
 	}
+	if e.onDrives() && windowsSystemDir(abs) != "" {
+		return ClassSystem
+	}
 	return ClassOutside
+}
+
+// onDrives reports whether the workspace or home is on a Windows drive in
+// the slash form (/c/Users/…): then /c is a drive, not a directory.
+func (e *pathEnv) onDrives() bool {
+	on := func(p string) bool { return len(p) >= 3 && isDriveRoot(p[:2]) && p[2] == '/' }
+	return on(e.workspace) || on(e.home)
+}
+
+// isDriveRoot reports a Windows drive's root in the slash form (/c), which
+// Git Bash also names so: on Windows it is what / is elsewhere.
+func isDriveRoot(abs string) bool {
+	return len(abs) == 2 && abs[0] == '/' && 'a' <= abs[1]|0x20 && abs[1]|0x20 <= 'z'
+}
+
+// windowsSystemDirs are the system directories at a drive's root.
+var windowsSystemDirs = []string{"windows", "program files", "program files (x86)", "programdata"}
+
+// windowsSystemDir returns the Windows system directory (/c/Windows …)
+// abs is or lies in, in abs's spelling, or "".
+func windowsSystemDir(abs string) string {
+	if len(abs) < 4 || !isDriveRoot(abs[:2]) || abs[2] != '/' {
+		return ""
+	}
+	first, _, _ := strings.Cut(abs[3:], "/")
+	for _, d := range windowsSystemDirs {
+		if strings.EqualFold(first, d) {
+			return abs[:3+len(first)]
+		}
+	}
+	return ""
 }
 
 // isProcessDir reports /proc/self, /proc/thread-self and /proc/PID and what

@@ -104,6 +104,12 @@ func (p *walker) resolvePart(f *frame, part syntax.WordPart, parent int, first, 
 			if f.shell == "zsh" && strings.ContainsAny(v, "(") {
 				out.zshQual = true
 			}
+			if first && f.shell == "zsh" && len(v) > 1 && v[0] == '=' {
+				// =cmd (EQUALS, on by default) is the path of cmd in PATH:
+				// a program or a write target nobody can know from the text.
+				out.dynamic = true
+				*pathOK = false
+			}
 			v = unescapeLit(v)
 		}
 		sb.WriteString(v)
@@ -143,6 +149,11 @@ func (p *walker) resolvePart(f *frame, part syntax.WordPart, parent int, first, 
 			}
 		}
 		out.dynamic = true
+		if x.GlobSubst == syntax.OptOn && !inDq {
+			// zsh's ${~x} / $~x make the value a glob pattern, whose
+			// qualifiers (*(e:…:)) run code.
+			out.zshQual = true
+		}
 		if x.Excl || (x.Param != nil && secretVarName(x.Param.Value)) {
 			out.secretEnv = true
 			p.secretRead = true // wherever it is expanded: an argument, a here-string, [[ ]], case, for

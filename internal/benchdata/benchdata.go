@@ -2,8 +2,6 @@
 // several packages share, so their figures compare.
 package benchdata
 
-import "syscall"
-
 // Mix is a spread of commands an agent runs: short read-only ones, long
 // compound ones, wrappers, nested bash -c, dangerous ones.
 var Mix = []string{
@@ -37,13 +35,4 @@ var Mix = []string{
 	"ssh deploy@host 'cd /srv/app && git pull && systemctl restart app'",
 	"git checkout -b feature/x && git push -u origin feature/x",
 	"head -c 1000 /dev/urandom | base64 | head -5",
-}
-
-// CPUNanos returns the CPU time (user+system) the process has used. Benchmarks
-// report it per op as "cpu-ns/op", a figure a busy machine distorts less
-// than wall time.
-func CPUNanos() int64 {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }

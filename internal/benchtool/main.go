@@ -35,7 +35,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/rivumi/rivumi/engine"
@@ -232,9 +231,7 @@ func cmdExec(args []string) error {
 		}
 		if i >= *warmup {
 			durs = append(durs, d)
-			if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
-				cpu += time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-			}
+			cpu += c.ProcessState.UserTime() + c.ProcessState.SystemTime()
 		}
 	}
 	s := quantiles(durs)

@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"golang.org/x/term"
 
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/engine"
@@ -30,8 +30,7 @@ var isTerminal = func(r io.Reader) bool {
 	if !ok {
 		return false
 	}
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
+	return term.IsTerminal(int(f.Fd()))
 }
 
 func init() {
@@ -59,7 +58,7 @@ Flags:
 func runRun(ctx context.Context, stdio Stdio, args []string) error {
 	fs := newFlags("run", stdio)
 	timeout := fs.Duration("timeout", 0, "stop the command after `D` (0: the harness default; above the harness maximum is denied)")
-	sandbox := fs.String("sandbox", string(harness.SandboxAuto), "OS sandbox: auto, bwrap, landlock or none")
+	sandbox := fs.String("sandbox", string(harness.SandboxAuto), "OS sandbox: auto, bwrap, landlock (Linux), seatbelt (macOS) or none")
 	auditFile := fs.String("audit", "", "append audit entries to `FILE` (default $XDG_STATE_HOME/rivumi/audit.jsonl)")
 	headless := fs.Bool("headless", false, "never prompt: an ask is denied")
 	grantsFile := fs.String("grants", "", "project grants `FILE` (default $XDG_CONFIG_HOME/rivumi/grants/<sha256 of the project root>.json)")

@@ -10,17 +10,21 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// The whole file, as far as LockFileEx can say it.
-const allBytes = ^uint32(0)
+// The lock is one byte at offset 2^62: past the end of any file rivumi
+// writes. Windows byte-range locks are mandatory, so locking the data
+// itself would make readers of an appended file (the audit log) fail
+// while a writer holds it; locking a byte nobody reads serialises the
+// writers and leaves the readers alone.
+const lockOffsetHigh = 1 << 30
 
 func lockFile(f *os.File) error {
-	var ol windows.Overlapped
-	return windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK, 0, allBytes, allBytes, &ol)
+	ol := windows.Overlapped{OffsetHigh: lockOffsetHigh}
+	return windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK, 0, 1, 0, &ol)
 }
 
 func unlockFile(f *os.File) error {
-	var ol windows.Overlapped
-	return windows.UnlockFileEx(windows.Handle(f.Fd()), 0, allBytes, allBytes, &ol)
+	ol := windows.Overlapped{OffsetHigh: lockOffsetHigh}
+	return windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, &ol)
 }
 
 // syncDir is a no-op: Windows cannot fsync a directory; the rename is as

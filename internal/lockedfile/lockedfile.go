@@ -66,6 +66,18 @@ func Lock(path string) (unlock func(), err error) {
 	}, nil
 }
 
+// LockFile takes the exclusive lock of the open file f itself (for files
+// that are appended to in place, such as the audit log), waiting as long as
+// another holder keeps it. The returned function releases it; closing f
+// releases it too. On Windows the lock covers one byte far past any real
+// end of file, so that readers of the file are never refused.
+func LockFile(f *os.File) (unlock func() error, err error) {
+	if err := lockFile(f); err != nil {
+		return nil, err
+	}
+	return func() error { return unlockFile(f) }, nil
+}
+
 // WriteAtomic replaces the file at path with b: a temporary file in the
 // same directory gets b and mode perm, is fsync'd and renamed over path,
 // and the directory is fsync'd. Readers see the old or the new contents,

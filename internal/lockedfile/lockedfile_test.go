@@ -175,6 +175,48 @@ func TestLockExcludes(t *testing.T) {
 	<-got
 }
 
+// LockFile excludes across two handles of one file (as across processes),
+// and the holder still writes its data.
+func TestLockFileExcludes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log")
+	a, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	unlock, err := lockedfile.LockFile(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan error, 1)
+	go func() {
+		u, err := lockedfile.LockFile(b)
+		if err == nil {
+			err = u()
+		}
+		got <- err
+	}()
+	select {
+	case err := <-got:
+		t.Fatalf("a second LockFile did not wait for the first (%v)", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	if _, err := a.Write([]byte("x\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-got; err != nil {
+		t.Fatal(err)
+	}
+}
+
 func assertNoTemp(t *testing.T, dir string) {
 	t.Helper()
 	ents, _ := os.ReadDir(dir)

@@ -1,0 +1,7 @@
+//go:build !darwin
+
+package harness
+
+import "errors"
+
+var errSeatbeltMacOnly = errors.New("sandbox-exec (Seatbelt) is macOS only")
