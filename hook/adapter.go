@@ -50,19 +50,38 @@ func (a Agent) event() string {
 	return "PreToolUse"
 }
 
-// AskAs is what an adapter answers for an ask verdict when the agent
-// cannot ask (Gemini CLI, Codex).
+// AskAs is what an adapter answers for an ask verdict on agents that
+// cannot always ask (Gemini CLI, Codex).
 type AskAs string
 
 // The answers for ask.
 const (
-	// AskDeny blocks, with a reason that says how to grant it (default).
+	// AskAuto asks where the agent can (Gemini CLI in an interactive
+	// session) and denies elsewhere (Gemini CLI headless, Codex). The
+	// default.
+	AskAuto AskAs = ""
+	// AskAsk asks on Gemini CLI even when rivumi cannot tell that the
+	// session is interactive (a headless `gemini -p` then waits for an
+	// answer that never comes). Codex cannot ask: there it denies.
+	AskAsk AskAs = "ask"
+	// AskDeny blocks, with a reason that says how to grant it.
 	AskDeny AskAs = "deny"
 	// AskPass answers nothing: the agent's own approval settings decide.
 	AskPass AskAs = "pass"
 	// AskAllow allows.
 	AskAllow AskAs = "allow"
 )
+
+// ParseAskAs returns the AskAs named s ("auto" or "" for [AskAuto]).
+func ParseAskAs(s string) (AskAs, error) {
+	switch a := AskAs(s); a {
+	case "auto", AskAuto:
+		return AskAuto, nil
+	case AskAsk, AskDeny, AskPass, AskAllow:
+		return a, nil
+	}
+	return "", fmt.Errorf("%q: want auto, ask, deny, pass or allow", s)
+}
 
 // Grader grades a shell command: an in-process engine ([Local]), a
 // running `rivumi serve` ([server.Client.Verdict]), or a test double.
@@ -88,8 +107,11 @@ type Config struct {
 	Shell string
 	// Home is the user's home directory.
 	Home string
-	// AskAs is the answer for ask on agents that cannot ask (default deny).
+	// AskAs is the answer for ask on agents that cannot always ask.
 	AskAs AskAs
+	// Interactive reports whether a person answers the agent's prompts
+	// (used for Gemini CLI's ask; nil: [GeminiInteractive]).
+	Interactive func() bool
 	// Shadow grades and logs, but answers nothing: the agent behaves as
 	// without rivumi. For measuring friction before enforcing.
 	Shadow bool
@@ -203,8 +225,8 @@ func withDefaults(cfg Config) Config {
 	if cfg.MaxInput <= 0 {
 		cfg.MaxInput = DefaultMaxInput
 	}
-	if cfg.AskAs == "" {
-		cfg.AskAs = AskDeny
+	if cfg.Interactive == nil {
+		cfg.Interactive = GeminiInteractive
 	}
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
@@ -352,7 +374,9 @@ var shellTools = map[Agent]map[string]bool{
 type fileTool struct {
 	op     Op
 	fields []string // string fields; the first present one is used
-	list   string   // a field holding a list of paths
+	list   []string // fields holding lists of paths (or path globs); all are read
+	dir    []string // a directory searched (default: the cwd); all present are read
+	glob   string   // a file-name glob inside dir
 	patch  bool     // Codex apply_patch: paths inside the patch text
 	opt    bool     // the path is optional (defaults to the cwd)
 }
@@ -369,11 +393,12 @@ var fileTools = map[Agent]map[string]fileTool{
 	},
 	Gemini: {
 		"read_file":           {op: OpRead, fields: []string{"absolute_path", "file_path", "path"}},
-		"read_many_files":     {op: OpRead, list: "paths"},
+		"read_many_files":     {op: OpRead, list: []string{"include", "paths"}},
 		"write_file":          {op: OpWrite, fields: []string{"file_path", "absolute_path", "path"}},
 		"replace":             {op: OpWrite, fields: []string{"file_path", "absolute_path", "path"}},
 		"edit":                {op: OpWrite, fields: []string{"file_path", "absolute_path", "path"}},
-		"search_file_content": {op: OpRead, fields: []string{"path", "dir_path"}, opt: true},
+		"grep_search":         {op: OpRead, dir: []string{"dir_path", "path"}, glob: "include_pattern"},
+		"search_file_content": {op: OpRead, dir: []string{"dir_path", "path"}, glob: "include_pattern"},
 	},
 	Codex: {
 		"apply_patch": {op: OpWrite, patch: true},
@@ -402,13 +427,15 @@ func toolCall(agent Agent, tool string, in map[string]any, cwd string) (call, bo
 		default:
 			return c, false, errors.New(`shell tool input without a "command" string`)
 		}
-		// Gemini runs the command in "directory", relative to the project.
-		if d, ok := in["directory"].(string); ok && d != "" {
-			if filepath.IsAbs(d) {
-				c.cwd = filepath.Clean(d)
-			} else {
-				c.cwd = filepath.Join(cwd, d)
-			}
+		// Gemini runs the command in "dir_path" (0.61; "directory" before),
+		// relative to the project. Both are read: either one moves the cwd,
+		// and two that disagree are refused.
+		d, err := dirParam(tool, in, "dir_path", "directory")
+		if err != nil {
+			return c, false, err
+		}
+		if d != "" {
+			c.cwd = joinCwd(cwd, d)
 		}
 		return c, true, nil
 	}
@@ -427,17 +454,52 @@ func toolCall(agent Agent, tool string, in map[string]any, cwd string) (call, bo
 		if len(c.paths) == 0 {
 			return c, false, fmt.Errorf("%s input names no file", tool)
 		}
-	case ft.list != "":
-		list, _ := in[ft.list].([]any)
-		for _, x := range list {
-			s, ok := x.(string)
-			if !ok {
-				return c, false, fmt.Errorf("%s: %q holds a non-string", tool, ft.list)
+	case ft.list != nil:
+		for _, f := range ft.list {
+			switch list := in[f].(type) {
+			case nil:
+			case string: // a single pattern
+				c.paths = append(c.paths, list)
+			case []any:
+				for _, x := range list {
+					s, ok := x.(string)
+					if !ok {
+						return c, false, fmt.Errorf("%s: %q holds a non-string", tool, f)
+					}
+					c.paths = append(c.paths, s)
+				}
+			default:
+				return c, false, fmt.Errorf("%s: %q is not a list of paths", tool, f)
 			}
-			c.paths = append(c.paths, s)
 		}
 		if len(c.paths) == 0 {
-			return c, false, fmt.Errorf("%s input without %q", tool, ft.list)
+			return c, false, fmt.Errorf("%s input without %q", tool, ft.list[0])
+		}
+	case ft.dir != nil:
+		// A search reads every file below its directory (the cwd by
+		// default) that the glob selects.
+		dirs := []string{cwd}
+		for _, f := range ft.dir {
+			switch d := in[f].(type) {
+			case nil:
+			case string:
+				if d != "" {
+					dirs = append(dirs, joinCwd(cwd, d))
+				}
+			default:
+				return c, false, fmt.Errorf("%s: %q is not a string", tool, f)
+			}
+		}
+		if len(dirs) > 1 {
+			dirs = dirs[1:]
+		}
+		c.paths = dirs
+		if g, ok := in[ft.glob].(string); ok && g != "" {
+			for _, d := range dirs {
+				c.paths = append(c.paths, filepath.Join(d, g))
+			}
+		} else if in[ft.glob] != nil && !ok {
+			return c, false, fmt.Errorf("%s: %q is not a string", tool, ft.glob)
 		}
 	default:
 		for _, f := range ft.fields {
@@ -454,6 +516,36 @@ func toolCall(agent Agent, tool string, in map[string]any, cwd string) (call, bo
 		}
 	}
 	return c, true, nil
+}
+
+// dirParam returns the directory a tool names in any of fields ("" for
+// none); two different ones are an error, since the agent uses only one.
+func dirParam(tool string, in map[string]any, fields ...string) (string, error) {
+	var dir, from string
+	for _, f := range fields {
+		switch d := in[f].(type) {
+		case nil:
+		case string:
+			if d == "" {
+				continue
+			}
+			if dir != "" && filepath.Clean(d) != filepath.Clean(dir) {
+				return "", fmt.Errorf("%s: %q and %q name different directories", tool, from, f)
+			}
+			dir, from = d, f
+		default:
+			return "", fmt.Errorf("%s: %q is not a string", tool, f)
+		}
+	}
+	return dir, nil
+}
+
+// joinCwd resolves a directory argument against the cwd.
+func joinCwd(cwd, d string) string {
+	if filepath.IsAbs(d) {
+		return filepath.Clean(d)
+	}
+	return filepath.Join(cwd, d)
 }
 
 // patchPaths returns the files a Codex patch adds, updates, deletes or
@@ -531,7 +623,7 @@ func reply(cfg *Config, a *Answer) {
 	case engine.Deny:
 		a.Reply, a.Reason = "deny", "rivumi denies: "+reasonText(v)
 	case engine.Ask:
-		if cfg.Agent == ClaudeCode {
+		if askable(cfg) {
 			a.Reply, a.Reason = "ask", "rivumi asks: "+sentence(reasonText(v))+grantHint(v, a.workspace)
 			return
 		}
@@ -541,14 +633,32 @@ func reply(cfg *Config, a *Answer) {
 		case AskAllow:
 			a.Reply, a.Reason = "allow", "rivumi would ask (allowed by --ask-as allow): "+reasonText(v)
 		default:
+			why := "Codex hooks cannot ask"
+			if cfg.Agent == Gemini {
+				why = "this Gemini CLI session cannot ask (it is not interactive)"
+			}
 			a.Reply = "deny"
-			a.Reason = fmt.Sprintf("rivumi needs a human to confirm this, and %s hooks cannot ask, so it is denied: %s%s",
-				cfg.Agent, sentence(reasonText(v)), grantHint(v, a.workspace))
+			a.Reason = fmt.Sprintf("rivumi needs a human to confirm this, and %s, so it is denied: %s%s",
+				why, sentence(reasonText(v)), grantHint(v, a.workspace))
 		}
 	default:
 		// Not a decision (a zero Verdict): fail closed.
 		a.Reply, a.Reason = "deny", "rivumi denies: no decision was reached"
 	}
+}
+
+// askable reports whether an ask verdict is answered with ask: always on
+// Claude Code; on Gemini CLI when the session is interactive (or
+// --ask-as ask says so); never on Codex, which runs the tool when a hook
+// answers ask.
+func askable(cfg *Config) bool {
+	switch cfg.Agent {
+	case ClaudeCode:
+		return true
+	case Gemini:
+		return cfg.AskAs == AskAsk || cfg.AskAs == AskAuto && cfg.Interactive()
+	}
+	return false
 }
 
 // reasonText names each deciding rule with its title and justification.
@@ -621,14 +731,19 @@ func Write(cfg Config, a Answer, stdout, stderr io.Writer) int {
 			out = hookOutput(a.Reply, a.Reason)
 		}
 	case Codex:
-		// Codex supports deny only; allow and no opinion are silence.
-		if a.Reply == "deny" {
+		// Codex honours deny only: ask, and allow without updatedInput,
+		// count as a failed hook and the tool runs. So allow and no
+		// opinion are silence, and ask never reaches here (see askable).
+		if a.Reply == "deny" || a.Reply == "ask" {
 			out = hookOutput("deny", a.Reason)
 		}
 	case Gemini:
 		switch a.Reply {
 		case "allow", "deny":
 			out = map[string]string{"decision": a.Reply, "reason": a.Reason}
+		case "ask":
+			// Gemini's confirmation shows the systemMessage.
+			out = map[string]string{"decision": "ask", "reason": a.Reason, "systemMessage": a.Reason}
 		default:
 			out = map[string]string{}
 		}

@@ -173,26 +173,3 @@ func TestIsRivumiHook(t *testing.T) {
 		t.Errorf("HookCommand: %q", c)
 	}
 }
-
-func TestBlocks(t *testing.T) {
-	for _, c := range []struct {
-		agent  Agent
-		stdout string
-		stderr string
-		exit   int
-		want   bool
-	}{
-		{ClaudeCode, `{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"x"}}`, "", 0, true},
-		{ClaudeCode, `{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"x"}}`, "", 0, false},
-		{ClaudeCode, ``, "why", 2, true},
-		{ClaudeCode, ``, "why", 1, false},
-		{Gemini, `{"decision":"block","reason":"x"}`, "", 0, true},
-		{Gemini, `{}`, "", 0, false},
-		{Codex, ``, "", 2, false}, // Codex needs a non-empty stderr
-		{Codex, `{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":""}}`, "", 0, false},
-	} {
-		if got, _ := Blocks(c.agent, []byte(c.stdout), []byte(c.stderr), c.exit); got != c.want {
-			t.Errorf("Blocks(%s, %q, %q, %d) = %v", c.agent, c.stdout, c.stderr, c.exit, got)
-		}
-	}
-}

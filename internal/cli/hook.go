@@ -65,7 +65,7 @@ func (h *hookFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&h.pf.workspace, "workspace", "", "project root when the agent does not name one (CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR win; default: the nearest .git above the cwd)")
 	fs.StringVar(&h.pf.shell, "shell", "", "shell dialect: bash, sh or zsh (default: the basename of $SHELL)")
 	fs.StringVar(&h.socket, "socket", "", "use the socket of a running 'rivumi serve' at `PATH` (default: "+server.DefaultSocket()+" when it is there and no --policy is given); none: always compile in-process")
-	fs.StringVar(&h.askAs, "ask-as", "deny", "answer for ask on agents that cannot ask (gemini, codex): deny, pass (let the agent's own approval decide) or allow")
+	fs.StringVar(&h.askAs, "ask-as", "auto", "answer for ask on agents that cannot always ask: auto (gemini asks in an interactive session and denies headless; codex denies), ask (gemini always asks), deny, pass (let the agent's own approval decide) or allow")
 	fs.BoolVar(&h.shadow, "shadow", false, "grade and log, but answer nothing: the agent behaves as without rivumi")
 	fs.DurationVar(&h.timeout, "timeout", hook.DefaultTimeout, "internal deadline; keep it below the agent's hook timeout")
 	fs.Int64Var(&h.maxInput, "max-input", hook.DefaultMaxInput, "largest hook input in `bytes`")
@@ -110,15 +110,15 @@ func hookRunner(agent hook.Agent) func(ctx context.Context, stdio Stdio, args []
 func (h *hookFlags) config(agent hook.Agent) (hook.Config, func(), error) {
 	cfg := hook.Config{
 		Agent: agent, Workspace: abs(h.pf.workspace), Shell: h.pf.shell, Shadow: h.shadow,
-		Timeout: h.timeout, MaxInput: h.maxInput, AskAs: hook.AskAs(h.askAs),
+		Timeout: h.timeout, MaxInput: h.maxInput,
 		Protected: append([]string(nil), h.protect...), Secrets: h.secrets,
 		NewGrader: h.newGrader,
 	}
-	switch cfg.AskAs {
-	case hook.AskDeny, hook.AskPass, hook.AskAllow:
-	default:
-		return cfg, nil, fmt.Errorf("--ask-as %q: want deny, pass or allow", h.askAs)
+	askAs, err := hook.ParseAskAs(h.askAs)
+	if err != nil {
+		return cfg, nil, fmt.Errorf("--ask-as %v", err)
 	}
+	cfg.AskAs = askAs
 	switch h.pf.shell {
 	case "", "bash", "sh", "zsh":
 	default:
