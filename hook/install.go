@@ -183,6 +183,13 @@ type Installed struct {
 	File    string
 	Matcher string
 	Command string
+	// Group and Handler are the entry's position: the index of its
+	// matcher group under the event, and of the hook inside the group.
+	Group, Handler int
+	// Hook is the hook object as written (type, command, timeout …).
+	Hook map[string]any
+	// HasMatcher is false when the group has no "matcher" key.
+	HasMatcher bool
 }
 
 // FindInstalled returns the rivumi entries for agent in the settings
@@ -197,21 +204,25 @@ func FindInstalled(path string, agent Agent) ([]Installed, error) {
 	}
 	var settings struct {
 		Hooks map[string][]struct {
-			Matcher string `json:"matcher"`
-			Hooks   []struct {
-				Type    string `json:"type"`
-				Command string `json:"command"`
-			} `json:"hooks"`
+			Matcher *string          `json:"matcher"`
+			Hooks   []map[string]any `json:"hooks"`
 		} `json:"hooks"`
 	}
-	if err := json.Unmarshal(b, &settings); err != nil {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	if err := d.Decode(&settings); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	var out []Installed
-	for _, g := range settings.Hooks[agent.event()] {
-		for _, h := range g.Hooks {
-			if IsRivumiHook(h.Command, agent) {
-				out = append(out, Installed{File: path, Matcher: g.Matcher, Command: h.Command})
+	for gi, g := range settings.Hooks[agent.event()] {
+		for hi, h := range g.Hooks {
+			c, _ := h["command"].(string)
+			if IsRivumiHook(c, agent) {
+				e := Installed{File: path, Command: c, Group: gi, Handler: hi, Hook: h}
+				if g.Matcher != nil {
+					e.Matcher, e.HasMatcher = *g.Matcher, true
+				}
+				out = append(out, e)
 			}
 		}
 	}
@@ -325,3 +336,7 @@ func EscapeGlob(s string) string {
 	}
 	return b.String()
 }
+
+// CodexApplyPatchMatcher is the Codex matcher that also guards the native
+// apply_patch tool (`rivumi hook install codex --apply-patch`).
+const CodexApplyPatchMatcher = "Bash|apply_patch"
