@@ -19,8 +19,10 @@ type Finding struct {
 	Text string
 }
 
-func ok(format string, a ...any) Finding   { return Finding{Text: fmt.Sprintf(format, a...)} }
-func fail(format string, a ...any) Finding { return Finding{Fail: true, Text: fmt.Sprintf(format, a...)} }
+func ok(format string, a ...any) Finding { return Finding{Text: fmt.Sprintf(format, a...)} }
+func fail(format string, a ...any) Finding {
+	return Finding{Fail: true, Text: fmt.Sprintf(format, a...)}
+}
 
 // readJSONObject reads a settings file; a missing one is nil, nil. Gemini
 // CLI's files may hold // and /* */ comments.
