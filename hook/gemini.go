@@ -23,27 +23,35 @@ func GeminiInteractive() bool {
 	pid := os.Getppid()
 	for i := 0; i < 8 && pid > 1; i++ {
 		argv := procArgv(pid)
-		if isGemini(argv) {
-			return geminiArgsInteractive(argv[1:], isTerminal(pid))
+		if i := geminiScript(argv); i >= 0 {
+			return geminiArgsInteractive(argv[i+1:], isTerminal(pid))
 		}
 		pid = procParent(pid)
 	}
 	return false
 }
 
-// isGemini reports whether argv runs the Gemini CLI (its node entry point
-// or the gemini launcher).
-func isGemini(argv []string) bool {
+// geminiScript returns the index in argv of the Gemini CLI's launcher or
+// node entry point (after node and its options), or -1.
+func geminiScript(argv []string) int {
 	for i, a := range argv {
-		if i > 2 {
-			break
+		if i > 0 && !strings.HasPrefix(a, "-") {
+			if b := filepath.Base(a); b == "gemini" || b == "gemini.js" || strings.Contains(a, "@google/gemini-cli/") {
+				return i
+			}
+			return -1
 		}
-		b := filepath.Base(a)
-		if b == "gemini" || b == "gemini.js" || strings.Contains(a, "@google/gemini-cli/") {
-			return true
+		if i == 0 {
+			b := filepath.Base(a)
+			if b == "gemini" {
+				return 0
+			}
+			if !strings.HasPrefix(b, "node") {
+				return -1
+			}
 		}
 	}
-	return false
+	return -1
 }
 
 // geminiArgsInteractive decides from the gemini process's arguments

@@ -23,20 +23,21 @@ func TestGeminiArgsInteractive(t *testing.T) {
 	}
 }
 
-func TestIsGemini(t *testing.T) {
+func TestGeminiScript(t *testing.T) {
 	for _, c := range []struct {
 		argv []string
-		want bool
+		want int
 	}{
-		{[]string{"node", "/usr/lib/node_modules/@google/gemini-cli/bundle/gemini.js", "-p", "x"}, true},
-		{[]string{"/usr/local/bin/gemini"}, true},
-		{[]string{"node", "/home/u/.npm/bin/gemini"}, true},
-		{[]string{"/bin/sh", "-c", "rivumi hook gemini"}, false},
-		{[]string{"bash"}, false},
-		{nil, false},
+		{[]string{"node", "/usr/lib/node_modules/@google/gemini-cli/bundle/gemini.js", "-p", "x"}, 1},
+		{[]string{"/usr/bin/node", "--max-old-space-size=12052", "/root/.npm/bin/gemini", "-p", "do it"}, 2},
+		{[]string{"/usr/local/bin/gemini"}, 0},
+		{[]string{"timeout", "120", "/usr/local/bin/gemini"}, -1},
+		{[]string{"/bin/sh", "-c", "rivumi hook gemini"}, -1},
+		{[]string{"node", "server.js", "gemini"}, -1},
+		{nil, -1},
 	} {
-		if got := isGemini(c.argv); got != c.want {
-			t.Errorf("isGemini(%q) = %v, want %v", c.argv, got, c.want)
+		if got := geminiScript(c.argv); got != c.want {
+			t.Errorf("geminiScript(%q) = %d, want %d", c.argv, got, c.want)
 		}
 	}
 }
