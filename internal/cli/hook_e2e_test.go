@@ -259,6 +259,16 @@ func e2eClaude(t *testing.T, a *e2eAgent) {
 	claude("Write", map[string]any{"file_path": filepath.Join(a.proj, ".github", "workflows", "WRITE-RAN.yml"), "content": "on: push\n"})
 	a.expect("protected write", ".github/workflows/WRITE-RAN.yml", false, "deny", n)
 
+	// The binary gone: Claude Code treats the failed hook as non-blocking
+	// and runs the tool (here allowed by the user's own rule), and doctor
+	// says so.
+	gone(t, a, func() {
+		claude("Bash", map[string]any{"command": "touch GONE-RAN"}, "--allowedTools", "Bash(touch GONE-RAN)")
+		if _, err := os.Stat(filepath.Join(a.proj, "GONE-RAN")); err != nil {
+			t.Errorf("missing binary: the tool did not run; measured before: Claude Code runs it")
+		}
+	})
+
 	// disableAllHooks in the file rivumi wrote: Claude runs no hook, the
 	// floor probe runs, and doctor fails.
 	settings := filepath.Join(a.home, ".claude", "settings.json")
@@ -286,9 +296,18 @@ func e2eClaude(t *testing.T, a *e2eAgent) {
 // ---- Gemini CLI ----
 
 func e2eGemini(t *testing.T, a *e2eAgent) {
+	// The user's settings before rivumi: an API key login (the interactive
+	// session asks otherwise). Install merges its hook into them.
+	if err := os.MkdirAll(filepath.Join(a.home, ".gemini"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(a.home, ".gemini", "settings.json"),
+		[]byte(`{"security": {"auth": {"selectedType": "gemini-api-key"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	a.install()
 	fake := filepath.Join(a.dir, "fake.jsonl")
-	gemini := func(tool string, args any, extra ...string) {
+	script := func(tool string, args any) {
 		call, _ := json.Marshal(map[string]any{"functionCall": map[string]any{"name": tool, "args": args}})
 		turn := func(part string) string {
 			return `{"method":"generateContentStream","response":[{"candidates":[{"content":{"role":"model","parts":[` + part +
@@ -297,6 +316,9 @@ func e2eGemini(t *testing.T, a *e2eAgent) {
 		if err := os.WriteFile(fake, []byte(turn(string(call))+"\n"+turn(`{"text":"done"}`)+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	gemini := func(tool string, args any, extra ...string) {
+		script(tool, args)
 		args2 := append([]string{"-p", "do it", "--fake-responses-non-strict", fake, "-o", "stream-json", "--approval-mode", "yolo"}, extra...)
 		a.run([]string{"GEMINI_API_KEY=dummy"}, args2...)
 	}
@@ -334,6 +356,28 @@ func e2eGemini(t *testing.T, a *e2eAgent) {
 	gemini("run_shell_command", map[string]any{"command": askProbe})
 	a.expect("ask, headless", "ASK-RAN", false, "deny", n)
 
+	// ask, interactive (under tmux): Gemini shows its confirmation with
+	// rivumi's reason, even in YOLO mode; declined, the tool does not run;
+	// allowed once, it does.
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Errorf("tmux is not installed: the interactive ask cannot be tested")
+		} else {
+			t.Logf("SKIP interactive ask: tmux is not installed")
+		}
+	} else {
+		script("run_shell_command", map[string]any{"command": askProbe})
+		n = a.calls()
+		screen := geminiInteractive(t, a, fake, "Escape")
+		a.expect("ask, interactive, declined", "ASK-RAN", false, "ask", n)
+		if !strings.Contains(screen, "rivumi asks: shell.interpreter-code") {
+			t.Errorf("the confirmation does not show rivumi's reason:\n%s", screen)
+		}
+		n = a.calls()
+		geminiInteractive(t, a, fake, "Enter")
+		a.expect("ask, interactive, allowed once", "ASK-RAN", true, "ask", n)
+	}
+
 	// The directory parameter: what ran unguarded before.
 	if err := os.MkdirAll(filepath.Join(a.proj, ".github", "workflows"), 0o755); err != nil {
 		t.Fatal(err)
@@ -359,17 +403,87 @@ func e2eGemini(t *testing.T, a *e2eAgent) {
 	}
 
 	// The binary gone: Gemini blocks every matched tool, as doctor says.
+	gone(t, a, func() {
+		gemini("run_shell_command", map[string]any{"command": "touch GONE-RAN"})
+		if _, err := os.Stat(filepath.Join(a.proj, "GONE-RAN")); err == nil {
+			t.Errorf("missing binary: the tool ran; measured before: Gemini blocks it")
+		}
+	})
+}
+
+// gone runs f with the hook's binary removed, and checks that doctor
+// fails meanwhile.
+func gone(t *testing.T, a *e2eAgent, f func()) {
+	t.Helper()
 	if err := os.Rename(a.rivumi, a.rivumi+".gone"); err != nil {
 		t.Fatal(err)
 	}
-	gemini("run_shell_command", map[string]any{"command": "touch GONE-RAN"})
-	if _, err := os.Stat(filepath.Join(a.proj, "GONE-RAN")); err == nil {
-		t.Errorf("missing binary: the tool ran; measured before: Gemini blocks it")
+	f()
+	// doctor itself runs through the wrapper: call the test binary directly.
+	self, _ := os.Executable()
+	cmd := exec.Command(self, "hook", "doctor", a.name, "--user")
+	cmd.Dir, cmd.Env = a.proj, append(append([]string(nil), a.env...), execEnv+"=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "no such file or directory") {
+		t.Errorf("doctor with the binary gone: %v\n%s", err, out)
 	}
 	if err := os.Rename(a.rivumi+".gone", a.rivumi); err != nil {
 		t.Fatal(err)
 	}
 }
+
+// geminiInteractive runs an interactive Gemini CLI session under tmux
+// with the scripted responses in fake, waits for its tool confirmation,
+// presses key, waits for the turn to end, and returns the screen as it
+// was at the confirmation.
+func geminiInteractive(t *testing.T, a *e2eAgent, fake, key string) string {
+	t.Helper()
+	tmuxRuns++
+	sock := fmt.Sprintf("rivumi-e2e-%d-%d", os.Getpid(), tmuxRuns)
+	tmux := func(args ...string) string {
+		out, _ := exec.Command("tmux", append([]string{"-L", sock}, args...)...).CombinedOutput()
+		return string(out)
+	}
+	defer tmux("kill-server")
+	var line strings.Builder
+	line.WriteString("env -i")
+	for _, e := range append(append([]string(nil), a.env...), "GEMINI_API_KEY=dummy", "TERM=xterm-256color") {
+		if !strings.HasPrefix(e, "TERM=dumb") {
+			line.WriteString(" " + shellQuoteTest(e))
+		}
+	}
+	for _, w := range []string{a.exe, "-i", "do it", "--fake-responses-non-strict", fake, "--approval-mode", "yolo"} {
+		line.WriteString(" " + shellQuoteTest(w))
+	}
+	if out := tmux("new-session", "-d", "-s", "g", "-x", "200", "-y", "50", "-c", a.proj, line.String()+"; sleep 60"); out != "" {
+		t.Fatalf("tmux new-session: %s", out)
+	}
+	wait := func(what string, ok func(string) bool) string {
+		deadline := time.Now().Add(90 * time.Second)
+		for {
+			s := tmux("capture-pane", "-p", "-t", "g")
+			if ok(s) {
+				return s
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("interactive gemini: no %s after 90 s:\n%s", what, s)
+			}
+			time.Sleep(300 * time.Millisecond)
+		}
+	}
+	start := time.Now()
+	defer func() { a.lastWall = time.Since(start) }()
+	screen := wait("confirmation", func(s string) bool { return strings.Contains(s, "Allow execution") })
+	tmux("send-keys", "-t", "g", key)
+	wait("end of the turn", func(s string) bool {
+		return !strings.Contains(s, "Allow execution") && (strings.Contains(s, "Request cancelled") || strings.Contains(s, "done"))
+	})
+	return screen
+}
+
+var tmuxRuns int // one tmux server per session: a new name each time
+
+func shellQuoteTest(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // ---- Codex ----
 
@@ -447,6 +561,14 @@ trust_level = "trusted"
 	n = a.calls()
 	codex("apply_patch", map[string]any{"input": "*** Begin Patch\n*** Add File: PATCH-OK.txt\n+hi\n*** End Patch"})
 	a.expect("apply_patch tool, allowed", "PATCH-OK.txt", true, "allow", n)
+
+	// The binary gone: Codex marks the hook failed and runs the tool.
+	gone(t, a, func() {
+		codex("exec_command", map[string]any{"cmd": "touch GONE-RAN"})
+		if _, err := os.Stat(filepath.Join(a.proj, "GONE-RAN")); err != nil {
+			t.Errorf("missing binary: the tool did not run; measured before: Codex runs it")
+		}
+	})
 
 	// An edited hook is no longer trusted: Codex skips it silently (the
 	// probe runs) and doctor fails.
