@@ -333,13 +333,24 @@ func e2eGemini(t *testing.T, a *e2eAgent) {
 	if !strings.Contains(a.lastOut, "not running in a trusted directory") {
 		t.Errorf("untrusted folder: Gemini did not say so:\n%s", tail(a.lastOut, 2000))
 	}
-	// Trusted as Gemini records it (its own format, in its own file).
+	// Trusted in Gemini's own dialog (under tmux), which writes Gemini's
+	// file; doctor reads that file and passes.
 	tf := filepath.Join(a.home, ".gemini", "trustedFolders.json")
-	if err := os.WriteFile(tf, []byte(fmt.Sprintf("{\n  %q: \"TRUST_FOLDER\"\n}", a.proj)), 0o600); err != nil {
-		t.Fatal(err)
+	_, noTmux := exec.LookPath("tmux")
+	if noTmux == nil {
+		geminiTrustFolder(t, a, tf)
+	} else {
+		if os.Getenv("CI") == "true" {
+			t.Errorf("tmux is not installed: Gemini's dialogs cannot be driven")
+		}
+		t.Logf("SKIP Gemini's trust dialog and interactive ask: tmux is not installed; writing %s by hand", tf)
+		if err := os.WriteFile(tf, []byte(fmt.Sprintf("{\n  %q: \"TRUST_FOLDER\"\n}", a.proj)), 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if out, code := a.doctor(); code != 0 {
-		t.Errorf("doctor: exit %d\n%s", code, out)
+		b, _ := os.ReadFile(tf)
+		t.Errorf("doctor: exit %d\n%s\n%s:\n%s", code, out, tf, b)
 	}
 
 	n = a.calls()
@@ -359,13 +370,7 @@ func e2eGemini(t *testing.T, a *e2eAgent) {
 	// ask, interactive (under tmux): Gemini shows its confirmation with
 	// rivumi's reason, even in YOLO mode; declined, the tool does not run;
 	// allowed once, it does.
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Errorf("tmux is not installed: the interactive ask cannot be tested")
-		} else {
-			t.Logf("SKIP interactive ask: tmux is not installed")
-		}
-	} else {
+	if noTmux == nil {
 		script("run_shell_command", map[string]any{"command": askProbe})
 		n = a.calls()
 		screen := geminiInteractive(t, a, fake, "Escape")
@@ -438,13 +443,43 @@ func gone(t *testing.T, a *e2eAgent, f func()) {
 // was at the confirmation.
 func geminiInteractive(t *testing.T, a *e2eAgent, fake, key string) string {
 	t.Helper()
+	start := time.Now()
+	defer func() { a.lastWall = time.Since(start) }()
+	g := startTmux(t, a, a.exe, "-i", "do it", "--fake-responses-non-strict", fake, "--approval-mode", "yolo")
+	defer g.close()
+	screen := g.wait("confirmation", func(s string) bool { return strings.Contains(s, "Allow execution") })
+	g.send(key)
+	g.wait("end of the turn", func(s string) bool {
+		return !strings.Contains(s, "Allow execution") && (strings.Contains(s, "Request cancelled") || strings.Contains(s, "done"))
+	})
+	return screen
+}
+
+// geminiTrustFolder trusts the project the way a user does: in Gemini
+// CLI's own dialog, so that Gemini writes its trusted folders file.
+func geminiTrustFolder(t *testing.T, a *e2eAgent, file string) {
+	t.Helper()
+	g := startTmux(t, a, a.exe)
+	defer g.close()
+	g.wait("trust dialog", func(s string) bool { return strings.Contains(s, "Do you trust the files in this folder?") })
+	g.send("Enter") // 1. Trust folder
+	// Gemini creates the file as {} first, then records the folder.
+	g.wait("the folder in the trusted folders file", func(string) bool {
+		b, _ := os.ReadFile(file)
+		return bytes.Contains(b, []byte("TRUST_FOLDER"))
+	})
+}
+
+// tmuxSession is one program running in its own tmux server.
+type tmuxSession struct {
+	t    *testing.T
+	sock string
+}
+
+func startTmux(t *testing.T, a *e2eAgent, argv ...string) *tmuxSession {
+	t.Helper()
 	tmuxRuns++
-	sock := fmt.Sprintf("rivumi-e2e-%d-%d", os.Getpid(), tmuxRuns)
-	tmux := func(args ...string) string {
-		out, _ := exec.Command("tmux", append([]string{"-L", sock}, args...)...).CombinedOutput()
-		return string(out)
-	}
-	defer tmux("kill-server")
+	g := &tmuxSession{t: t, sock: fmt.Sprintf("rivumi-e2e-%d-%d", os.Getpid(), tmuxRuns)}
 	var line strings.Builder
 	line.WriteString("env -i")
 	for _, e := range append(append([]string(nil), a.env...), "GEMINI_API_KEY=dummy", "TERM=xterm-256color") {
@@ -452,33 +487,38 @@ func geminiInteractive(t *testing.T, a *e2eAgent, fake, key string) string {
 			line.WriteString(" " + shellQuoteTest(e))
 		}
 	}
-	for _, w := range []string{a.exe, "-i", "do it", "--fake-responses-non-strict", fake, "--approval-mode", "yolo"} {
+	for _, w := range argv {
 		line.WriteString(" " + shellQuoteTest(w))
 	}
-	if out := tmux("new-session", "-d", "-s", "g", "-x", "200", "-y", "50", "-c", a.proj, line.String()+"; sleep 60"); out != "" {
+	if out := g.tmux("new-session", "-d", "-s", "g", "-x", "200", "-y", "50", "-c", a.proj, line.String()+"; sleep 60"); out != "" {
 		t.Fatalf("tmux new-session: %s", out)
 	}
-	wait := func(what string, ok func(string) bool) string {
-		deadline := time.Now().Add(90 * time.Second)
-		for {
-			s := tmux("capture-pane", "-p", "-t", "g")
-			if ok(s) {
-				return s
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("interactive gemini: no %s after 90 s:\n%s", what, s)
-			}
-			time.Sleep(300 * time.Millisecond)
+	return g
+}
+
+func (g *tmuxSession) tmux(args ...string) string {
+	out, _ := exec.Command("tmux", append([]string{"-L", g.sock}, args...)...).CombinedOutput()
+	return string(out)
+}
+
+func (g *tmuxSession) send(key string) { g.tmux("send-keys", "-t", "g", key) }
+
+func (g *tmuxSession) close() { g.tmux("kill-server") }
+
+// wait polls the screen until ok holds (90 s at most) and returns it.
+func (g *tmuxSession) wait(what string, ok func(string) bool) string {
+	g.t.Helper()
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		s := g.tmux("capture-pane", "-p", "-t", "g")
+		if ok(s) {
+			return s
 		}
+		if time.Now().After(deadline) {
+			g.t.Fatalf("interactive gemini: no %s after 90 s:\n%s", what, s)
+		}
+		time.Sleep(300 * time.Millisecond)
 	}
-	start := time.Now()
-	defer func() { a.lastWall = time.Since(start) }()
-	screen := wait("confirmation", func(s string) bool { return strings.Contains(s, "Allow execution") })
-	tmux("send-keys", "-t", "g", key)
-	wait("end of the turn", func(s string) bool {
-		return !strings.Contains(s, "Allow execution") && (strings.Contains(s, "Request cancelled") || strings.Contains(s, "done"))
-	})
-	return screen
 }
 
 var tmuxRuns int // one tmux server per session: a new name each time
@@ -586,10 +626,48 @@ trust_level = "trusted"
 	if out, code := a.doctor(); code == 0 || !strings.Contains(out, "changed since it was trusted") {
 		t.Errorf("doctor with a changed hook: exit %d\n%s", code, out)
 	}
+
+	// Trusted again by Codex itself, as its /hooks review does (the hash
+	// from hooks/list, written by Codex into config.toml): doctor reads
+	// Codex's file and passes, and the guard is back.
+	var hl struct {
+		Result struct {
+			Data []struct {
+				Hooks []struct {
+					Key, CurrentHash, TrustStatus string
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(codexHooksList(t, a)), &hl); err != nil || len(hl.Result.Data) == 0 || len(hl.Result.Data[0].Hooks) != 1 {
+		t.Fatalf("hooks/list: %v %+v", err, hl)
+	}
+	h := hl.Result.Data[0].Hooks[0]
+	if h.TrustStatus != "modified" {
+		t.Errorf("hooks/list after the edit: %s, want modified", h.TrustStatus)
+	}
+	edit := fmt.Sprintf(`{"edits":[{"keyPath":"hooks.state","value":{%q:{"trusted_hash":%q}},"mergeStrategy":"upsert"}]}`, h.Key, h.CurrentHash)
+	if out := codexRPC(t, a, "config/batchWrite", edit); !strings.Contains(out, `"status":"ok"`) {
+		t.Fatalf("config/batchWrite: %s", out)
+	}
+	if out, code := a.doctor(); code != 0 {
+		b, _ := os.ReadFile(filepath.Join(codexHome, "config.toml"))
+		t.Errorf("doctor after Codex trusted the hook: exit %d\n%s\nconfig.toml:\n%s", code, out, b)
+	}
+	n = a.calls()
+	codex("exec_command", map[string]any{"cmd": floorProbe})
+	a.expect("floor probe, trusted by Codex", "FLOOR-RAN", false, "deny", n)
 }
 
 // codexHooksList asks `codex app-server` for hooks/list in the project.
 func codexHooksList(t *testing.T, a *e2eAgent) string {
+	return codexRPC(t, a, "hooks/list", fmt.Sprintf(`{"cwds":[%q]}`, a.proj))
+}
+
+// codexRPC calls one method of `codex app-server` (after initialize) and
+// returns its answer line.
+func codexRPC(t *testing.T, a *e2eAgent, method, params string) string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, a.exe, "app-server")
@@ -604,7 +682,7 @@ func codexHooksList(t *testing.T, a *e2eAgent) string {
 	msgs := []string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"rivumi-e2e","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"initialized"}`,
-		fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"hooks/list","params":{"cwds":[%q]}}`, a.proj),
+		fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":%q,"params":%s}`, method, params),
 	}
 	for _, m := range msgs {
 		fmt.Fprintln(in, m)
@@ -616,7 +694,7 @@ func codexHooksList(t *testing.T, a *e2eAgent) string {
 			return sc.Text()
 		}
 	}
-	t.Fatalf("no hooks/list answer from codex app-server")
+	t.Fatalf("no %s answer from codex app-server", method)
 	return ""
 }
 
