@@ -897,8 +897,8 @@ func logAnswer(cfg *Config, a Answer) error {
 	}
 	e.Decision = a.Reply
 	e.Answer = a.Reply
-	if e.Answer == "" {
-		e.Answer = "none"
+	if e.Answer == "" || cfg.Agent == Codex && a.Reply == "allow" && a.Failure == "" {
+		e.Answer = "none" // what the agent was sent: Codex gets silence for allow
 	}
 	notes := []string{}
 	if a.tool != "" {

@@ -575,7 +575,7 @@ trust_level = "trusted"
 
 	n = a.calls()
 	codex("exec_command", map[string]any{"cmd": allowProbe})
-	a.expect("allowed command", "ALLOW-RAN", true, "allow", n) // written as silence
+	a.expect("allowed command", "ALLOW-RAN", true, "none", n) // allow is silence for Codex
 
 	// ask: Codex runs the tool on an ask answer, so rivumi denies.
 	n = a.calls()
@@ -600,7 +600,7 @@ trust_level = "trusted"
 	a.expect("apply_patch tool", ".github/workflows/PATCH-RAN.yml", false, "deny", n)
 	n = a.calls()
 	codex("apply_patch", map[string]any{"input": "*** Begin Patch\n*** Add File: PATCH-OK.txt\n+hi\n*** End Patch"})
-	a.expect("apply_patch tool, allowed", "PATCH-OK.txt", true, "allow", n)
+	a.expect("apply_patch tool, allowed", "PATCH-OK.txt", true, "none", n)
 
 	// The binary gone: Codex marks the hook failed and runs the tool.
 	gone(t, a, func() {
