@@ -568,7 +568,7 @@ func joinCwd(cwd, d string) string {
 
 // applyPatchInvocation recognizes the shell command forms Codex applies
 // as a patch itself: `apply_patch <<'EOF'\n…\nEOF` (or applypatch, any
-// heredoc delimiter), optionally after `cd DIR && `, and the argv
+// quoted heredoc delimiter), optionally after `cd DIR && `, and the argv
 // ["apply_patch", PATCH]. Anything else around it (more commands, words,
 // redirections) is not recognized, and the command is graded as shell.
 func applyPatchInvocation(command any) (dir, patch string, ok bool) {
@@ -605,10 +605,13 @@ func applyPatchInvocation(command any) (dir, patch string, ok bool) {
 		if !ok {
 			return "", "", false
 		}
+		// Only a quoted delimiter: should Codex hand the command to a shell
+		// after all, an unquoted heredoc body would be expanded ($(…)).
 		delim := strings.TrimSpace(head)
-		if len(delim) >= 2 && (delim[0] == '\'' || delim[0] == '"') && delim[len(delim)-1] == delim[0] {
-			delim = delim[1 : len(delim)-1]
+		if len(delim) < 3 || (delim[0] != '\'' && delim[0] != '"') || delim[len(delim)-1] != delim[0] {
+			return "", "", false
 		}
+		delim = delim[1 : len(delim)-1]
 		if delim == "" || strings.IndexFunc(delim, func(r rune) bool {
 			return !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
 		}) >= 0 {

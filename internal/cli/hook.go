@@ -137,6 +137,17 @@ func (h *hookFlags) config(agent hook.Agent) (hook.Config, func(), error) {
 	if g, err := harness.DefaultGrantsPath("/"); err == nil {
 		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(filepath.Dir(filepath.Dir(g)))+"/")
 	}
+	// So is the binary the hook runs, and the per-user copy install makes:
+	// replaced, it would answer anything.
+	if exe, err := os.Executable(); err == nil {
+		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(exe))
+		if r, err := filepath.EvalSymlinks(exe); err == nil && r != exe {
+			cfg.Protected = append(cfg.Protected, hook.EscapeGlob(r))
+		}
+	}
+	if ub, err := userBinary(); err == nil {
+		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(filepath.Dir(ub))+"/")
+	}
 	if h.grants != "" {
 		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(abs(h.grants)))
 		cfg.Grants = func(string) ([]engine.Grant, error) { return loadGrants(h.grants) }
