@@ -173,3 +173,38 @@ func TestIsRivumiHook(t *testing.T) {
 		t.Errorf("HookCommand: %q", c)
 	}
 }
+
+func TestApplyPatchInvocation(t *testing.T) {
+	const p = "*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch"
+	for _, c := range []struct {
+		cmd     any
+		dir     string
+		ok      bool
+		comment string
+	}{
+		{"apply_patch <<'EOF'\n" + p + "\nEOF", "", true, "the heredoc"},
+		{"apply_patch <<'EOF'\n" + p + "\nEOF\n", "", true, "a trailing newline"},
+		{"applypatch <<\"PATCH\"\n" + p + "\nPATCH", "", true, "the other name, double quotes"},
+		{"cd src && apply_patch <<'EOF'\n" + p + "\nEOF", "src", true, "after cd"},
+		{"cd 'my dir' && apply_patch <<'EOF'\n" + p + "\nEOF", "my dir", true, "a quoted cd"},
+		{[]any{"apply_patch", p}, "", true, "argv"},
+		{"apply_patch <<EOF\n" + p + "\nEOF", "", false, "unquoted: a shell would expand it"},
+		{"apply_patch <<'EOF'\n" + p + "\nEOF\nrm -rf /", "", false, "more after the heredoc"},
+		{"apply_patch <<'EOF'\n" + p + "\nEOF\necho\nEOF", "", false, "the delimiter twice"},
+		{"cd $(x) && apply_patch <<'EOF'\n" + p + "\nEOF", "", false, "a computed cd"},
+		{"cd ~/x && apply_patch <<'EOF'\n" + p + "\nEOF", "", false, "a tilde"},
+		{"cd a; apply_patch <<'EOF'\n" + p + "\nEOF", "", false, "cd then ;"},
+		{"apply_patch <<'EOF' > out\n" + p + "\nEOF", "", false, "a redirection"},
+		{"apply_patch <<'E-F'\n" + p + "\nE-F", "", false, "an odd delimiter"},
+		{"apply_patch <<'EOF'\nhello\nEOF", "", false, "no patch"},
+		{"sudo apply_patch <<'EOF'\n" + p + "\nEOF", "", false, "a wrapper"},
+		{[]any{"apply_patch", p, "x"}, "", false, "argv with more"},
+		{[]any{"bash", "-lc", "apply_patch"}, "", false, "other argv"},
+		{7, "", false, "not a command"},
+	} {
+		dir, patch, ok := applyPatchInvocation(c.cmd)
+		if ok != c.ok || ok && (dir != c.dir || patch != p) {
+			t.Errorf("%s: got (%q, %q, %v), want ok %v dir %q", c.comment, dir, patch, ok, c.ok, c.dir)
+		}
+	}
+}
