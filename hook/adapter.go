@@ -373,7 +373,7 @@ var shellTools = map[Agent]map[string]bool{
 // fileTool says which input fields of a file tool hold paths.
 type fileTool struct {
 	op     Op
-	fields []string // string fields; the first present one is used
+	fields []string // string fields naming a path; all present ones are judged
 	list   []string // fields holding lists of paths (or path globs); all are read
 	dir    []string // a directory searched (default: the cwd); all present are read
 	glob   string   // a file-name glob inside dir
@@ -520,10 +520,18 @@ func toolCall(agent Agent, tool string, in map[string]any, cwd string) (call, bo
 			return c, false, fmt.Errorf("%s: %q is not a string", tool, ft.glob)
 		}
 	default:
+		// Every field that names a path is judged: the agent may read
+		// another one than rivumi would pick (Gemini's read_file takes
+		// file_path; older versions absolute_path).
 		for _, f := range ft.fields {
-			if s, ok := in[f].(string); ok && s != "" {
-				c.paths = []string{s}
-				break
+			switch v := in[f].(type) {
+			case nil:
+			case string:
+				if v != "" {
+					c.paths = append(c.paths, v)
+				}
+			default:
+				return c, false, fmt.Errorf("%s: %q is not a string", tool, f)
 			}
 		}
 		if len(c.paths) == 0 {
