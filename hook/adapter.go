@@ -389,7 +389,7 @@ var fileTools = map[Agent]map[string]fileTool{
 		"MultiEdit":    {op: OpWrite, fields: []string{"file_path"}},
 		"NotebookEdit": {op: OpWrite, fields: []string{"notebook_path"}},
 		"NotebookRead": {op: OpRead, fields: []string{"notebook_path"}},
-		"Grep":         {op: OpRead, fields: []string{"path"}, opt: true},
+		"Grep":         {op: OpRead, dir: []string{"path"}, glob: "glob"},
 	},
 	Gemini: {
 		"read_file":           {op: OpRead, fields: []string{"absolute_path", "file_path", "path"}},
