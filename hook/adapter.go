@@ -52,19 +52,38 @@ func (a Agent) event() string {
 	return "PreToolUse"
 }
 
-// AskAs is what an adapter answers for an ask verdict when the agent
-// cannot ask (Gemini CLI, Codex).
+// AskAs is what an adapter answers for an ask verdict on agents that
+// cannot always ask (Gemini CLI, Codex).
 type AskAs string
 
 // The answers for ask.
 const (
-	// AskDeny blocks, with a reason that says how to grant it (default).
+	// AskAuto asks where the agent can (Gemini CLI in an interactive
+	// session) and denies elsewhere (Gemini CLI headless, Codex). The
+	// default.
+	AskAuto AskAs = ""
+	// AskAsk asks on Gemini CLI even when rivumi cannot tell that the
+	// session is interactive (a headless `gemini -p` then waits for an
+	// answer that never comes). Codex cannot ask: there it denies.
+	AskAsk AskAs = "ask"
+	// AskDeny blocks, with a reason that says how to grant it.
 	AskDeny AskAs = "deny"
 	// AskPass answers nothing: the agent's own approval settings decide.
 	AskPass AskAs = "pass"
 	// AskAllow allows.
 	AskAllow AskAs = "allow"
 )
+
+// ParseAskAs returns the AskAs named s ("auto" or "" for [AskAuto]).
+func ParseAskAs(s string) (AskAs, error) {
+	switch a := AskAs(s); a {
+	case "auto", AskAuto:
+		return AskAuto, nil
+	case AskAsk, AskDeny, AskPass, AskAllow:
+		return a, nil
+	}
+	return "", fmt.Errorf("%q: want auto, ask, deny, pass or allow", s)
+}
 
 // Grader grades a shell command: an in-process engine ([Local]), a
 // running `rivumi serve` ([server.Client.Verdict]), or a test double.
@@ -90,8 +109,11 @@ type Config struct {
 	Shell string
 	// Home is the user's home directory.
 	Home string
-	// AskAs is the answer for ask on agents that cannot ask (default deny).
+	// AskAs is the answer for ask on agents that cannot always ask.
 	AskAs AskAs
+	// Interactive reports whether a person answers the agent's prompts
+	// (used for Gemini CLI's ask; nil: [GeminiInteractive]).
+	Interactive func() bool
 	// Shadow grades and logs, but answers nothing: the agent behaves as
 	// without rivumi. For measuring friction before enforcing.
 	Shadow bool
@@ -210,8 +232,8 @@ func withDefaults(cfg Config) Config {
 	if cfg.MaxInput <= 0 {
 		cfg.MaxInput = DefaultMaxInput
 	}
-	if cfg.AskAs == "" {
-		cfg.AskAs = AskDeny
+	if cfg.Interactive == nil {
+		cfg.Interactive = GeminiInteractive
 	}
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
@@ -369,8 +391,10 @@ var shellTools = map[Agent]map[string]bool{
 // fileTool says which input fields of a file tool hold paths.
 type fileTool struct {
 	op     Op
-	fields []string // string fields; the first present one is used
-	list   string   // a field holding a list of paths
+	fields []string // string fields naming a path; all present ones are judged
+	list   []string // fields holding lists of paths (or path globs); all are read
+	dir    []string // a directory searched (default: the cwd); all present are read
+	glob   string   // a file-name glob inside dir
 	patch  bool     // Codex apply_patch: paths inside the patch text
 	opt    bool     // the path is optional (defaults to the cwd)
 }
@@ -383,18 +407,23 @@ var fileTools = map[Agent]map[string]fileTool{
 		"MultiEdit":    {op: OpWrite, fields: []string{"file_path"}},
 		"NotebookEdit": {op: OpWrite, fields: []string{"notebook_path"}},
 		"NotebookRead": {op: OpRead, fields: []string{"notebook_path"}},
-		"Grep":         {op: OpRead, fields: []string{"path"}, opt: true},
+		"Grep":         {op: OpRead, dir: []string{"path"}, glob: "glob"},
 	},
 	Gemini: {
 		"read_file":           {op: OpRead, fields: []string{"absolute_path", "file_path", "path"}},
-		"read_many_files":     {op: OpRead, list: "paths"},
+		"read_many_files":     {op: OpRead, list: []string{"include", "paths"}},
 		"write_file":          {op: OpWrite, fields: []string{"file_path", "absolute_path", "path"}},
 		"replace":             {op: OpWrite, fields: []string{"file_path", "absolute_path", "path"}},
 		"edit":                {op: OpWrite, fields: []string{"file_path", "absolute_path", "path"}},
-		"search_file_content": {op: OpRead, fields: []string{"path", "dir_path"}, opt: true},
+		"grep_search":         {op: OpRead, dir: []string{"dir_path", "path"}, glob: "include_pattern"},
+		"search_file_content": {op: OpRead, dir: []string{"dir_path", "path"}, glob: "include_pattern"},
 	},
 	Codex: {
+		// The native tool (hooked with --apply-patch); Write and Edit are
+		// the names Codex also matches it by.
 		"apply_patch": {op: OpWrite, patch: true},
+		"Write":       {op: OpWrite, patch: true},
+		"Edit":        {op: OpWrite, patch: true},
 	},
 }
 
@@ -403,6 +432,20 @@ var fileTools = map[Agent]map[string]fileTool{
 func toolCall(cfg *Config, tool string, in map[string]any, cwd string) (call, bool, error) {
 	agent := cfg.Agent
 	if shellTools[agent][tool] {
+		if agent == Codex {
+			// Codex applies `apply_patch <<'EOF' … EOF` itself, without a
+			// shell: the patch's files are what it writes.
+			if dir, patch, ok := applyPatchInvocation(in["command"]); ok {
+				c := call{op: OpWrite, cwd: cwd, paths: patchPaths(patch)}
+				if dir != "" {
+					c.cwd = joinCwd(cwd, cfg.slash(dir))
+				}
+				if len(c.paths) == 0 {
+					return c, false, errors.New("apply_patch names no file")
+				}
+				return c, true, nil
+			}
+		}
 		c := call{shell: true, cwd: cwd}
 		switch cmd := in["command"].(type) {
 		case string:
@@ -421,13 +464,15 @@ func toolCall(cfg *Config, tool string, in map[string]any, cwd string) (call, bo
 		default:
 			return c, false, errors.New(`shell tool input without a "command" string`)
 		}
-		// Gemini runs the command in "directory", relative to the project.
-		if d, ok := in["directory"].(string); ok && d != "" {
-			if d = cfg.slash(d); isAbs(d) {
-				c.cwd = path.Clean(d)
-			} else {
-				c.cwd = path.Join(cwd, d)
-			}
+		// Gemini runs the command in "dir_path" (0.61; "directory" before),
+		// relative to the project. Both are read: either one moves the cwd,
+		// and two that disagree are refused.
+		d, err := dirParam(tool, in, "dir_path", "directory")
+		if err != nil {
+			return c, false, err
+		}
+		if d != "" {
+			c.cwd = joinCwd(cwd, cfg.slash(d))
 		}
 		return c, true, nil
 	}
@@ -446,23 +491,66 @@ func toolCall(cfg *Config, tool string, in map[string]any, cwd string) (call, bo
 		if len(c.paths) == 0 {
 			return c, false, fmt.Errorf("%s input names no file", tool)
 		}
-	case ft.list != "":
-		list, _ := in[ft.list].([]any)
-		for _, x := range list {
-			s, ok := x.(string)
-			if !ok {
-				return c, false, fmt.Errorf("%s: %q holds a non-string", tool, ft.list)
+	case ft.list != nil:
+		for _, f := range ft.list {
+			switch list := in[f].(type) {
+			case nil:
+			case string: // a single pattern
+				c.paths = append(c.paths, list)
+			case []any:
+				for _, x := range list {
+					s, ok := x.(string)
+					if !ok {
+						return c, false, fmt.Errorf("%s: %q holds a non-string", tool, f)
+					}
+					c.paths = append(c.paths, s)
+				}
+			default:
+				return c, false, fmt.Errorf("%s: %q is not a list of paths", tool, f)
 			}
-			c.paths = append(c.paths, s)
 		}
 		if len(c.paths) == 0 {
-			return c, false, fmt.Errorf("%s input without %q", tool, ft.list)
+			return c, false, fmt.Errorf("%s input without %q", tool, ft.list[0])
+		}
+	case ft.dir != nil:
+		// A search reads every file below its directory (the cwd by
+		// default) that the glob selects.
+		dirs := []string{cwd}
+		for _, f := range ft.dir {
+			switch d := in[f].(type) {
+			case nil:
+			case string:
+				if d != "" {
+					dirs = append(dirs, joinCwd(cwd, d))
+				}
+			default:
+				return c, false, fmt.Errorf("%s: %q is not a string", tool, f)
+			}
+		}
+		if len(dirs) > 1 {
+			dirs = dirs[1:]
+		}
+		c.paths = dirs
+		if g, ok := in[ft.glob].(string); ok && g != "" {
+			for _, d := range dirs {
+				c.paths = append(c.paths, path.Join(d, g))
+			}
+		} else if in[ft.glob] != nil && !ok {
+			return c, false, fmt.Errorf("%s: %q is not a string", tool, ft.glob)
 		}
 	default:
+		// Every field that names a path is judged: the agent may read
+		// another one than rivumi would pick (Gemini's read_file takes
+		// file_path; older versions absolute_path).
 		for _, f := range ft.fields {
-			if s, ok := in[f].(string); ok && s != "" {
-				c.paths = []string{s}
-				break
+			switch v := in[f].(type) {
+			case nil:
+			case string:
+				if v != "" {
+					c.paths = append(c.paths, v)
+				}
+			default:
+				return c, false, fmt.Errorf("%s: %q is not a string", tool, f)
 			}
 		}
 		if len(c.paths) == 0 {
@@ -473,6 +561,120 @@ func toolCall(cfg *Config, tool string, in map[string]any, cwd string) (call, bo
 		}
 	}
 	return c, true, nil
+}
+
+// dirParam returns the directory a tool names in any of fields ("" for
+// none); two different ones are an error, since the agent uses only one.
+func dirParam(tool string, in map[string]any, fields ...string) (string, error) {
+	var dir, from string
+	for _, f := range fields {
+		switch d := in[f].(type) {
+		case nil:
+		case string:
+			if d == "" {
+				continue
+			}
+			if dir != "" && path.Clean(d) != path.Clean(dir) {
+				return "", fmt.Errorf("%s: %q and %q name different directories", tool, from, f)
+			}
+			dir, from = d, f
+		default:
+			return "", fmt.Errorf("%s: %q is not a string", tool, f)
+		}
+	}
+	return dir, nil
+}
+
+// joinCwd resolves a directory argument against the cwd.
+func joinCwd(cwd, d string) string {
+	if isAbs(d) {
+		return path.Clean(d)
+	}
+	return path.Join(cwd, d)
+}
+
+// applyPatchInvocation recognizes the shell command forms Codex applies
+// as a patch itself: `apply_patch <<'EOF'\n…\nEOF` (or applypatch, any
+// quoted heredoc delimiter), optionally after `cd DIR && `, and the argv
+// ["apply_patch", PATCH]. Anything else around it (more commands, words,
+// redirections) is not recognized, and the command is graded as shell.
+func applyPatchInvocation(command any) (dir, patch string, ok bool) {
+	switch c := command.(type) {
+	case []any:
+		if len(c) == 2 {
+			p0, _ := c[0].(string)
+			p1, ok := c[1].(string)
+			if (p0 == "apply_patch" || p0 == "applypatch") && ok && strings.Contains(p1, "*** Begin Patch") {
+				return "", p1, true
+			}
+		}
+		return "", "", false
+	case string:
+		s := strings.TrimLeft(c, " \t")
+		if rest, ok := strings.CutPrefix(s, "cd "); ok {
+			d, after, found := strings.Cut(rest, "&&")
+			d = strings.TrimSpace(d)
+			if !found || !plainWord(d) {
+				return "", "", false
+			}
+			dir, s = strings.Trim(d, `'"`), strings.TrimLeft(after, " \t")
+		}
+		prog, rest, _ := strings.Cut(s, " ")
+		if prog != "apply_patch" && prog != "applypatch" {
+			return "", "", false
+		}
+		rest = strings.TrimLeft(rest, " \t")
+		rest, ok := strings.CutPrefix(rest, "<<")
+		if !ok {
+			return "", "", false
+		}
+		head, body, ok := strings.Cut(strings.TrimLeft(rest, " \t"), "\n")
+		if !ok {
+			return "", "", false
+		}
+		// Only a quoted delimiter: should Codex hand the command to a shell
+		// after all, an unquoted heredoc body would be expanded ($(…)).
+		delim := strings.TrimSpace(head)
+		if len(delim) < 3 || (delim[0] != '\'' && delim[0] != '"') || delim[len(delim)-1] != delim[0] {
+			return "", "", false
+		}
+		delim = delim[1 : len(delim)-1]
+		if delim == "" || strings.IndexFunc(delim, func(r rune) bool {
+			return !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+		}) >= 0 {
+			return "", "", false
+		}
+		lines := strings.Split(strings.TrimRight(body, "\n \t"), "\n")
+		if len(lines) < 2 || lines[len(lines)-1] != delim {
+			return "", "", false
+		}
+		for _, l := range lines[:len(lines)-1] {
+			if l == delim {
+				return "", "", false // the heredoc ends early: more follows
+			}
+		}
+		patch = strings.Join(lines[:len(lines)-1], "\n")
+		if !strings.Contains(patch, "*** Begin Patch") {
+			return "", "", false
+		}
+		return dir, patch, true
+	}
+	return "", "", false
+}
+
+// plainWord reports whether a cd argument is one word with no expansion:
+// letters, digits and -_./@+,:~ only, or such a word in quotes.
+func plainWord(w string) bool {
+	if len(w) >= 2 && (w[0] == '\'' || w[0] == '"') && w[len(w)-1] == w[0] {
+		w = w[1 : len(w)-1]
+		if w == "" || strings.ContainsAny(w, `'"$\`+"`") {
+			return false
+		}
+		return !strings.HasPrefix(w, "~")
+	}
+	return w != "" && !strings.HasPrefix(w, "~") && strings.IndexFunc(w, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./@+,:", r))
+	}) < 0
 }
 
 // patchPaths returns the files a Codex patch adds, updates, deletes or
@@ -559,7 +761,7 @@ func reply(cfg *Config, a *Answer) {
 	case engine.Deny:
 		a.Reply, a.Reason = "deny", "rivumi denies: "+reasonText(v)
 	case engine.Ask:
-		if cfg.Agent == ClaudeCode {
+		if askable(cfg) {
 			a.Reply, a.Reason = "ask", "rivumi asks: "+sentence(reasonText(v))+grantHint(v, a.workspace)
 			return
 		}
@@ -569,14 +771,32 @@ func reply(cfg *Config, a *Answer) {
 		case AskAllow:
 			a.Reply, a.Reason = "allow", "rivumi would ask (allowed by --ask-as allow): "+reasonText(v)
 		default:
+			why := "Codex hooks cannot ask"
+			if cfg.Agent == Gemini {
+				why = "this Gemini CLI session cannot ask (it is not interactive)"
+			}
 			a.Reply = "deny"
-			a.Reason = fmt.Sprintf("rivumi needs a human to confirm this, and %s hooks cannot ask, so it is denied: %s%s",
-				cfg.Agent, sentence(reasonText(v)), grantHint(v, a.workspace))
+			a.Reason = fmt.Sprintf("rivumi needs a human to confirm this, and %s, so it is denied: %s%s",
+				why, sentence(reasonText(v)), grantHint(v, a.workspace))
 		}
 	default:
 		// Not a decision (a zero Verdict): fail closed.
 		a.Reply, a.Reason = "deny", "rivumi denies: no decision was reached"
 	}
+}
+
+// askable reports whether an ask verdict is answered with ask: always on
+// Claude Code; on Gemini CLI when the session is interactive (or
+// --ask-as ask says so); never on Codex, which runs the tool when a hook
+// answers ask.
+func askable(cfg *Config) bool {
+	switch cfg.Agent {
+	case ClaudeCode:
+		return true
+	case Gemini:
+		return cfg.AskAs == AskAsk || cfg.AskAs == AskAuto && cfg.Interactive()
+	}
+	return false
 }
 
 // reasonText names each deciding rule with its title and justification.
@@ -649,14 +869,19 @@ func Write(cfg Config, a Answer, stdout, stderr io.Writer) int {
 			out = hookOutput(a.Reply, a.Reason)
 		}
 	case Codex:
-		// Codex supports deny only; allow and no opinion are silence.
-		if a.Reply == "deny" {
+		// Codex honours deny only: ask, and allow without updatedInput,
+		// count as a failed hook and the tool runs. So allow and no
+		// opinion are silence, and ask never reaches here (see askable).
+		if a.Reply == "deny" || a.Reply == "ask" {
 			out = hookOutput("deny", a.Reason)
 		}
 	case Gemini:
 		switch a.Reply {
 		case "allow", "deny":
 			out = map[string]string{"decision": a.Reply, "reason": a.Reason}
+		case "ask":
+			// Gemini's confirmation shows the systemMessage.
+			out = map[string]string{"decision": "ask", "reason": a.Reason, "systemMessage": a.Reason}
 		default:
 			out = map[string]string{}
 		}
@@ -711,8 +936,8 @@ func logAnswer(cfg *Config, a Answer) error {
 	}
 	e.Decision = a.Reply
 	e.Answer = a.Reply
-	if e.Answer == "" {
-		e.Answer = "none"
+	if e.Answer == "" || cfg.Agent == Codex && a.Reply == "allow" && a.Failure == "" {
+		e.Answer = "none" // what the agent was sent: Codex gets silence for allow
 	}
 	notes := []string{}
 	if a.tool != "" {

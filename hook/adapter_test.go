@@ -174,25 +174,37 @@ func TestIsRivumiHook(t *testing.T) {
 	}
 }
 
-func TestBlocks(t *testing.T) {
+func TestApplyPatchInvocation(t *testing.T) {
+	const p = "*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch"
 	for _, c := range []struct {
-		agent  Agent
-		stdout string
-		stderr string
-		exit   int
-		want   bool
+		cmd     any
+		dir     string
+		ok      bool
+		comment string
 	}{
-		{ClaudeCode, `{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"x"}}`, "", 0, true},
-		{ClaudeCode, `{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"x"}}`, "", 0, false},
-		{ClaudeCode, ``, "why", 2, true},
-		{ClaudeCode, ``, "why", 1, false},
-		{Gemini, `{"decision":"block","reason":"x"}`, "", 0, true},
-		{Gemini, `{}`, "", 0, false},
-		{Codex, ``, "", 2, false}, // Codex needs a non-empty stderr
-		{Codex, `{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":""}}`, "", 0, false},
+		{"apply_patch <<'EOF'\n" + p + "\nEOF", "", true, "the heredoc"},
+		{"apply_patch <<'EOF'\n" + p + "\nEOF\n", "", true, "a trailing newline"},
+		{"applypatch <<\"PATCH\"\n" + p + "\nPATCH", "", true, "the other name, double quotes"},
+		{"cd src && apply_patch <<'EOF'\n" + p + "\nEOF", "src", true, "after cd"},
+		{"cd 'my dir' && apply_patch <<'EOF'\n" + p + "\nEOF", "my dir", true, "a quoted cd"},
+		{[]any{"apply_patch", p}, "", true, "argv"},
+		{"apply_patch <<EOF\n" + p + "\nEOF", "", false, "unquoted: a shell would expand it"},
+		{"apply_patch <<'EOF'\n" + p + "\nEOF\nrm -rf /", "", false, "more after the heredoc"},
+		{"apply_patch <<'EOF'\n" + p + "\nEOF\necho\nEOF", "", false, "the delimiter twice"},
+		{"cd $(x) && apply_patch <<'EOF'\n" + p + "\nEOF", "", false, "a computed cd"},
+		{"cd ~/x && apply_patch <<'EOF'\n" + p + "\nEOF", "", false, "a tilde"},
+		{"cd a; apply_patch <<'EOF'\n" + p + "\nEOF", "", false, "cd then ;"},
+		{"apply_patch <<'EOF' > out\n" + p + "\nEOF", "", false, "a redirection"},
+		{"apply_patch <<'E-F'\n" + p + "\nE-F", "", false, "an odd delimiter"},
+		{"apply_patch <<'EOF'\nhello\nEOF", "", false, "no patch"},
+		{"sudo apply_patch <<'EOF'\n" + p + "\nEOF", "", false, "a wrapper"},
+		{[]any{"apply_patch", p, "x"}, "", false, "argv with more"},
+		{[]any{"bash", "-lc", "apply_patch"}, "", false, "other argv"},
+		{7, "", false, "not a command"},
 	} {
-		if got, _ := Blocks(c.agent, []byte(c.stdout), []byte(c.stderr), c.exit); got != c.want {
-			t.Errorf("Blocks(%s, %q, %q, %d) = %v", c.agent, c.stdout, c.stderr, c.exit, got)
+		dir, patch, ok := applyPatchInvocation(c.cmd)
+		if ok != c.ok || ok && (dir != c.dir || patch != p) {
+			t.Errorf("%s: got (%q, %q, %v), want ok %v dir %q", c.comment, dir, patch, ok, c.ok, c.dir)
 		}
 	}
 }

@@ -48,7 +48,7 @@ func SettingsFile(agent Agent, scope Scope, dir, home string, getenv func(string
 // Matchers are the tools each agent's entry hooks.
 var Matchers = map[Agent]string{
 	ClaudeCode: "Bash|Read|Write|Edit|MultiEdit|NotebookEdit|Grep",
-	Gemini:     "run_shell_command|read_file|read_many_files|write_file|replace|search_file_content",
+	Gemini:     "run_shell_command|read_file|read_many_files|write_file|replace|grep_search|search_file_content",
 	Codex:      "Bash",
 }
 
@@ -183,6 +183,13 @@ type Installed struct {
 	File    string
 	Matcher string
 	Command string
+	// Group and Handler are the entry's position: the index of its
+	// matcher group under the event, and of the hook inside the group.
+	Group, Handler int
+	// Hook is the hook object as written (type, command, timeout …).
+	Hook map[string]any
+	// HasMatcher is false when the group has no "matcher" key.
+	HasMatcher bool
 }
 
 // FindInstalled returns the rivumi entries for agent in the settings
@@ -197,21 +204,25 @@ func FindInstalled(path string, agent Agent) ([]Installed, error) {
 	}
 	var settings struct {
 		Hooks map[string][]struct {
-			Matcher string `json:"matcher"`
-			Hooks   []struct {
-				Type    string `json:"type"`
-				Command string `json:"command"`
-			} `json:"hooks"`
+			Matcher *string          `json:"matcher"`
+			Hooks   []map[string]any `json:"hooks"`
 		} `json:"hooks"`
 	}
-	if err := json.Unmarshal(b, &settings); err != nil {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	if err := d.Decode(&settings); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	var out []Installed
-	for _, g := range settings.Hooks[agent.event()] {
-		for _, h := range g.Hooks {
-			if IsRivumiHook(h.Command, agent) {
-				out = append(out, Installed{File: path, Matcher: g.Matcher, Command: h.Command})
+	for gi, g := range settings.Hooks[agent.event()] {
+		for hi, h := range g.Hooks {
+			c, _ := h["command"].(string)
+			if IsRivumiHook(c, agent) {
+				e := Installed{File: path, Command: c, Group: gi, Handler: hi, Hook: h}
+				if g.Matcher != nil {
+					e.Matcher, e.HasMatcher = *g.Matcher, true
+				}
+				out = append(out, e)
 			}
 		}
 	}
@@ -251,34 +262,67 @@ func SamplePayload(agent Agent, command, cwd string) []byte {
 	return b
 }
 
-// Blocks reports whether a hook's output (stdout and exit code) blocks
-// the tool call in agent's protocol, and the reason given.
+// Blocks reports whether a hook's output (stdout, stderr and exit code)
+// blocks the tool call in agent's protocol, as measured against the real
+// CLIs (docs/agents.md), and the reason given.
+//
+//   - Claude Code: exit 2 blocks (stderr is the reason); exit 0 with
+//     permissionDecision deny blocks; any other exit runs the tool.
+//   - Codex: exit 2 blocks only with text on stderr; exit 0 with
+//     permissionDecision deny and a non-empty reason blocks; anything
+//     else runs the tool (ask, and allow without updatedInput, too).
+//   - Gemini CLI: the answer is stdout, else stderr: JSON is read for its
+//     decision (deny or block blocks) whatever the exit code; plain text
+//     blocks unless the exit code is 0 or 1; no output at all never
+//     blocks.
 func Blocks(agent Agent, stdout, stderr []byte, exit int) (bool, string) {
+	stdout, stderr = bytes.TrimSpace(stdout), bytes.TrimSpace(stderr)
+	if agent == Gemini {
+		text := stdout
+		if len(text) == 0 {
+			text = stderr
+		}
+		if len(text) == 0 {
+			return false, fmt.Sprintf("exit status %d with no output does not block", exit)
+		}
+		var out struct {
+			Decision string `json:"decision"`
+			Reason   string `json:"reason"`
+		}
+		if json.Unmarshal(text, &out) == nil {
+			return out.Decision == "deny" || out.Decision == "block", out.Reason
+		}
+		if exit == 0 || exit == 1 {
+			return false, fmt.Sprintf("plain text with exit status %d does not block", exit)
+		}
+		return true, string(text)
+	}
 	if exit == 2 {
-		return len(bytes.TrimSpace(stderr)) > 0 || agent != Codex, string(bytes.TrimSpace(stderr))
+		if agent == Codex && len(stderr) == 0 {
+			return false, "exit status 2 without stderr does not block"
+		}
+		return true, string(stderr)
 	}
 	if exit != 0 {
 		return false, fmt.Sprintf("exit status %d does not block", exit)
 	}
 	var out struct {
-		Decision           string `json:"decision"`
-		Reason             string `json:"reason"`
 		HookSpecificOutput struct {
 			PermissionDecision       string `json:"permissionDecision"`
 			PermissionDecisionReason string `json:"permissionDecisionReason"`
 		} `json:"hookSpecificOutput"`
 	}
-	if len(bytes.TrimSpace(stdout)) == 0 {
+	if len(stdout) == 0 {
 		return false, "no answer"
 	}
 	if err := json.Unmarshal(stdout, &out); err != nil {
 		return false, "answer is not JSON: " + err.Error()
 	}
-	if agent == Gemini {
-		return out.Decision == "deny" || out.Decision == "block", out.Reason
-	}
 	h := out.HookSpecificOutput
-	return h.PermissionDecision == "deny" && h.PermissionDecisionReason != "", h.PermissionDecisionReason
+	if agent == Codex && h.PermissionDecisionReason == "" {
+		return false, "a deny without a reason does not block"
+	}
+	return h.PermissionDecision == "deny", h.PermissionDecisionReason
 }
 
 // EscapeGlob quotes the glob metacharacters of a literal path.
@@ -292,3 +336,7 @@ func EscapeGlob(s string) string {
 	}
 	return b.String()
 }
+
+// CodexApplyPatchMatcher is the Codex matcher that also guards the native
+// apply_patch tool (`rivumi hook install codex --apply-patch`).
+const CodexApplyPatchMatcher = "Bash|apply_patch"

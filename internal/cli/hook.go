@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,7 +66,7 @@ func (h *hookFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&h.pf.workspace, "workspace", "", "project root when the agent does not name one (CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR win; default: the nearest .git above the cwd)")
 	fs.StringVar(&h.pf.shell, "shell", "", "shell dialect: bash, sh or zsh (default: the basename of $SHELL)")
 	fs.StringVar(&h.socket, "socket", "", "use the socket of a running 'rivumi serve' at `PATH` (default: "+server.DefaultSocket()+" when it is there and no --policy is given); none: always compile in-process")
-	fs.StringVar(&h.askAs, "ask-as", "deny", "answer for ask on agents that cannot ask (gemini, codex): deny, pass (let the agent's own approval decide) or allow")
+	fs.StringVar(&h.askAs, "ask-as", "auto", "answer for ask on agents that cannot always ask: auto (gemini asks in an interactive session and denies headless; codex denies), ask (gemini always asks), deny, pass (let the agent's own approval decide) or allow")
 	fs.BoolVar(&h.shadow, "shadow", false, "grade and log, but answer nothing: the agent behaves as without rivumi")
 	fs.DurationVar(&h.timeout, "timeout", hook.DefaultTimeout, "internal deadline; keep it below the agent's hook timeout")
 	fs.Int64Var(&h.maxInput, "max-input", hook.DefaultMaxInput, "largest hook input in `bytes`")
@@ -110,15 +111,15 @@ func hookRunner(agent hook.Agent) func(ctx context.Context, stdio Stdio, args []
 func (h *hookFlags) config(agent hook.Agent) (hook.Config, func(), error) {
 	cfg := hook.Config{
 		Agent: agent, Workspace: abs(h.pf.workspace), Shell: h.pf.shell, Shadow: h.shadow,
-		Timeout: h.timeout, MaxInput: h.maxInput, AskAs: hook.AskAs(h.askAs),
+		Timeout: h.timeout, MaxInput: h.maxInput,
 		Protected: append([]string(nil), h.protect...), Secrets: h.secrets,
 		NewGrader: h.newGrader,
 	}
-	switch cfg.AskAs {
-	case hook.AskDeny, hook.AskPass, hook.AskAllow:
-	default:
-		return cfg, nil, fmt.Errorf("--ask-as %q: want deny, pass or allow", h.askAs)
+	askAs, err := hook.ParseAskAs(h.askAs)
+	if err != nil {
+		return cfg, nil, fmt.Errorf("--ask-as %v", err)
 	}
+	cfg.AskAs = askAs
 	switch h.pf.shell {
 	case "", "bash", "sh", "zsh":
 	default:
@@ -135,6 +136,17 @@ func (h *hookFlags) config(agent hook.Agent) (hook.Config, func(), error) {
 	}
 	if g, err := harness.DefaultGrantsPath("/"); err == nil {
 		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(filepath.Dir(filepath.Dir(g)))+"/")
+	}
+	// So is the binary the hook runs, and the per-user copy install makes:
+	// replaced, it would answer anything.
+	if exe, err := os.Executable(); err == nil {
+		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(exe))
+		if r, err := filepath.EvalSymlinks(exe); err == nil && r != exe {
+			cfg.Protected = append(cfg.Protected, hook.EscapeGlob(r))
+		}
+	}
+	if ub, err := userBinary(); err == nil {
+		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(filepath.Dir(ub))+"/")
 	}
 	if h.grants != "" {
 		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(abs(h.grants)))
@@ -278,6 +290,7 @@ func hookInstall(ctx context.Context, stdio Stdio, args []string) error {
 	binary := fs.String("binary", "", "absolute path of the rivumi binary the hook runs (default: this one)")
 	timeout := fs.Duration("timeout", 10*time.Second, "the agent's timeout for the hook (the hook's own deadline is 5 s)")
 	matcher := fs.String("matcher", "", "tools the entry hooks (default: the agent's shell and file tools)")
+	applyPatch := fs.Bool("apply-patch", false, "codex: guard the native apply_patch tool too (matcher "+hook.CodexApplyPatchMatcher+"); the patch's files go through the path policy")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), installUsage); fs.PrintDefaults() }
 	var name string
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
@@ -317,17 +330,15 @@ func hookInstall(ctx context.Context, stdio Stdio, args []string) error {
 	if *timeout < 2*time.Second {
 		return exitf(ExitError, "hook install: --timeout %v is too short for the hook's own deadline", *timeout)
 	}
-	exe := *binary
-	if exe == "" {
-		if exe, err = os.Executable(); err != nil {
-			return exitf(ExitError, "hook install: cannot find this binary: %v", err)
-		}
-		if r, err := filepath.EvalSymlinks(exe); err == nil {
-			exe = r
-		}
+	exe, notes, err := stableBinary(*binary)
+	if err != nil {
+		return exitf(ExitError, "hook install: %v", err)
 	}
-	if !filepath.IsAbs(exe) {
-		return exitf(ExitError, "hook install: --binary %q is not an absolute path", exe)
+	for _, n := range notes {
+		fmt.Fprintln(stdio.Err, "rivumi: "+n)
+	}
+	if *applyPatch && agent != hook.Codex {
+		return exitf(ExitError, "hook install: --apply-patch is for codex")
 	}
 	files, err := settingsFiles(agent, *project, *user, *dir)
 	if err != nil {
@@ -336,6 +347,9 @@ func hookInstall(ctx context.Context, stdio Stdio, args []string) error {
 	m := *matcher
 	if m == "" {
 		m = hook.Matchers[agent]
+		if *applyPatch {
+			m = hook.CodexApplyPatchMatcher
+		}
 	}
 	e := hook.Entry{Agent: agent, Command: hook.HookCommand(exe, agent, hookArgs...), Matcher: m, Timeout: *timeout}
 	for _, f := range files {
@@ -350,9 +364,180 @@ func hookInstall(ctx context.Context, stdio Stdio, args []string) error {
 		}
 	}
 	if agent == hook.Codex {
-		fmt.Fprintln(stdio.Out, "note: Codex runs hooks only with the hooks feature on (see docs/agents.md)")
+		return trustCodex(stdio, files, *project, *dir)
 	}
 	return nil
+}
+
+// trustCodex records trust for the rivumi entries just written, so that
+// Codex runs them, or fails with the one step the user has to take.
+func trustCodex(stdio Stdio, files []string, project bool, dir string) error {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return exitf(ExitError, "hook install: no home directory: %v", err)
+	}
+	cfg := hook.CodexConfigFile(home, os.Getenv)
+	if off, err := hook.CodexFeatureOff(cfg); err != nil {
+		return exitf(ExitError, "hook install: %v", err)
+	} else if off != "" {
+		return exitf(ExitError, "hook install: %s turns Codex hooks off ([features] %s = false): remove that line, or Codex runs no hook at all", cfg, off)
+	}
+	for _, f := range files {
+		entries, err := hook.FindInstalled(f, hook.Codex)
+		if err != nil {
+			return exitf(ExitError, "hook install: %v", err)
+		}
+		for _, e := range entries {
+			changed, err := hook.TrustCodexHook(cfg, e)
+			if err != nil {
+				return exitf(ExitError, "hook install: the hook is in %s, but Codex skips it until it is trusted: %v\n(or run codex, type /hooks and trust the rivumi hook)", f, err)
+			}
+			if changed {
+				fmt.Fprintf(stdio.Out, "trusted the hook in %s (Codex's trusted_hash of exactly this entry)\n", cfg)
+			} else {
+				fmt.Fprintf(stdio.Out, "already trusted in %s\n", cfg)
+			}
+		}
+	}
+	if project {
+		cwd, err := workDir(dir)
+		if err != nil {
+			return exitf(ExitError, "hook install: %v", err)
+		}
+		root, err := harness.ProjectRoot(cwd)
+		if err != nil {
+			return exitf(ExitError, "hook install: %v", err)
+		}
+		if ok, err := hook.CodexProjectTrusted(cfg, root); err != nil {
+			return exitf(ExitError, "hook install: %v", err)
+		} else if !ok {
+			return exitf(ExitError, "hook install: Codex reads %s/.codex/hooks.json only in a trusted project: trust %s when codex asks (or add [projects.%q] trust_level = \"trusted\" to %s), or install with --user", root, root, root, cfg)
+		}
+	}
+	return nil
+}
+
+// stableBinary returns the binary the hook runs: --binary when given
+// (with a warning when it lives inside a git checkout, where a clean or a
+// rebuild removes it); else this binary when it lives somewhere stable (a
+// `go install` location, a package's bin directory); else a per-user copy
+// of it, refreshed by each install, so that cleaning a clone or a build
+// directory does not switch the guard off (Claude Code, Codex) or block
+// every tool (Gemini CLI).
+func stableBinary(explicit string) (string, []string, error) {
+	if explicit != "" {
+		if !filepath.IsAbs(explicit) {
+			return "", nil, fmt.Errorf("--binary %q is not an absolute path", explicit)
+		}
+		var notes []string
+		if root := gitCheckout(explicit); root != "" {
+			notes = append(notes, fmt.Sprintf("warning: %s is inside the git checkout %s: a clean or rebuild there leaves the hook without its binary (Claude Code and Codex then run every tool unguarded, Gemini CLI blocks every tool); prefer `go install` or a copy outside it (omit --binary)", explicit, root))
+		}
+		return explicit, notes, nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "", nil, fmt.Errorf("cannot find this binary: %v", err)
+	}
+	if r, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = r
+	}
+	root := gitCheckout(exe)
+	tmp := false
+	for _, d := range []string{os.TempDir(), "/tmp", "/var/tmp", "/private/tmp", "/private/var/folders"} {
+		tmp = tmp || within(exe, d)
+	}
+	if root == "" && !tmp {
+		return exe, nil, nil
+	}
+	dst, err := userBinary()
+	if err != nil {
+		return "", nil, err
+	}
+	if dst == exe {
+		return exe, nil, nil
+	}
+	if err := copyBinary(exe, dst); err != nil {
+		return "", nil, fmt.Errorf("copy %s to %s: %v", exe, dst, err)
+	}
+	why := "in the temporary directory"
+	if root != "" {
+		why = "inside the git checkout " + root
+	}
+	return dst, []string{fmt.Sprintf("%s is %s; the hook runs a per-user copy, %s (install again after upgrading rivumi)", exe, why, dst)}, nil
+}
+
+// userBinary is where the per-user copy lives: $XDG_DATA_HOME/rivumi/bin,
+// else ~/.local/share/rivumi/bin.
+func userBinary() (string, error) {
+	base := os.Getenv("XDG_DATA_HOME")
+	if base == "" || !filepath.IsAbs(base) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("no home directory for the per-user copy: %v", err)
+		}
+		base = filepath.Join(home, ".local", "share")
+	}
+	name := "rivumi"
+	if filepath.Ext(os.Args[0]) == ".exe" {
+		name += ".exe"
+	}
+	return filepath.Join(base, "rivumi", "bin", name), nil
+}
+
+// copyBinary copies src to dst atomically (a running hook keeps its old
+// file), executable.
+func copyBinary(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(dst), ".rivumi.tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := io.Copy(tmp, in); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o755); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), dst)
+}
+
+// gitCheckout returns the nearest directory above path holding .git, or "".
+func gitCheckout(path string) string {
+	for d := filepath.Dir(filepath.Clean(path)); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// within reports whether path lies in dir (after resolving dir's links).
+func within(path, dir string) bool {
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = r
+	}
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 func hookDoctor(ctx context.Context, stdio Stdio, args []string) error {
@@ -387,11 +572,17 @@ func hookDoctor(ctx context.Context, stdio Stdio, args []string) error {
 		fmt.Fprintf(stdio.Out, "FAIL  "+format+"\n", a...)
 	}
 	ok := func(format string, a ...any) { fmt.Fprintf(stdio.Out, "ok    "+format+"\n", a...) }
+	home, _ := os.UserHomeDir()
+	root, err := harness.ProjectRoot(cwd)
+	if err != nil {
+		return exitf(ExitError, "hook doctor: %v", err)
+	}
 	for _, agent := range agents {
 		files, err := settingsFiles(agent, *project, *user, *dir)
 		if err != nil {
 			return exitf(ExitError, "hook doctor: %v", err)
 		}
+		before := wired
 		for _, f := range files {
 			entries, err := hook.FindInstalled(f, agent)
 			if err != nil {
@@ -405,7 +596,34 @@ func hookDoctor(ctx context.Context, stdio Stdio, args []string) error {
 			for _, e := range entries {
 				wired++
 				ok("%s: wired in %s (matcher %q): %s", agent, f, e.Matcher, e.Command)
+				if agent == hook.Codex {
+					doctorCodexTrust(e, home, root, ok, fail)
+				}
 				doctorEntry(ctx, agent, e, cwd, self, ok, fail)
+			}
+		}
+		if wired == before {
+			continue
+		}
+		var fs []hook.Finding
+		switch agent {
+		case hook.ClaudeCode:
+			fs = hook.ClaudeHooksOff(home, root, hook.ClaudeManagedSettings())
+			fmt.Fprintf(stdio.Out, "warn  claude-code: `claude --bare` runs no hook at all: rivumi does not guard such sessions\n")
+		case hook.Gemini:
+			fs = hook.GeminiHooksOff(home, cwd, os.Getenv)
+		case hook.Codex:
+			if off, err := hook.CodexFeatureOff(hook.CodexConfigFile(home, os.Getenv)); err != nil {
+				fs = append(fs, hook.Finding{Fail: true, Text: "codex: " + err.Error()})
+			} else if off != "" {
+				fs = append(fs, hook.Finding{Fail: true, Text: fmt.Sprintf("codex: [features] %s = false in %s: Codex runs no hook; remove that line", off, hook.CodexConfigFile(home, os.Getenv))})
+			}
+		}
+		for _, f := range fs {
+			if f.Fail {
+				fail("%s", f.Text)
+			} else {
+				ok("%s", f.Text)
 			}
 		}
 	}
@@ -428,7 +646,11 @@ func doctorEntry(ctx context.Context, agent hook.Agent, e hook.Installed, cwd, s
 		fail("%s: %q is not an absolute path: the agent may not find it (and skips the hook silently)", agent, bin)
 		return
 	case err != nil:
-		fail("%s: %v: the agent will skip the hook", agent, err)
+		if agent == hook.Gemini {
+			fail("%s: %v: Gemini CLI blocks every matched tool (a missing hook command fails with output)", agent, err)
+		} else {
+			fail("%s: %v: the agent runs every tool unguarded (a hook that cannot start does not block)", agent, err)
+		}
 		return
 	case fi.Mode()&0o111 == 0 || fi.IsDir():
 		fail("%s: %s is not an executable file", agent, bin)
@@ -478,6 +700,26 @@ func doctorEntry(ctx context.Context, agent hook.Agent, e hook.Installed, cwd, s
 		ok("%s: `%s` is denied end to end: %s", agent, floor, firstLine(why))
 	} else {
 		fail("%s: `%s` is not denied by the entry: %s (stderr: %s)", agent, floor, why, firstLine(cerr.String()))
+	}
+}
+
+// doctorCodexTrust checks that Codex trusts the entry as it is now (and,
+// for a project's hooks.json, the project).
+func doctorCodexTrust(e hook.Installed, home, root string, ok, fail func(string, ...any)) {
+	cfg := hook.CodexConfigFile(home, os.Getenv)
+	t, err := hook.CodexTrustOf(cfg, e)
+	switch {
+	case err != nil:
+		fail("codex: %v", err)
+	case !t.Trusted():
+		fail("codex: %s (key %q in %s); run `rivumi hook install codex` again (it records the trust of exactly this entry) or trust it under /hooks in codex", t.Problem(), t.Key, cfg)
+	default:
+		ok("codex: the hook is trusted in %s (%s)", cfg, t.Hash)
+	}
+	if userHooks := hook.SettingsFile(hook.Codex, hook.ScopeUser, root, home, os.Getenv); e.File != userHooks {
+		if trusted, err := hook.CodexProjectTrusted(cfg, root); err == nil && !trusted {
+			fail("codex: %s is not a trusted project in %s: Codex ignores its .codex/hooks.json; trust the project when codex asks", root, cfg)
+		}
 	}
 }
 
