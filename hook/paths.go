@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/internal/realpath"
 	"github.com/rivumi/rivumi/internal/winpath"
 	"github.com/rivumi/rivumi/parser"
 )
@@ -182,15 +183,16 @@ func absPath(name, cwd, home string) (string, error) {
 func Resolve(name string) (string, error) { return resolve(name, false) }
 
 // resolve is [Resolve]; with windows, name is in the slash form and the
-// file system is asked in native spellings.
+// file system is asked in native spellings. Otherwise it is
+// [realpath.Resolve], the resolver shell grading shares.
 func resolve(name string, windows bool) (string, error) {
-	native := func(p string) string { return p }
-	if windows {
-		native = winpath.Native
-	}
 	if !isAbs(name) {
 		return "", fmt.Errorf("%q is not absolute", name)
 	}
+	if !windows {
+		return realpath.Resolve(name)
+	}
+	native := winpath.Native
 	queue := strings.Split(name, "/")
 	resolved := "/"
 	links := 0
