@@ -3,10 +3,13 @@ package engine
 import "github.com/rivumi/rivumi/rules"
 
 // Context is where a command runs, as callers (CLI, server, hooks, tests)
-// know it. Empty fields are left to the defaults.
+// know it. Empty fields are left to the defaults. FollowSymlinks says the
+// command runs on this machine: paths are graded where they point
+// ([FollowSymlinks]).
 type Context struct {
 	Cwd, Workspace, Home, Shell string
 	Grants                      []Grant
+	FollowSymlinks              bool
 }
 
 // Options returns the evaluation options for the context's non-empty fields.
@@ -26,6 +29,9 @@ func (c Context) Options() []EvalOption {
 	}
 	if len(c.Grants) > 0 {
 		o = append(o, Grants(c.Grants))
+	}
+	if c.FollowSymlinks {
+		o = append(o, FollowSymlinks(true))
 	}
 	return o
 }

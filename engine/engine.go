@@ -137,6 +137,9 @@ func (c *evalConfig) parserOptions() []parser.Option {
 	if c.home != "" {
 		o = append(o, parser.Home(c.home))
 	}
+	if c.follow {
+		o = append(o, parser.FollowSymlinks())
+	}
 	return o
 }
 
@@ -156,7 +159,7 @@ func (e *Engine) EvaluateText(ctx context.Context, text string, opts ...EvalOpti
 		return e.ctxFail(err)
 	}
 	c := newEvalConfig(opts)
-	cacheable := e.verdicts != nil && len(text) <= maxCachedText
+	cacheable := e.verdicts != nil && len(text) <= maxCachedText && !c.follow
 	var key string
 	if cacheable {
 		key = verdictKey(text, c)

@@ -114,11 +114,16 @@ func operands(os []parser.Operand) *ast.Term {
 	return ast.ArrayTerm(ts...)
 }
 
-// classSet is the set of the operands' classes.
+// classSet is the set of the operands' classes, the classes of their link
+// targets included: a write through a link is a write of both (a link to
+// /dev/null adds nothing).
 func classSet(os []parser.Operand) *ast.Term {
-	ts := make([]*ast.Term, len(os))
-	for i, o := range os {
-		ts[i] = str(o.Class)
+	ts := make([]*ast.Term, 0, len(os))
+	for _, o := range os {
+		ts = append(ts, str(o.Class))
+		if o.LinkClass != "" && o.LinkClass != parser.ClassNull {
+			ts = append(ts, str(o.LinkClass))
+		}
 	}
 	return ast.SetTerm(ts...)
 }

@@ -73,6 +73,7 @@ type EvalOption func(*evalConfig)
 type evalConfig struct {
 	cwd, workspace, home, shell string
 	grants                      []Grant
+	follow                      bool
 }
 
 // Cwd sets the directory the command starts in (absolute).
@@ -87,6 +88,13 @@ func Home(dir string) EvalOption { return func(c *evalConfig) { c.home = dir } }
 
 // Shell sets the dialect the command is parsed in: bash (default), sh, zsh.
 func Shell(name string) EvalOption { return func(c *evalConfig) { c.shell = name } }
+
+// FollowSymlinks grades paths where they point on this machine's disk
+// ([parser.FollowSymlinks]): for hooks, `rivumi run`, the workspace tools
+// and serve answering for a local agent. Verdicts graded so are not kept
+// in the verdict cache (a link may appear between two calls with the same
+// text); segment results still are, their classes being part of the key.
+func FollowSymlinks(on bool) EvalOption { return func(c *evalConfig) { c.follow = on } }
 
 // Grants sets the session grants in force.
 func Grants(g []Grant) EvalOption { return func(c *evalConfig) { c.grants = g } }

@@ -280,7 +280,7 @@ func (p *walker) classOf(path string) string {
 // recorded on the segment, the shell's cwd is unchanged.
 func (p *walker) segCwd(seg *Segment, dir string) {
 	abs := p.env.absolute(dir)
-	if abs == "" || strings.Contains(dir, "$") {
+	if abs == "" || strings.Contains(dir, "$") || !p.env.sameCwd(dir) {
 		seg.Cwd, seg.CwdKnown, seg.segCwdAbs = "", false, "?"
 		return
 	}

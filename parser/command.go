@@ -143,6 +143,12 @@ type Operand struct {
 	Path    string `json:"path"`    // normalised: absolute, or "~/…", or "" when unknown
 	Class   string `json:"class"`   // see the Class* constants
 	Dynamic bool   `json:"dynamic"` // not static (substitution, variable, glob …)
+	// Link is where the path points when it passes through a symlink
+	// (only with [FollowSymlinks]), for humans; LinkClass is the class of
+	// whichever of the written path and the target is not Class (Class is
+	// the stricter of the two). Both are "" when no link was followed.
+	Link      string `json:"link,omitempty"`
+	LinkClass string `json:"link_class,omitempty"`
 
 	abs string // absolute path (internal form), "" when unknown
 }

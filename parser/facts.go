@@ -352,7 +352,11 @@ func (p *walker) changeDir(seg *Segment, operands []word) {
 		if path == "" {
 			path = operands[0].text
 		}
+		same := p.env.sameCwd(path)
 		p.env.cwd = p.env.absolute(path)
+		if !same {
+			p.env.cwd = "" // a link then ..: cd -L and cd -P land apart
+		}
 	}
 }
 

@@ -10,6 +10,7 @@ type config struct {
 	workspace    string // absolute, or "" (unknown: relative paths are taken as inside it)
 	cwd          string // absolute, or "" (the workspace)
 	home         string // absolute home directory, or "" (only ~ and $HOME denote it)
+	follow       bool   // resolve paths through the symlinks on disk
 	maxBytes     int
 	maxDepth     int
 	maxRecursion int
@@ -56,6 +57,21 @@ func Cwd(dir string) Option { return func(c *config) { c.cwd = cleanAbs(dir) } }
 // Home sets the absolute home directory, so that /home/me/x is classed like
 // ~/x. Without it only ~ and $HOME denote home.
 func Home(dir string) Option { return func(c *config) { c.home = cleanAbs(dir) } }
+
+// FollowSymlinks grades paths where they point: operands, redirect
+// targets, write and read targets and cd targets are resolved through the
+// symlinks that exist on disk now ([realpath.Graded]: lstat and readlink,
+// no file is read), and each is classed by the stricter of the path as
+// written and its target ([Operand.Class], with the other class in
+// [Operand.LinkClass]). A path that cannot be resolved (a loop, a
+// permission error) is classed [ClassDynamic] through LinkClass. A cd
+// whose logical and physical meanings differ (a link followed by ..)
+// leaves the cwd unknown. Use it only when the command runs on this
+// machine, in the workspace given: without it (the pure-text mode of the
+// OPA bundle and `policy eval --no-fs`) nothing on disk is looked at.
+// Resolution needs an absolute workspace; paths relative to an unknown
+// workspace or home are not resolved. It does nothing on Windows.
+func FollowSymlinks() Option { return func(c *config) { c.follow = true } }
 
 // MaxBytes limits the input size (default [DefaultMaxBytes]).
 func MaxBytes(n int) Option { return func(c *config) { c.maxBytes = n } }

@@ -172,10 +172,15 @@ func newWalker(cfg config, text string) *walker {
 	if cwd == "" {
 		cwd = ws
 	}
+	env := pathEnv{workspace: ws, home: home, cwd: cwd}
+	if cfg.follow {
+		env.links = map[string]link{}
+		env.phys = &pathEnv{workspace: physDir(&env, ws), home: physDir(&env, home)}
+	}
 	return &walker{
 		cfg:      cfg,
 		cmd:      &Command{Text: text, Shell: cfg.shell, Segments: []*Segment{}, Shape: Shape{Operators: []string{}, Functions: []string{}}},
-		env:      pathEnv{workspace: ws, home: home, cwd: cwd},
+		env:      env,
 		visited:  map[any]bool{},
 		numeric:  map[string]bool{},
 		download: map[string]bool{},
@@ -183,6 +188,18 @@ func newWalker(cfg config, text string) *walker {
 		loopVars: map[string]word{},
 		written:  map[string]string{},
 	}
+}
+
+// physDir is dir resolved through symlinks, or dir itself when it is
+// virtual or cannot be resolved.
+func physDir(e *pathEnv, dir string) string {
+	if hasNUL(dir) {
+		return dir
+	}
+	if l := e.resolve(dir); !l.err {
+		return l.resolved
+	}
+	return dir
 }
 
 // stringOperands are programs whose operands are strings, names or

@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/rivumi/rivumi/internal/realpath"
 	"github.com/rivumi/rivumi/internal/winpath"
 	"github.com/rivumi/rivumi/rules"
 )
@@ -172,6 +173,121 @@ type pathEnv struct {
 	workspace string // absolute (possibly virtualWS)
 	home      string // absolute (possibly virtualHome)
 	cwd       string // absolute, or "" when unknown
+
+	// With FollowSymlinks: phys classes resolved targets (its workspace
+	// and home are resolved too); links remembers resolutions.
+	phys  *pathEnv
+	links map[string]link
+}
+
+// link is one resolution of a raw absolute path.
+type link struct {
+	resolved string
+	linked   bool
+	err      bool
+}
+
+// resolve resolves the raw (uncleaned) absolute path through the symlinks
+// on disk, once per walk.
+func (e *pathEnv) resolve(raw string) link {
+	if l, ok := e.links[raw]; ok {
+		return l
+	}
+	r, linked, err := realpath.Graded(raw)
+	l := link{resolved: r, linked: linked, err: err != nil}
+	e.links[raw] = l
+	return l
+}
+
+// raw is [pathEnv.absolute] without cleaning: `..` after a symlink means
+// the link target's parent, which only resolution can tell. It is "" when
+// p is relative to an unknown cwd, or relative to the virtual workspace
+// or home (nothing on disk to resolve).
+func (e *pathEnv) raw(p string) string {
+	var r string
+	switch {
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		r = e.home + p[1:]
+	case strings.HasPrefix(p, "/"):
+		r = p
+	case e.cwd == "":
+		return ""
+	default:
+		r = e.cwd + "/" + p
+	}
+	if hasNUL(r) {
+		return ""
+	}
+	return r
+}
+
+// at classes the static path p (no glob): its absolute form and class and,
+// with FollowSymlinks, where it points and the class there; class is the
+// stricter of the two.
+func (e *pathEnv) at(p string) (abs, class, to, toClass string) {
+	abs = e.absolute(p)
+	if abs == "" {
+		return "", unknownRelative(p), "", ""
+	}
+	class = e.classAbs(abs)
+	if e.phys == nil {
+		return abs, class, "", ""
+	}
+	raw := e.raw(p)
+	if raw == "" {
+		return abs, class, "", ""
+	}
+	l := e.resolve(raw)
+	switch {
+	case l.err:
+		// A loop or an unreadable directory: nobody can tell where it
+		// points.
+		return abs, stricter(class, ClassDynamic), "?", ClassDynamic
+	case !l.linked:
+		return abs, class, "", ""
+	}
+	tc := e.phys.classAbs(l.resolved)
+	if stricter(class, tc) == class {
+		return abs, class, e.phys.display(l.resolved), tc
+	}
+	return abs, tc, e.phys.display(l.resolved), class
+}
+
+// sameCwd reports whether cd to the raw absolute path lands where its
+// cleaned form points: false when a symlink is followed by .. (cd -L and
+// cd -P disagree) or the path cannot be resolved.
+func (e *pathEnv) sameCwd(p string) bool {
+	if e.phys == nil {
+		return true
+	}
+	raw := e.raw(p)
+	if raw == "" {
+		return true
+	}
+	a, b := e.resolve(raw), e.resolve(cleanPath(raw))
+	return !a.err && !b.err && a.resolved == b.resolved
+}
+
+// strictness orders the classes for [Operand.Class] when a path and its
+// link target differ: the class whose rules are stricter comes first.
+// Both classes reach the segment's read and write class sets either way.
+var strictness = func() map[string]int {
+	order := []string{ClassNet, ClassDevice, ClassCredentials, ClassRoot, ClassHome, ClassSystemTop,
+		ClassGit, ClassSSH, ClassAgentConfig, ClassRC, ClassCI, ClassEnvrc, ClassSecret, ClassInstructions,
+		ClassProjectCode, ClassDynamic, ClassUnknown, ClassSystem, ClassHomeSub, ClassOutside, ClassTmp,
+		ClassWorkspace, ClassNull}
+	m := make(map[string]int, len(order))
+	for i, c := range order {
+		m[c] = len(order) - i
+	}
+	return m
+}()
+
+func stricter(a, b string) string {
+	if strictness[b] > strictness[a] {
+		return b
+	}
+	return a
 }
 
 // absolute resolves p against the environment: "~" and "~/…" against home,
@@ -229,29 +345,36 @@ func under(p, dir string) bool {
 // classify returns the class of a static path (already resolved; may be a
 // glob when glob is true, in which case only its directory part counts).
 func (e *pathEnv) classify(text string, glob bool) (abs, class string) {
+	abs, class, _, _ = e.classifyLink(text, glob)
+	return abs, class
+}
+
+// classifyLink is classify that also returns where the path points and
+// the class there (see [pathEnv.at]).
+func (e *pathEnv) classifyLink(text string, glob bool) (abs, class, to, toClass string) {
 	p := text
 	if glob {
 		// Only the directory part is known; a glob of a directory's entries
 		// counts as the directory itself for critical classes.
 		i := strings.IndexAny(p, "*?[")
 		if i < 0 {
-			return "", ClassDynamic // zsh's ^ and # globs: not classed
+			return "", ClassDynamic, "", "" // zsh's ^ and # globs: not classed
 		}
 		if k := strings.LastIndexByte(p[:i], '/'); strings.HasPrefix(p[k+1:], ".") && p[k+1:] != "./" && !strings.HasPrefix(p[k+1:], "../") {
 			// .e* matches .env: a glob spelled to match hidden names can
 			// reach secrets, so it is not classed, unless its directory is
 			// critical (rm -rf ~/.[!.]* wipes every dotfile of home).
-			if abs := e.absolute(p[:k+1]); abs != "" {
-				switch c := e.classAbs(abs); c {
+			if abs, c, to, tc := e.at(p[:k+1]); abs != "" {
+				switch c {
 				case ClassRoot, ClassHome, ClassSystemTop:
-					return abs, c
+					return abs, c, to, tc
 				}
 			}
-			return "", ClassDynamic
+			return "", ClassDynamic, "", ""
 		}
 		j := strings.LastIndexByte(p[:i], '/')
 		if strings.ContainsAny(p[:j+1], "*?[") {
-			return "", ClassDynamic
+			return "", ClassDynamic, "", ""
 		}
 		if strings.Contains(p[i:], "/") {
 			// /*/ or ~/*/x: a glob in a middle component. Only the
@@ -261,13 +384,13 @@ func (e *pathEnv) classify(text string, glob bool) (abs, class string) {
 			if dir == "" {
 				dir = "."
 			}
-			if abs := e.absolute(dir); abs != "" {
-				switch c := e.classAbs(abs); c {
+			if abs, c, to, tc := e.at(dir); abs != "" {
+				switch c {
 				case ClassRoot, ClassHome, ClassSystemTop:
-					return abs, c
+					return abs, c, to, tc
 				}
 			}
-			return "", ClassDynamic
+			return "", ClassDynamic, "", ""
 		}
 		if j < 0 {
 			p = "."
@@ -278,11 +401,7 @@ func (e *pathEnv) classify(text string, glob bool) (abs, class string) {
 			p = "/"
 		}
 	}
-	abs = e.absolute(p)
-	if abs == "" {
-		return "", unknownRelative(p)
-	}
-	return abs, e.classAbs(abs)
+	return e.at(p)
 }
 
 // startupPlace reports whether an rc-named file sits where shells and tools

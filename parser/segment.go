@@ -374,8 +374,8 @@ func (p *walker) operand(w word) Operand {
 		op.Class = ClassDynamic
 		return op
 	}
-	abs, class := p.env.classify(w.path, w.pathGlob)
-	op.Path, op.Class, op.abs = p.env.display(abs), class, abs
+	abs, class, to, toClass := p.env.classifyLink(w.path, w.pathGlob)
+	op.Path, op.Class, op.abs, op.Link, op.LinkClass = p.env.display(abs), class, abs, to, toClass
 	return op
 }
 
