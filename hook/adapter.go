@@ -700,7 +700,9 @@ func gradeShell(ctx context.Context, cfg *Config, c call, workspace string) (eng
 	if err != nil {
 		return engine.Verdict{}, fmt.Errorf("policy: %v", err)
 	}
-	r := server.Request{Cwd: c.cwd, Workspace: workspace, Home: cfg.slash(cfg.Home), Shell: shellDialect(cfg)}
+	// The agent runs the command on this machine: paths are graded where
+	// they point (a cloned repo's notes.md → ~/.bashrc).
+	r := server.Request{Cwd: c.cwd, Workspace: workspace, Home: cfg.slash(cfg.Home), Shell: shellDialect(cfg), FollowSymlinks: true}
 	if c.argv != nil {
 		r.Argv = c.argv
 	} else {

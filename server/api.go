@@ -11,7 +11,10 @@ import (
 
 // Request asks for one verdict. Exactly one of Command and Argv is set.
 // Paths must be absolute; without Cwd and Workspace, relative paths in the
-// command count as inside an unknown workspace.
+// command count as inside an unknown workspace. FollowSymlinks grades
+// paths where they point on the disk of the machine that grades
+// ([engine.FollowSymlinks]); ask for it only when the command runs there
+// (the hooks do).
 type Request struct {
 	Command   *string        `json:"command,omitempty"`
 	Argv      []string       `json:"argv,omitempty"`
@@ -20,6 +23,9 @@ type Request struct {
 	Home      string         `json:"home,omitempty"`
 	Shell     string         `json:"shell,omitempty"`
 	Grants    []engine.Grant `json:"grants,omitempty"`
+	// FollowSymlinks: resolve operands, redirect and cd targets through
+	// the symlinks on this machine's disk (lstat only).
+	FollowSymlinks bool `json:"follow_symlinks,omitempty"`
 }
 
 // Text returns a request for grading command text.
@@ -73,7 +79,8 @@ func (r *Request) Validate() error {
 
 // evalOptions returns the engine options for r.
 func (r *Request) evalOptions() []engine.EvalOption {
-	return engine.Context{Cwd: r.Cwd, Workspace: r.Workspace, Home: r.Home, Shell: r.Shell, Grants: r.Grants}.Options()
+	return engine.Context{Cwd: r.Cwd, Workspace: r.Workspace, Home: r.Home, Shell: r.Shell, Grants: r.Grants,
+		FollowSymlinks: r.FollowSymlinks}.Options()
 }
 
 // badInput is the deny response for a request that cannot be graded.

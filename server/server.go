@@ -89,7 +89,8 @@ func WithLimits(maxBody int64, maxBatch int, evalTimeout time.Duration) Option {
 
 // WithDefaults fills the cwd, workspace, home and shell of each request
 // that leaves them empty with those of d (for `policy eval --batch`, run in
-// one project). Without it, an empty field stays empty.
+// one project), and sets FollowSymlinks when d does. Without it, an empty
+// field stays empty.
 func WithDefaults(d Request) Option { return func(s *Server) { s.defaults = d } }
 
 // WithBadLine has [Server.ServeStdio] call f for every request it could not
@@ -185,6 +186,7 @@ func (s *Server) fillDefaults(r *Request) {
 			*f.dst = f.def
 		}
 	}
+	r.FollowSymlinks = r.FollowSymlinks || s.defaults.FollowSymlinks
 }
 
 // logVerdict writes the audit entry of one answer.

@@ -20,6 +20,8 @@ type policyFlags struct {
 	shell      string
 	// evalTimeout is the deadline of one evaluation (0: the engine's default).
 	evalTimeout time.Duration
+	// noFS grades the text alone: no path is resolved through symlinks.
+	noFS bool
 }
 
 type stringList []string
@@ -32,6 +34,7 @@ func (p *policyFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&p.cwd, "cwd", "", "directory the command runs in (default: the current directory)")
 	fs.StringVar(&p.workspace, "workspace", "", "project root (default: the cwd)")
 	fs.StringVar(&p.shell, "shell", "bash", "shell dialect: bash, sh or zsh")
+	fs.BoolVar(&p.noFS, "no-fs", false, "grade the text alone: do not resolve paths through the symlinks on disk (the OPA bundle's mode)")
 	p.registerTimeout(fs)
 }
 
@@ -86,7 +89,7 @@ func (p *policyFlags) context(cwd, workspace, shell string) engine.Context {
 	if workspace == "" {
 		workspace = cwd
 	}
-	c := engine.Context{Cwd: abs(cwd), Workspace: abs(workspace), Shell: shell}
+	c := engine.Context{Cwd: abs(cwd), Workspace: abs(workspace), Shell: shell, FollowSymlinks: !p.noFS}
 	if home, err := os.UserHomeDir(); err == nil && home != "" && home != "/" {
 		c.Home = home
 	}

@@ -114,7 +114,7 @@ func evalBatch(ctx context.Context, e *engine.Engine, pf *policyFlags, name stri
 		r = f
 	}
 	c := pf.context("", "", "")
-	def := server.Request{Cwd: c.Cwd, Workspace: c.Workspace, Home: c.Home, Shell: c.Shell}
+	def := server.Request{Cwd: c.Cwd, Workspace: c.Workspace, Home: c.Home, Shell: c.Shell, FollowSymlinks: c.FollowSymlinks}
 	bad := 0
 	s, err := server.New(ctx, func(context.Context) (*engine.Engine, error) { return e, nil },
 		server.WithDefaults(def),

@@ -17,7 +17,8 @@ func init() {
 			return nil, err
 		}
 		return harness.GraderFunc(func(ctx context.Context, argv []string, o harness.GradeOptions) (engine.Verdict, error) {
-			opts := []engine.EvalOption{engine.Grants(o.Grants)}
+			// The argv runs here, now: its paths are graded where they point.
+			opts := []engine.EvalOption{engine.Grants(o.Grants), engine.FollowSymlinks(true)}
 			if o.Cwd != "" {
 				opts = append(opts, engine.Cwd(o.Cwd))
 			}

@@ -137,7 +137,7 @@ func (t *Tools) shell(ctx context.Context, a ShellArgs, n *note) (ShellOutput, e
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return out, refusef("dir %q is not a directory", a.Dir)
 	}
-	popts := []parser.Option{parser.Cwd(dir), parser.Workspace(root), parser.Shell("bash")}
+	popts := []parser.Option{parser.Cwd(dir), parser.Workspace(root), parser.Shell("bash"), parser.FollowSymlinks()}
 	if home, err := os.UserHomeDir(); err == nil && home != "/" {
 		popts = append(popts, parser.Home(home))
 	}

@@ -1,0 +1,60 @@
+package hook
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/rivumi/rivumi/engine"
+)
+
+// The Claude Code hook, in a workspace whose clone ships links to the
+// user's start-up file, credentials and /, does not allow the commands
+// that write or read through them (issue 13), and the file tools agree.
+func TestHookGradesPathsWhereTheyPoint(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symlinks are not resolved on Windows")
+	}
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, home := dir+"/ws", dir+"/home"
+	for _, d := range []string{ws + "/.git", home + "/.aws"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{"notes.md": home + "/.bashrc", "creds.txt": home + "/.aws/credentials", "rootlink": "/"} {
+		if err := os.Symlink(target, ws+"/"+link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e, err := engine.New(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Agent: ClaudeCode, NewGrader: graderOf(Local(e)), Workspace: ws, Home: home}
+	for _, tc := range []struct{ cmd, want string }{
+		{"echo x >> notes.md", "deny"},
+		{"cat creds.txt", "ask"},
+		{"cat rootlink/etc/shadow", "ask"},
+		{"echo '* * * * * root id' > rootlink/etc/cron.d/x", "deny"},
+		{"cat README.md", "allow"},
+	} {
+		a := Decide(context.Background(), cfg, bytes.NewReader(SamplePayload(ClaudeCode, tc.cmd, ws)))
+		if a.Reply != tc.want {
+			t.Errorf("%q: reply %q (%s), want %q", tc.cmd, a.Reply, a.Reason, tc.want)
+		}
+	}
+	p := &PathPolicy{Workspace: ws, Home: home}
+	if v := p.Check(OpWrite, "notes.md", ws); v.Decision != engine.Deny {
+		t.Errorf("Write notes.md: %v", v.Decision)
+	}
+	if v := p.Check(OpRead, "creds.txt", ws); v.Decision != engine.Ask {
+		t.Errorf("Read creds.txt: %v", v.Decision)
+	}
+}
