@@ -32,8 +32,9 @@ func coldEngine(b *testing.B) *engine.Engine {
 
 // benchMix grades every command of the mix per iteration and reports the
 // median and p95 time per command and the CPU time per command.
-func benchMix(b *testing.B, e *engine.Engine, cmds []string) {
+func benchMix(b *testing.B, e *engine.Engine, cmds []string, extra ...engine.EvalOption) {
 	ctx := context.Background()
+	opts := append(slices.Clip(benchOpts), extra...)
 	var durs []time.Duration
 	b.ReportAllocs()
 	start := benchdata.CPUNanos()
@@ -41,7 +42,7 @@ func benchMix(b *testing.B, e *engine.Engine, cmds []string) {
 	for b.Loop() {
 		for _, c := range cmds {
 			t0 := time.Now()
-			e.EvaluateText(ctx, c, benchOpts...)
+			e.EvaluateText(ctx, c, opts...)
 			durs = append(durs, time.Since(t0))
 			n++
 		}
@@ -56,6 +57,13 @@ func benchMix(b *testing.B, e *engine.Engine, cmds []string) {
 // parse included, with the caches on: after the first round every command
 // is a verdict-cache hit (as a long-lived server sees repeated commands).
 func BenchmarkEvaluate(b *testing.B) { benchMix(b, defaultEngine(b), benchdata.Mix) }
+
+// BenchmarkEvaluateFollowSymlinks is BenchmarkEvaluate graded where paths
+// point (hooks, run): no verdict-cache hits, every path resolved on disk
+// (segment results are still cached).
+func BenchmarkEvaluateFollowSymlinks(b *testing.B) {
+	benchMix(b, defaultEngine(b), benchdata.Mix, engine.FollowSymlinks(true))
+}
 
 // BenchmarkEvaluateCold is BenchmarkEvaluate with the caches off: every
 // command is parsed and evaluated.
