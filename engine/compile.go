@@ -324,6 +324,13 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 	merge(extra, map[string]any{"rivumi": map[string]any{"meta": map[string]any{"grantable": grantable}}})
 	db, _ := json.Marshal(extra)
 	h.Write(db)
+	// Standing grants are applied in Go, not through the data: the hash
+	// covers them too (the same hash must never answer ask and allow).
+	if sg := standingGrants(cfg); len(sg) > 0 {
+		b, _ := json.Marshal(sg)
+		h.Write([]byte("\x00standing\x00"))
+		h.Write(b)
+	}
 	merge(data, extra)
 	compiler := ast.NewCompiler().
 		WithStrict(true).

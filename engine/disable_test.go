@@ -43,6 +43,33 @@ func TestDisable(t *testing.T) {
 	}
 }
 
+// The policy hash changes with a standing grant: the same hash never
+// answers ask for a command and allow for it (issue 13).
+func TestPolicyHashCoversStandingGrants(t *testing.T) {
+	ctx := context.Background()
+	plain := defaultEngine(t)
+	g := engine.Grant{Prefix: []string{"npm", "install"}, Rules: []string{"packages.install"}}
+	granted, err := engine.New(ctx, engine.StandingGrants("config.yaml:7", g))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := engine.New(ctx, engine.StandingGrants("config.yaml:7", engine.Grant{Prefix: []string{"npm", "ci"}, Rules: []string{"packages.install"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := []engine.EvalOption{engine.Workspace("/w"), engine.Cwd("/w")}
+	a, b := plain.EvaluateText(ctx, "npm install lodash", opts...), granted.EvaluateText(ctx, "npm install lodash", opts...)
+	if a.Decision != engine.Ask || b.Decision != engine.Allow {
+		t.Fatalf("without the grant %v, with it %v", a.Decision, b.Decision)
+	}
+	if a.Policy == b.Policy || plain.PolicyHash() == granted.PolicyHash() {
+		t.Errorf("the policy hash %s is the same with and without a standing grant", a.Policy)
+	}
+	if other.PolicyHash() == granted.PolicyHash() {
+		t.Errorf("two different standing grants share the hash %s", other.PolicyHash())
+	}
+}
+
 func TestStandingGrants(t *testing.T) {
 	ctx := context.Background()
 	e, err := engine.New(ctx, engine.StandingGrants("config.yaml:7", engine.Grant{Prefix: []string{"npm", "install"}, Rules: []string{"packages.install"}}))
