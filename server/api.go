@@ -99,6 +99,19 @@ func badInput(policy string, r *Request, err error) Response {
 	return resp
 }
 
+// RulePolicyError is the rule of the deny given when the configuration in
+// force for a request cannot be read or its policy does not compile.
+const RulePolicyError = "engine.policy-error"
+
+// policyFailure is the deny response for a request whose configuration
+// cannot be loaded.
+func policyFailure(policy string, r *Request, err error) Response {
+	resp := badInput(policy, r, err)
+	resp.Reasons[0].Rule, resp.Reasons[0].Title = RulePolicyError, "Configuration does not load"
+	resp.Reasons[0].Justification = "the configuration in force for this command does not load, so nothing is allowed: " + err.Error()
+	return resp
+}
+
 // unrecorded is the deny answered instead of resp when its audit entry
 // could not be written: no answer without its record.
 func unrecorded(resp Response, err error) Response {

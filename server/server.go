@@ -50,6 +50,9 @@ type Server struct {
 	m           *metrics
 	defaults    Request
 	badLine     func(line int, reason string)
+	// find and engines: one engine per configuration (configs.go).
+	find    ConfigFunc
+	engines *engineLRU
 }
 
 // Option configures a [Server].
@@ -134,6 +137,7 @@ func (s *Server) Reload(ctx context.Context) error {
 		return err
 	}
 	old := s.eng.Swap(e)
+	s.engines.reset()
 	s.m.reload(true)
 	s.m.setPolicy(e.PolicyHash())
 	s.logger.Printf("reloaded policy %s (was %s)", e.PolicyHash(), old.PolicyHash())
@@ -143,11 +147,18 @@ func (s *Server) Reload(ctx context.Context) error {
 // Grade answers one request; transport labels the metrics ("http",
 // "stdio"). It never fails: a bad request is a deny response.
 func (s *Server) Grade(ctx context.Context, r *Request, transport string) Response {
-	e := s.eng.Load()
 	s.fillDefaults(r)
 	if err := r.Validate(); err != nil {
 		s.m.badRequest(transport)
-		return badInput(e.PolicyHash(), r, err)
+		return badInput(s.eng.Load().PolicyHash(), r, err)
+	}
+	e, err := s.engineFor(ctx, r)
+	if err != nil {
+		resp := policyFailure(s.eng.Load().PolicyHash(), r, err)
+		if lerr := s.logVerdict(ctx, r, resp); lerr != nil {
+			s.logger.Printf("audit: %v", lerr)
+		}
+		return resp
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.evalTimeout)
 	defer cancel()
