@@ -46,11 +46,16 @@ func (p *policyFlags) registerTimeout(fs *flag.FlagSet) {
 // newEngine compiles the embedded packs plus the user packs; a policy
 // problem exits with ExitPolicyError.
 func (p *policyFlags) newEngine(ctx context.Context) (*engine.Engine, error) {
+	return p.newEngineWith(ctx, p.configOptions(ctx)) // user and project config files (trust.go)
+}
+
+// newEngineWith is newEngine with the configuration's options given.
+func (p *policyFlags) newEngineWith(ctx context.Context, configOpts []engine.Option) (*engine.Engine, error) {
 	var opts []engine.Option
 	for _, d := range p.policyDirs {
 		opts = append(opts, engine.UserDir(d))
 	}
-	opts = append(opts, p.configOptions(ctx)...) // user and project config files (trust.go)
+	opts = append(opts, configOpts...)
 	if p.evalTimeout > 0 {
 		opts = append(opts, engine.EvalTimeout(p.evalTimeout))
 	}

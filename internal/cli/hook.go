@@ -202,12 +202,22 @@ func loadGrants(path string) ([]engine.Grant, error) {
 // newGrader returns the server on the socket when one answers there, and
 // falls back to compiling the policy in this process.
 func (h *hookFlags) newGrader(ctx context.Context) (hook.Grader, error) {
+	// In process, the engine is compiled for the configuration found from
+	// the call's own cwd (the payload's), not from this process's.
 	local := func(ctx context.Context) (hook.Grader, error) {
-		e, err := h.pf.newEngine(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return hook.Local(e), nil
+		return func(ctx context.Context, r server.Request) (engine.Verdict, error) {
+			pf := h.pf
+			if r.Cwd != "" {
+				pf.cwd = r.Cwd
+			} else if r.Workspace != "" {
+				pf.cwd = r.Workspace
+			}
+			e, err := pf.newEngine(ctx)
+			if err != nil {
+				return engine.Verdict{}, err
+			}
+			return hook.Local(e)(ctx, r)
+		}, nil
 	}
 	if h.remote.url != "" {
 		if h.socket != "" {

@@ -115,7 +115,17 @@ func runServe(ctx context.Context, stdio Stdio, args []string) error {
 			opts = append(opts, server.WithBestEffortAudit())
 		}
 	}
-	load := func(ctx context.Context) (*engine.Engine, error) { return pf.newEngine(ctx) }
+	// Each request is graded with the configuration found from its own
+	// cwd (or workspace); the engine of a request that names neither has
+	// the user's configuration alone, never the project serve started in.
+	opts = append(opts, server.WithConfigs(pf.configFor, 0))
+	load := func(ctx context.Context) (*engine.Engine, error) {
+		_, load, err := pf.configFor(ctx, "")
+		if err != nil {
+			return nil, err
+		}
+		return load(ctx)
+	}
 	srv, err := server.New(ctx, load, opts...)
 	if err != nil {
 		return err

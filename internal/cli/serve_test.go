@@ -247,3 +247,85 @@ func TestServeStdioProcess(t *testing.T) {
 func TestBuildScripts(t *testing.T) {
 	testscript.Run(t, hookScriptParams(t, "testdata/script/build_*.txtar"))
 }
+
+// One `rivumi serve --socket`, two projects: each request is graded with
+// the configuration found from its own cwd, and edits, `rivumi trust` and
+// its revocation count from the next request, without SIGHUP (issue 13).
+func TestServeTwoProjects(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	for _, d := range []string{a + "/.git", b + "/.git", a + "/sub"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeCfg := func(s string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(a, ".rivumi.yaml"), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeCfg("rules:\n  - id: team.no-cowsay\n    pattern: [cowsay]\n    decision: deny\n    justification: No cows.\n    match: [cowsay hi]\n")
+	tmp, err := os.MkdirTemp("", "rv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(tmp)
+	sock := filepath.Join(tmp, "rivumi.sock")
+	env := []string{"HOME=" + dir, "XDG_STATE_HOME=" + dir + "/state", "XDG_CONFIG_HOME=" + dir + "/config", "RIVUMI_SOCKET=" + sock, "CLAUDE_PROJECT_DIR="}
+	p := startServe(t, env, "--socket="+sock, "--audit", "off")
+	p.waitFor(t, "listening on unix:"+sock)
+	c := server.NewUnixClient(sock)
+	ctx := context.Background()
+	grade := func(cwd, cmd string) engine.Verdict {
+		t.Helper()
+		r := server.Text(cmd)
+		r.Cwd, r.Workspace = cwd, cwd
+		v, err := c.Verdict(ctx, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if v := grade(a+"/sub", "cowsay hi"); v.Decision != engine.Deny || v.Reasons[0].Rule != "team.no-cowsay" {
+		t.Fatalf("project a: %v", v)
+	}
+	if v := grade(b, "cowsay hi"); v.Decision != engine.Ask {
+		t.Fatalf("project b: %v", v)
+	}
+	// The hook, through the socket, answers the same for project a.
+	payload := []byte(`{"cwd": "` + a + `", "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "cowsay hi"}}`)
+	if out, errs, _ := runHook(t, env, payload, "--audit", "off"); !strings.Contains(out, `"permissionDecision":"deny"`) {
+		t.Errorf("hook in project a: %s %s", out, errs)
+	}
+
+	// An edit counts from the next request.
+	writeCfg("rules:\n  - id: team.allow-cowsay\n    pattern: [cowsay]\n    decision: allow\n    justification: Cows are fine.\n    match: [cowsay hi]\n")
+	if v := grade(a, "cowsay hi"); v.Decision != engine.Ask {
+		t.Fatalf("untrusted allow rule: %v", v)
+	}
+	trust := func(args ...string) {
+		t.Helper()
+		self, _ := os.Executable()
+		cmd := exec.Command(self, append([]string{"trust"}, args...)...)
+		cmd.Dir, cmd.Env = a, append(os.Environ(), append(env, execEnv+"=1")...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("trust %v: %v\n%s", args, err, out)
+		}
+	}
+	trust()
+	if v := grade(a, "cowsay hi"); v.Decision != engine.Allow {
+		t.Fatalf("after rivumi trust: %v", v)
+	}
+	if v := grade(b, "cowsay hi"); v.Decision != engine.Ask {
+		t.Fatalf("project b after trusting a: %v", v)
+	}
+	trust("--revoke")
+	if v := grade(a, "cowsay hi"); v.Decision != engine.Ask {
+		t.Fatalf("after rivumi trust --revoke: %v", v)
+	}
+	// A request without a cwd has the user's configuration alone.
+	if v, err := c.Verdict(ctx, server.Text("cowsay hi")); err != nil || v.Decision != engine.Ask {
+		t.Fatalf("no cwd: %v %v", v, err)
+	}
+}

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +14,7 @@ import (
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/harness"
 	"github.com/rivumi/rivumi/rules"
+	"github.com/rivumi/rivumi/server"
 )
 
 func init() {
@@ -44,7 +47,10 @@ func (p *policyFlags) configOptions(ctx context.Context) []engine.Option {
 		return nil
 	}
 	cfgs, problems := loadConfigs(ctx, p.cwd)
-	opts := configEngineOptions(cfgs, &problems)
+	return configProblems(configEngineOptions(cfgs, &problems), problems)
+}
+
+func configProblems(opts []engine.Option, problems []string) []engine.Option {
 	if len(problems) > 0 {
 		opts = append(opts, engine.LoadProblems(problems...))
 	}
@@ -57,11 +63,29 @@ func (p *policyFlags) configOptions(ctx context.Context) []engine.Option {
 // (`rivumi trust`) keeps only its deny and ask rules; what it loses is
 // listed in a warning.
 func loadConfigs(ctx context.Context, cwd string) ([]*rules.Config, []string) {
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	cfgs, problems, _ := loadConfigsID(ctx, cwd)
+	return cfgs, problems
+}
+
+// loadConfigsID is loadConfigs from dir ("": the user's file alone, no
+// project) that also returns the configuration's identity: a digest of
+// each file's path and contents (the packs it names included), the
+// project's trust, and the problems found.
+func loadConfigsID(ctx context.Context, dir string) ([]*rules.Config, []string, string) {
 	var cfgs []*rules.Config
 	var problems []string
+	id := sha256.New()
 	load := func(path string) *rules.Config {
 		c, err := rules.LoadConfig(path)
 		problems = append(problems, ruleProblems(err)...)
+		fmt.Fprintf(id, "file\x00%s\x00", path)
+		if c != nil {
+			d, err := c.Digest()
+			fmt.Fprintf(id, "%s\x00%v\x00", d, err)
+		}
 		return c
 	}
 	if path, err := rules.UserConfigPath(); err == nil {
@@ -71,18 +95,27 @@ func loadConfigs(ctx context.Context, cwd string) ([]*rules.Config, []string) {
 			}
 		}
 	}
-	if cwd == "" {
-		cwd, _ = os.Getwd()
+	done := func() ([]*rules.Config, []string, string) {
+		for _, p := range problems {
+			fmt.Fprintf(id, "problem\x00%s\x00", p)
+		}
+		return cfgs, problems, hex.EncodeToString(id.Sum(nil))
 	}
-	path, err := rules.FindProjectConfig(cwd)
+	if dir == "" {
+		return done()
+	}
+	path, err := rules.FindProjectConfig(dir)
 	if err != nil || path == "" {
-		return cfgs, problems
+		fmt.Fprintf(id, "project\x00%v\x00", err)
+		return done()
 	}
 	c := load(path)
 	if c == nil {
-		return cfgs, problems
+		return done()
 	}
-	if !projectTrusted(c) {
+	trusted := projectTrusted(c)
+	fmt.Fprintf(id, "trusted\x00%v\x00", trusted)
+	if !trusted {
 		kept, dropped := c.Untrusted()
 		if len(dropped) > 0 {
 			fmt.Fprintf(warnWriter(ctx), "rivumi: warning: %s is not trusted, ignoring: %s (after reviewing it, run `rivumi trust`)\n",
@@ -90,7 +123,27 @@ func loadConfigs(ctx context.Context, cwd string) ([]*rules.Config, []string) {
 		}
 		c = kept
 	}
-	return append(cfgs, c), problems
+	cfgs = append(cfgs, c)
+	return done()
+}
+
+// configFor is the [server.ConfigFunc] of the policy flags: the
+// configuration found from dir, named by its identity, and the engine it
+// compiles to (with the flags' packs and deadline). Warnings about the
+// configuration are printed when its engine is compiled, not on every
+// call.
+func (p *policyFlags) configFor(ctx context.Context, dir string) (string, server.LoadFunc, error) {
+	if os.Getenv(noConfigEnv) != "" {
+		return "none", func(ctx context.Context) (*engine.Engine, error) { return p.newEngineWith(ctx, nil) }, nil
+	}
+	var warnings strings.Builder
+	cfgs, problems, id := loadConfigsID(withWarnings(ctx, &warnings), dir)
+	load := func(ctx context.Context) (*engine.Engine, error) {
+		io.WriteString(warnWriter(ctx), warnings.String())
+		probs := append([]string(nil), problems...)
+		return p.newEngineWith(ctx, configProblems(configEngineOptions(cfgs, &probs), probs))
+	}
+	return id, load, nil
 }
 
 // projectTrusted reports whether the trust store holds c's current digest.
