@@ -127,6 +127,9 @@ type Verdict struct {
 	Decision Decision `json:"decision"`
 	Reasons  []Reason `json:"reasons"`
 	Policy   string   `json:"policy"`
+	// Grants are the grants (session or standing) that cancelled an ask
+	// of this command, for the audit; empty when none did.
+	Grants []Grant `json:"grants,omitempty"`
 }
 
 // String is a one-line summary, for logs.

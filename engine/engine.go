@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -273,13 +274,17 @@ func (e *Engine) evaluateAll(ctx context.Context, cmd *parser.Command, c *evalCo
 		if err := ctx.Err(); err != nil {
 			return e.ctxFail(err), nil, false
 		}
-		granted := grantedRules(e.withStanding(c.grants), seg) // standing grants from configuration (engine/disable.go)
+		all := e.withStanding(c.grants) // standing grants from configuration (engine/disable.go)
+		granted := grantedRules(all, seg)
 		d, reasons, err := e.gradeSegment(run, cmd, i, shape, granted, full)
 		if err != nil {
 			if ctx.Err() != nil {
 				return e.ctxFail(ctx.Err()), nil, false
 			}
 			return e.fail(RuleEvalError, LayerEngine, err.Error()), nil, false
+		}
+		if len(granted) > 0 {
+			usedGrants(&v, all, seg, reasons)
 		}
 		decisions[i] = d
 		v.Decision = Max(v.Decision, d)
@@ -367,7 +372,7 @@ func (e *Engine) gradeSegment(run *evalRun, cmd *parser.Command, i int, shape *a
 			}
 			reasons = append(reasons, Reason{
 				Rule: id, Layer: group.layer, Decision: group.dec, Segment: seg.Index, Title: m.Title,
-				Justification: m.Justification, Text: seg.Text, Prefix: prefix(seg), Grantable: m.Grantable() && grantableProgram(seg),
+				Justification: m.Justification, Text: seg.Text, Prefix: grantPrefix(seg), Grantable: m.Grantable() && grantableProgram(seg),
 			})
 		}
 	}
@@ -388,7 +393,7 @@ func fallbackReason(seg *parser.Segment) Reason {
 		Rule: RuleFallback, Layer: LayerFallback, Decision: Ask, Segment: seg.Index,
 		Title:         "No rule covers this command",
 		Justification: "Nothing allows " + describe(seg) + "; rivumi asks for anything it does not know.",
-		Text:          seg.Text, Prefix: prefix(seg), Suggest: suggest(seg),
+		Text:          seg.Text, Prefix: grantPrefix(seg), Suggest: suggest(seg),
 	}
 }
 
@@ -419,7 +424,7 @@ func (e *Engine) segmentResult(res rego.ResultSet, seg *parser.Segment) (Decisio
 			}
 			reasons = append(reasons, Reason{
 				Rule: id, Layer: layer, Decision: dec, Segment: seg.Index, Title: m.Title,
-				Justification: m.Justification, Text: seg.Text, Prefix: prefix(seg), Grantable: m.Grantable() && grantableProgram(seg),
+				Justification: m.Justification, Text: seg.Text, Prefix: grantPrefix(seg), Grantable: m.Grantable() && grantableProgram(seg),
 			})
 		}
 		return nil
@@ -491,33 +496,76 @@ func suggest(s *parser.Segment) string {
 		strings.Join(p, "-"), strings.Join(p, ", "), strings.Join(s.Argv, " "))
 }
 
+// grantPrefix is the prefix a grant for seg records ([Reason.Prefix]):
+// the program in [parser.Segment.GrantWord]'s form, then the subcommand.
+// It is nil when the program cannot be pinned down (no grant is offered).
+func grantPrefix(s *parser.Segment) []string {
+	p := prefix(s)
+	if len(p) == 0 {
+		return nil
+	}
+	w := s.GrantWord()
+	if w == "" {
+		return nil
+	}
+	p[0] = w
+	return p
+}
+
+// GrantMatches reports whether grant g applies to seg: the segment's
+// program is the one the grant names ([parser.GrantWord]: a bare name
+// only that name, "./x" only that file of the segment's workspace, an
+// absolute path only that file), the rest of the prefix equals the next
+// words of the argv, none of them dynamic, and the program does not run
+// whatever it is handed (a shell, an interpreter, a wrapper, npm exec: the
+// parser's runs-anything tag, [rules.RunsAnything]), however the grant got
+// into the list. It is the one matcher of the engine and the harness.
+func GrantMatches(g Grant, seg *parser.Segment) bool {
+	if len(g.Prefix) == 0 || len(g.Prefix) > len(seg.Argv) || !grantableProgram(seg) || rules.RunsAnything(g.Prefix[0]) {
+		return false
+	}
+	for i, p := range g.Prefix {
+		if seg.Dynamic[i] {
+			return false
+		}
+		if i == 0 {
+			if w := seg.GrantWord(); w == "" || w != parser.NormalGrantWord(p) {
+				return false
+			}
+		} else if seg.Argv[i] != p {
+			return false
+		}
+	}
+	return true
+}
+
 // grantedRules returns the ask rule ids the grants cancel on seg: those of
-// every grant whose prefix matches the segment's argv. A grant for a
-// program that runs whatever it is handed (a shell, an interpreter, a
-// wrapper, npm exec: the parser's runs-anything tag, [rules.RunsAnything])
-// is never applied, however it got into the list.
+// every grant that matches it ([GrantMatches]).
 func grantedRules(grants []Grant, seg *parser.Segment) []string {
 	var out []string
 	for _, g := range grants {
-		if len(g.Prefix) == 0 || len(g.Prefix) > len(seg.Argv) || !grantableProgram(seg) || rules.RunsAnything(g.Prefix[0]) {
-			continue
-		}
-		ok := true
-		for i, p := range g.Prefix {
-			a := seg.Argv[i]
-			if i == 0 {
-				a = seg.Program
-			}
-			if seg.Dynamic[i] || a != p {
-				ok = false
-				break
-			}
-		}
-		if ok {
+		if GrantMatches(g, seg) {
 			out = append(out, g.Rules...)
 		}
 	}
 	return out
+}
+
+// usedGrants adds to v.Grants the grants that cancelled an ask of seg's
+// reasons.
+func usedGrants(v *Verdict, grants []Grant, seg *parser.Segment, reasons []Reason) {
+	for _, g := range grants {
+		if !GrantMatches(g, seg) || slices.ContainsFunc(v.Grants, func(u Grant) bool { return grantEqual(u, g) }) {
+			continue
+		}
+		if slices.ContainsFunc(reasons, func(r Reason) bool { return r.Layer == LayerGrant && slices.Contains(g.Rules, r.Rule) }) {
+			v.Grants = append(v.Grants, Grant{Prefix: slices.Clone(g.Prefix), Rules: slices.Clone(g.Rules)})
+		}
+	}
+}
+
+func grantEqual(a, b Grant) bool {
+	return slices.Equal(a.Prefix, b.Prefix) && slices.Equal(a.Rules, b.Rules)
 }
 
 // parseError grades text the parser rejected: a floor scan over the raw

@@ -281,9 +281,13 @@ func (p *walker) classOf(path string) string {
 func (p *walker) segCwd(seg *Segment, dir string) {
 	abs := p.env.absolute(dir)
 	if abs == "" || strings.Contains(dir, "$") || !p.env.sameCwd(dir) {
-		seg.Cwd, seg.CwdKnown, seg.segCwdAbs = "", false, "?"
+		seg.Cwd, seg.CwdKnown, seg.segCwdAbs, seg.cwdAbs = "", false, "?", ""
 		return
 	}
 	seg.Cwd, seg.CwdKnown = p.env.display(abs), true
+	seg.cwdAbs = ""
+	if !hasNUL(abs) {
+		seg.cwdAbs = abs
+	}
 	seg.segCwdAbs = abs
 }

@@ -78,6 +78,8 @@ type Segment struct {
 	Tags []string `json:"tags"`
 
 	segCwdAbs string          // absolute cwd set by env -C / git -C, for classing operands
+	cwdAbs    string          // absolute cwd the segment runs in, "" when unknown or virtual
+	ws        string          // the absolute workspace, "" when unknown
 	hdoc      *hdocInfo       // the heredoc or here-string on its stdin, if any
 	dynOpts   map[string]word // dynamic option values by "name\x00text"
 	procOut   bool            // runs inside >( ) of its parent

@@ -48,8 +48,12 @@ func (p *walker) newSegment(f *frame, src string) *Segment {
 		hdoc:       f.hdoc,
 		procOut:    f.procOut,
 	}
+	seg.ws = p.cfg.workspace
 	if p.env.cwd != "" {
 		seg.Cwd, seg.CwdKnown = p.env.display(p.env.cwd), true
+		if !hasNUL(p.env.cwd) {
+			seg.cwdAbs = p.env.cwd
+		}
 	}
 	if p.changed {
 		seg.tag(TagChangedShell)
