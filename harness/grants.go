@@ -15,6 +15,7 @@ import (
 
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/internal/lockedfile"
+	"github.com/rivumi/rivumi/parser"
 	"github.com/rivumi/rivumi/rules"
 )
 
@@ -82,34 +83,48 @@ func CheckGrant(g engine.Grant) error {
 	return nil
 }
 
-// System directories whose programs count as the bare name (/usr/bin/npm
-// is npm); a program anywhere else is matched only by its exact path.
-var systemBinDirs = []string{"/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin"}
-
-// GrantCovers reports whether g's prefix matches argv: argv has at least
-// as many words and each prefix word equals the argv word. The program
-// matches by exact text, or, for a bare-name prefix, when argv[0] is that
-// name in a system bin directory (/usr/bin/npm for npm). `./npm` never
-// matches `npm`. So a grant for `npm install` covers `npm install lodash`
-// but not `npm publish` nor `npm`.
+// GrantCovers reports whether g covers argv run without a shell, with the
+// engine's matcher ([engine.GrantMatches]): the rest of the prefix equals
+// the next words, and the program is the one the grant names: a bare name
+// matches that name or that name in a system bin directory (/usr/bin/npm
+// for npm), never `./npm` nor /home/me/bin/npm; an absolute path only that
+// path. A "./x" grant needs the cwd and workspace the argv runs in, which
+// argv alone does not give: it is covered only through the engine. So a
+// grant for `npm install` covers `npm install lodash` but not `npm
+// publish` nor `npm`.
 func GrantCovers(g engine.Grant, argv []string) bool {
-	if len(g.Prefix) == 0 || len(argv) < len(g.Prefix) {
+	cmd, err := parser.FromArgv(argv)
+	if err != nil || len(cmd.Segments) == 0 {
 		return false
 	}
-	if !programMatches(g.Prefix[0], argv[0]) {
-		return false
-	}
-	return slices.Equal(g.Prefix[1:], argv[1:len(g.Prefix)])
+	return engine.GrantMatches(g, cmd.Segments[0])
 }
 
-func programMatches(want, got string) bool {
-	if want == got {
-		return true
+// execGrants keeps the grants that name what will run: a bare-name grant
+// names what PATH finds for that name, and never a file inside the
+// workspace (a PATH holding . or node_modules/.bin would make `tool` the
+// repository's own code, which only a "./tool" grant may cover).
+func execGrants(gs []engine.Grant, workspace, dir, pathEnv string) []engine.Grant {
+	ws := workspace
+	if r, err := filepath.EvalSymlinks(ws); err == nil {
+		ws = r
 	}
-	if strings.Contains(want, "/") || !filepath.IsAbs(got) {
-		return false
+	var out []engine.Grant
+	for _, g := range gs {
+		if len(g.Prefix) > 0 && !strings.Contains(g.Prefix[0], "/") {
+			if p, err := resolveProgram(g.Prefix[0], dir, pathEnv); err == nil {
+				real := p.path
+				if r, err := filepath.EvalSymlinks(real); err == nil {
+					real = r
+				}
+				if ws != "" && (real == ws || strings.HasPrefix(real, ws+string(filepath.Separator))) {
+					continue
+				}
+			}
+		}
+		out = append(out, g)
 	}
-	return filepath.Base(got) == want && slices.Contains(systemBinDirs, filepath.Dir(got))
+	return out
 }
 
 // GrantsFor returns the grants an "always" answer to v would record: for

@@ -141,7 +141,8 @@ type Result struct {
 	Asked    bool
 	Approver string
 	Answer   string
-	// GrantsUsed are the grants given to the grader that cover the argv;
+	// GrantsUsed are the grants that cancelled an ask of the argv, as the
+	// grader names them ([engine.Verdict.Grants]);
 	// GrantsAdded the grants an "always" answer recorded; GrantError why
 	// an "always" answer recorded nothing (the command still ran once).
 	GrantsUsed  []engine.Grant
@@ -329,14 +330,12 @@ func (h *Harness) Run(ctx context.Context, req Request) (Result, error) {
 	}
 	res.Path = prog.path
 
-	grants := h.Grants()
-	for _, g := range grants {
-		if GrantCovers(g, req.Argv) {
-			res.GrantsUsed = append(res.GrantsUsed, g)
-		}
-	}
+	// Grants are matched by the engine, which names the ones it applied;
+	// bare-name grants are checked against what PATH finds now.
+	grants := execGrants(h.Grants(), workspace, dir, pathEnv)
 	v, gerr := h.cfg.Grader.GradeArgv(ctx, slices.Clone(req.Argv), GradeOptions{Cwd: dir, Workspace: workspace, Grants: grants})
 	res.Verdict, res.graded = v, true
+	res.GrantsUsed = slices.Clone(v.Grants)
 	switch {
 	case gerr != nil:
 		h.refuse(&res, "harness.grade-error", "grading failed: "+gerr.Error(), "errors fail closed")

@@ -56,7 +56,7 @@ func (g *fakeGrader) GradeArgv(ctx context.Context, argv []string, opts harness.
 	case engine.Ask:
 		for _, gr := range opts.Grants {
 			if harness.GrantCovers(gr, argv) && slices.Contains(gr.Rules, askRule) {
-				return engine.Verdict{Decision: engine.Allow, Policy: v.Policy,
+				return engine.Verdict{Decision: engine.Allow, Policy: v.Policy, Grants: []engine.Grant{gr},
 					Reasons: []engine.Reason{{Rule: askRule, Layer: engine.LayerGrant, Decision: engine.Allow}}}, nil
 			}
 		}

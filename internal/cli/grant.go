@@ -9,6 +9,7 @@ import (
 
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/parser"
 )
 
 func init() {
@@ -45,6 +46,17 @@ func grantAdd(ctx context.Context, stdio Stdio, args []string) error {
 	if err != nil {
 		return exitf(ExitError, "grant add: %v", err)
 	}
+	cwd, err := workDir(*dir)
+	if err != nil {
+		return exitf(ExitError, "grant add: %v", err)
+	}
+	root, _ := harness.ProjectRoot(cwd)
+	// The program is recorded as it will be matched: a bare name as it
+	// is, a file of the workspace as ./path, any other path absolute.
+	word := parser.GrantWord(prefix[0], cwd, root)
+	if word == "" {
+		return exitf(ExitError, "grant add: cannot tell which file %q is", prefix[0])
+	}
 	if len(rules) == 0 {
 		if newGrader == nil {
 			return exitf(ExitError, "grant add: engine not available: name the rules with --rule")
@@ -53,11 +65,6 @@ func grantAdd(ctx context.Context, stdio Stdio, args []string) error {
 		if err != nil {
 			return exitf(ExitPolicyError, "grant add: %v", err)
 		}
-		cwd, err := workDir(*dir)
-		if err != nil {
-			return exitf(ExitError, "grant add: %v", err)
-		}
-		root, _ := harness.ProjectRoot(cwd)
 		v, err := grader.GradeArgv(ctx, prefix, harness.GradeOptions{Cwd: cwd, Workspace: root})
 		if err != nil {
 			return exitf(ExitError, "grant add: grading %s: %v", quoteWords(prefix), err)
@@ -67,7 +74,7 @@ func grantAdd(ctx context.Context, stdio Stdio, args []string) error {
 			return exitf(ExitError, "grant add: nothing to grant: %s raises no grantable ask (verdict %s); name rules with --rule", quoteWords(prefix), v.Decision)
 		}
 	}
-	g := engine.Grant{Prefix: prefix, Rules: slices.Compact(slices.Sorted(slices.Values(rules)))}
+	g := engine.Grant{Prefix: append([]string{word}, prefix[1:]...), Rules: slices.Compact(slices.Sorted(slices.Values(rules)))}
 	if err := store.Add(g); err != nil {
 		return exitf(ExitError, "grant add: %v", err)
 	}
