@@ -1,6 +1,12 @@
 package engine
 
-import "github.com/rivumi/rivumi/rules"
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/rivumi/rivumi/rules"
+)
 
 // Context is where a command runs, as callers (CLI, server, hooks, tests)
 // know it. Empty fields are left to the defaults. FollowSymlinks says the
@@ -43,4 +49,42 @@ func TestcaseContext(tc rules.Testcase) Context {
 		c.Grants = append(c.Grants, Grant{Prefix: g.Prefix, Rules: g.Rules})
 	}
 	return c
+}
+
+// Validate reports the first field of c that cannot be used, naming it:
+// cwd, workspace and home must be absolute (or empty), the shell one the
+// parser knows (bash, sh, zsh and their kin: dash, ash, ksh, mksh, posix;
+// a path to one counts by its base name), each grant a non-empty prefix
+// and rule list. Nothing is silently dropped or replaced.
+func (c Context) Validate() error {
+	for _, f := range []struct{ name, v string }{{"cwd", c.Cwd}, {"workspace", c.Workspace}, {"home", c.Home}} {
+		if f.v != "" && !filepath.IsAbs(f.v) {
+			return fmt.Errorf("%q must be an absolute path, not %q", f.name, f.v)
+		}
+		if strings.ContainsRune(f.v, 0) {
+			return fmt.Errorf("%q contains a NUL byte", f.name)
+		}
+	}
+	if !KnownShell(c.Shell) {
+		return fmt.Errorf(`"shell" must be bash, sh or zsh, not %q`, c.Shell)
+	}
+	for i, g := range c.Grants {
+		if len(g.Prefix) == 0 || len(g.Rules) == 0 {
+			return fmt.Errorf("grant %d: needs a non-empty \"prefix\" and \"rules\"", i)
+		}
+	}
+	return nil
+}
+
+// KnownShell reports whether name ("" for the default, bash) is a dialect
+// the parser grades.
+func KnownShell(name string) bool {
+	if name == "" {
+		return true
+	}
+	switch filepath.Base(filepath.ToSlash(name)) {
+	case "bash", "sh", "zsh", "dash", "ash", "posix", "ksh", "mksh":
+		return true
+	}
+	return false
 }

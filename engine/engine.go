@@ -152,6 +152,15 @@ func newEvalConfig(opts []EvalOption) *evalConfig {
 	return c
 }
 
+// validate checks the evaluation's context ([Context.Validate]).
+func (c *evalConfig) validate() error {
+	return Context{Cwd: c.cwd, Workspace: c.workspace, Home: c.home, Shell: c.shell, Grants: c.grants}.Validate()
+}
+
+func (e *Engine) badContext(err error) Verdict {
+	return e.fail(RuleBadInput, LayerEngine, "cannot grade: "+err.Error())
+}
+
 // EvaluateText parses text and grades it. A context already done denies,
 // even for a command graded before.
 func (e *Engine) EvaluateText(ctx context.Context, text string, opts ...EvalOption) (v Verdict) {
@@ -160,6 +169,9 @@ func (e *Engine) EvaluateText(ctx context.Context, text string, opts ...EvalOpti
 		return e.ctxFail(err)
 	}
 	c := newEvalConfig(opts)
+	if err := c.validate(); err != nil {
+		return e.badContext(err)
+	}
 	cacheable := e.verdicts != nil && len(text) <= maxCachedText && !c.follow
 	var key string
 	if cacheable {
@@ -187,6 +199,9 @@ func (e *Engine) EvaluateArgv(ctx context.Context, argv []string, opts ...EvalOp
 	ctx, cancel := e.deadline(ctx)
 	defer cancel()
 	c := newEvalConfig(opts)
+	if err := c.validate(); err != nil {
+		return e.badContext(err)
+	}
 	cmd, err := parser.FromArgv(argv, c.parserOptions()...)
 	if err != nil {
 		return e.fail(RuleEvalError, LayerEngine, "cannot grade argv: "+err.Error())
@@ -307,6 +322,9 @@ func (e *Engine) Explain(ctx context.Context, text string, opts ...EvalOption) E
 	ctx, cancel := e.deadline(ctx)
 	defer cancel()
 	c := newEvalConfig(opts)
+	if err := c.validate(); err != nil {
+		return Explanation{Verdict: e.badContext(err)}
+	}
 	cmd, _ := parser.Parse(text, c.parserOptions()...)
 	all, decisions, _ := e.evaluateAll(ctx, cmd, c, true)
 	hits := append([]Reason(nil), all.Reasons...)

@@ -3,8 +3,6 @@ package server
 import (
 	"context"
 	"errors"
-	"fmt"
-	"path/filepath"
 
 	"github.com/rivumi/rivumi/engine"
 )
@@ -59,28 +57,17 @@ func (r *Request) Validate() error {
 	case r.Argv != nil && len(r.Argv) == 0:
 		return errors.New(`empty "argv"`)
 	}
-	for _, p := range []struct{ name, v string }{{"cwd", r.Cwd}, {"workspace", r.Workspace}, {"home", r.Home}} {
-		if p.v != "" && !filepath.IsAbs(p.v) {
-			return fmt.Errorf("%q must be an absolute path, not %q", p.name, p.v)
-		}
-	}
-	switch r.Shell {
-	case "", "bash", "sh", "zsh":
-	default:
-		return fmt.Errorf(`"shell" must be bash, sh or zsh, not %q`, r.Shell)
-	}
-	for i, g := range r.Grants {
-		if len(g.Prefix) == 0 || len(g.Rules) == 0 {
-			return fmt.Errorf("grant %d: needs a non-empty \"prefix\" and \"rules\"", i)
-		}
-	}
-	return nil
+	return r.context().Validate()
+}
+
+func (r *Request) context() engine.Context {
+	return engine.Context{Cwd: r.Cwd, Workspace: r.Workspace, Home: r.Home, Shell: r.Shell, Grants: r.Grants,
+		FollowSymlinks: r.FollowSymlinks}
 }
 
 // evalOptions returns the engine options for r.
 func (r *Request) evalOptions() []engine.EvalOption {
-	return engine.Context{Cwd: r.Cwd, Workspace: r.Workspace, Home: r.Home, Shell: r.Shell, Grants: r.Grants,
-		FollowSymlinks: r.FollowSymlinks}.Options()
+	return r.context().Options()
 }
 
 // badInput is the deny response for a request that cannot be graded.
