@@ -116,8 +116,10 @@ func evalBatch(ctx context.Context, e *engine.Engine, pf *policyFlags, name stri
 	c := pf.context("", "", "")
 	def := server.Request{Cwd: c.Cwd, Workspace: c.Workspace, Home: c.Home, Shell: c.Shell, FollowSymlinks: c.FollowSymlinks}
 	bad := 0
+	// Each line is graded with the configuration found from its own cwd
+	// (else workspace; else the defaults'), as serve does.
 	s, err := server.New(ctx, func(context.Context) (*engine.Engine, error) { return e, nil },
-		server.WithDefaults(def),
+		server.WithDefaults(def), server.WithConfigs(pf.configFor, 0),
 		server.WithBadLine(func(line int, reason string) {
 			bad++
 			fmt.Fprintf(stdio.Err, "rivumi: %s:%d: %s\n", name, line, reason)
