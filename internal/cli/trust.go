@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/harness"
@@ -79,12 +80,11 @@ func loadConfigsID(ctx context.Context, dir string) ([]*rules.Config, []string, 
 	var problems []string
 	id := sha256.New()
 	load := func(path string) *rules.Config {
-		c, err := rules.LoadConfig(path)
+		c, d, derr, err := parsedConfigs.load(path)
 		problems = append(problems, ruleProblems(err)...)
 		fmt.Fprintf(id, "file\x00%s\x00", path)
 		if c != nil {
-			d, err := c.Digest()
-			fmt.Fprintf(id, "%s\x00%v\x00", d, err)
+			fmt.Fprintf(id, "%s\x00%v\x00", d, derr)
 		}
 		return c
 	}
@@ -125,6 +125,55 @@ func loadConfigsID(ctx context.Context, dir string) ([]*rules.Config, []string, 
 	}
 	cfgs = append(cfgs, c)
 	return done()
+}
+
+// parsedConfigs remembers parsed configuration files, so that finding a
+// call's configuration (every serve request) parses YAML only when a file
+// changed. An entry is used only when the file's bytes are the same and
+// the digest of everything it names (rule files, policy directories) is
+// too: a hit is exact.
+var parsedConfigs = &configCache{m: map[string]parsedConfig{}}
+
+type configCache struct {
+	mu sync.Mutex
+	m  map[string]parsedConfig // by path and contents
+}
+
+type parsedConfig struct {
+	c      *rules.Config
+	digest string
+}
+
+// load reads the configuration file at path: the parsed file, its digest
+// (rules.Config.Digest) or the error computing it, and the parse error.
+func (cc *configCache) load(path string) (c *rules.Config, digest string, derr, err error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	key := path + "\x00" + string(b)
+	cc.mu.Lock()
+	pc, ok := cc.m[key]
+	cc.mu.Unlock()
+	if ok {
+		if d, err := pc.c.Digest(); err == nil && d == pc.digest {
+			return pc.c, d, nil, nil
+		}
+	}
+	c, err = rules.ParseConfig(path, b)
+	if c == nil {
+		return nil, "", nil, err
+	}
+	digest, derr = c.Digest()
+	if err == nil && derr == nil {
+		cc.mu.Lock()
+		if len(cc.m) >= 64 {
+			cc.m = map[string]parsedConfig{} // bounded: start over
+		}
+		cc.m[key] = parsedConfig{c: c, digest: digest}
+		cc.mu.Unlock()
+	}
+	return c, digest, derr, err
 }
 
 // configFor is the [server.ConfigFunc] of the policy flags: the
