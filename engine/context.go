@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/rivumi/rivumi/parser"
 	"github.com/rivumi/rivumi/rules"
 )
 
@@ -77,14 +78,5 @@ func (c Context) Validate() error {
 }
 
 // KnownShell reports whether name ("" for the default, bash) is a dialect
-// the parser grades.
-func KnownShell(name string) bool {
-	if name == "" {
-		return true
-	}
-	switch filepath.Base(filepath.ToSlash(name)) {
-	case "bash", "sh", "zsh", "dash", "ash", "posix", "ksh", "mksh":
-		return true
-	}
-	return false
-}
+// the parser grades ([parser.KnownShell]).
+func KnownShell(name string) bool { return name == "" || parser.KnownShell(name) }

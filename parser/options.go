@@ -87,6 +87,10 @@ func MaxRecursion(n int) Option { return func(c *config) { c.maxRecursion = n } 
 // MaxSegments limits the number of segments (default [DefaultMaxSegments]).
 func MaxSegments(n int) Option { return func(c *config) { c.maxSegments = n } }
 
+// KnownShell reports whether [Shell] takes name (a dialect, or a path to a
+// shell) as a dialect it knows, rather than as the bash fallback.
+func KnownShell(name string) bool { return baseName(name) == "bash" || dialectName(name) != "bash" }
+
 func dialectName(s string) string {
 	switch baseName(s) {
 	case "sh", "dash", "ash", "posix", "ksh", "mksh":
