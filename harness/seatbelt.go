@@ -13,7 +13,6 @@ import (
 	"time"
 )
 
-
 // seatbeltSystemReads are the directories every sandboxed program may
 // read: the OS, its libraries and frameworks, the developer tools and the
 // package managers' trees, and the configuration programs look up (the
