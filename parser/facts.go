@@ -109,7 +109,11 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 		}
 	case prog == "printenv" || prog == "env" || prog == "set" || prog == "export" || prog == "declare" || prog == "typeset":
 		// They print variables: all of them without names, or the named ones.
-		if len(ops) == 0 && (prog == "printenv" || prog == "env" || prog == "set" || hasFlag(seg.Flags, "p")) {
+		// `set` prints them only when it has no arguments at all: `set -e`
+		// and `set -o pipefail` set options (bash's `set -o` alone prints
+		// options, not variables).
+		bare := prog == "printenv" || prog == "env" || (prog == "set" && len(seg.Argv) == 1)
+		if len(ops) == 0 && (bare || hasFlag(seg.Flags, "p")) {
 			seg.tag(TagSecretEnv)
 		}
 		for _, o := range ops {
