@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/internal/shquote"
 )
 
 // GrantHint tells a user how to make the asks of v go away for good in
@@ -18,26 +19,15 @@ func GrantHint(v engine.Verdict, projectDir string) string {
 	}
 	var cmds []string
 	for _, g := range gs {
-		c := "rivumi grant add -C " + ShellQuote(projectDir)
+		c := "rivumi grant add -C " + shquote.Word(projectDir)
 		for _, r := range g.Rules {
 			c += " --rule " + r
 		}
 		c += " --"
 		for _, w := range g.Prefix {
-			c += " " + ShellQuote(w)
+			c += " " + shquote.Word(w)
 		}
 		cmds = append(cmds, c)
 	}
 	return " To allow it in this project from now on: " + strings.Join(cmds, " && ")
-}
-
-// ShellQuote returns s as one word of a POSIX shell: as it is when it is
-// made only of letters, digits and -_./=:@+, and single-quoted otherwise.
-func ShellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:@+,", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -26,7 +26,4 @@ func TestGrantHint(t *testing.T) {
 			t.Errorf("GrantHint(%v, %q) = %q, want %q", tt.v.Reasons, tt.dir, got, tt.want)
 		}
 	}
-	if got := harness.ShellQuote(""); got != "''" {
-		t.Errorf("ShellQuote(\"\") = %q", got)
-	}
 }

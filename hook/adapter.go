@@ -851,8 +851,6 @@ func abridge(s string, n int) string {
 // grant can.
 func grantHint(v engine.Verdict, workspace string) string { return harness.GrantHint(v, workspace) }
 
-func shellQuote(s string) string { return harness.ShellQuote(s) }
-
 // Write writes a's answer in cfg.Agent's protocol and returns the exit
 // code. Failures exit 2 with the reason on stderr, which every supported
 // agent takes as a block.

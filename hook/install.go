@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rivumi/rivumi/internal/lockedfile"
+	"github.com/rivumi/rivumi/internal/shquote"
 )
 
 // Scope says which settings file an install writes.
@@ -63,9 +64,9 @@ type Entry struct {
 // HookCommand returns the command line that runs `rivumi hook AGENT`
 // with the binary at exe (absolute) and extra flags, quoted for a shell.
 func HookCommand(exe string, agent Agent, flags ...string) string {
-	parts := []string{shellQuote(exe), "hook", string(agent)}
+	parts := []string{shquote.Word(exe), "hook", string(agent)}
 	for _, f := range flags {
-		parts = append(parts, shellQuote(f))
+		parts = append(parts, shquote.Word(f))
 	}
 	return strings.Join(parts, " ")
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/rivumi/rivumi/codescan"
+	"github.com/rivumi/rivumi/internal/shquote"
 	"github.com/rivumi/rivumi/programs"
 	"github.com/rivumi/rivumi/rules"
 )
@@ -1032,7 +1033,7 @@ func (p *walker) opaque(f *frame, seg *Segment, lang, text string, dynamic bool)
 		if len(fnd.Literals) > 1 && len(fnd.Literals) <= 32 {
 			quoted := make([]string, len(fnd.Literals))
 			for i, l := range fnd.Literals {
-				quoted[i] = shellQuote(l)
+				quoted[i] = shquote.Word(l)
 			}
 			p.script(f, strings.Join(quoted, " "), seg.Index, KindEmbedded, false)
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/rivumi/rivumi/internal/shquote"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -154,7 +155,7 @@ func FromArgv(argv []string, opts ...Option) (*Command, error) {
 func joinArgv(argv []string) string {
 	parts := make([]string, len(argv))
 	for i, a := range argv {
-		parts[i] = shellQuote(a)
+		parts[i] = shquote.Word(a)
 	}
 	return strings.Join(parts, " ")
 }

@@ -5,6 +5,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/rivumi/rivumi/internal/shquote"
 	"github.com/rivumi/rivumi/rules"
 )
 
@@ -530,7 +531,7 @@ func (p *walker) codeWrapper(f *frame, seg *Segment, name string, ws []word) {
 			used = used || u
 			dyn = dyn || w.dynamic
 			if quote {
-				t = shellQuote(t)
+				t = shquote.Word(t)
 			}
 			parts = append(parts, t)
 		}
@@ -538,7 +539,7 @@ func (p *walker) codeWrapper(f *frame, seg *Segment, name string, ws []word) {
 			for _, a := range combo {
 				t := a.text
 				if quote {
-					t = shellQuote(t)
+					t = shquote.Word(t)
 				}
 				parts = append(parts, t)
 				dyn = dyn || a.dynamic
@@ -552,11 +553,11 @@ func (p *walker) codeWrapper(f *frame, seg *Segment, name string, ws []word) {
 			var q []string
 			for _, w := range cmdWords {
 				t, _ := parallelSubst(w.text, combo)
-				q = append(q, shellQuote(t))
+				q = append(q, shquote.Word(t))
 			}
 			if !used {
 				for _, a := range combo {
-					q = append(q, shellQuote(a.text))
+					q = append(q, shquote.Word(a.text))
 				}
 			}
 			if alt := strings.Join(q, " "); alt != strings.Join(parts, " ") {
@@ -612,13 +613,6 @@ func dirOf(s string) string {
 		return s[:i]
 	}
 	return "."
-}
-
-func shellQuote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[]{}();&|<>~#") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // joinedScript parses words joined with spaces as a shell script (watch,
