@@ -32,38 +32,8 @@ import (
 // capability. A call that is a tool error fails the command (use ! to
 // expect one).
 func TestMCPDoc(t *testing.T) {
-	script := docScript(t, "../../docs/mcp.md")
-	file := filepath.Join(t.TempDir(), "mcp_doc.txtar")
-	if err := os.WriteFile(file, []byte(script), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	testscript.Run(t, testscript.Params{
-		Files: []string{file},
-		Setup: func(env *testscript.Env) error {
-			w := env.WorkDir
-			for _, d := range []string{"bin", "home", "config", "state"} {
-				if err := os.Mkdir(filepath.Join(w, d), 0o755); err != nil {
-					return err
-				}
-			}
-			if err := os.Symlink(self, filepath.Join(w, "bin", "rivumi")); err != nil {
-				return err
-			}
-			env.Setenv(execEnv, "1")
-			env.Setenv("PATH", filepath.Join(w, "bin")+string(filepath.ListSeparator)+os.Getenv("PATH"))
-			env.Setenv("HOME", filepath.Join(w, "home"))
-			env.Setenv("XDG_CONFIG_HOME", filepath.Join(w, "config"))
-			env.Setenv("XDG_STATE_HOME", filepath.Join(w, "state"))
-			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-			env.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
-			return nil
-		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"mcp-call": mcpCall},
-	})
+	testscript.Run(t, docScriptParams(t, "../../docs/mcp.md",
+		map[string]func(ts *testscript.TestScript, neg bool, args []string){"mcp-call": mcpCall}))
 }
 
 func mcpCall(ts *testscript.TestScript, neg bool, args []string) {
