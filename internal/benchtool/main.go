@@ -6,8 +6,10 @@
 //
 //	benchtool mix                                   the shared command mix, one JSON string a line
 //	benchtool exec [flags] -- PROG ARGS...          run a process N times, report median/p95 wall time
+//	benchtool ab [flags] ID PROG ARGS... +++ ...    time several processes interleaved (A/B), with ratios
 //	benchtool load [flags] -url http://127.0.0.1:P  N clients for a fixed time against POST /v1/verdict
 //	benchtool inproc [flags]                        grade the mix in this process (engine.EvaluateText)
+//	benchtool targets [-gobench F] RESULTS.tsv      issue 20's targets with their ratios
 //	benchtool report RESULTS.tsv                    the figures as a Markdown table, with ratios
 //	benchtool medians GOBENCH.txt                   per benchmark, the median of each unit over -count runs
 //
@@ -51,6 +53,10 @@ func main() {
 		err = cmdMix()
 	case "exec":
 		err = cmdExec(os.Args[2:])
+	case "ab":
+		err = cmdAB(os.Args[2:])
+	case "targets":
+		err = cmdTargets(os.Args[2:])
 	case "load":
 		err = cmdLoad(os.Args[2:])
 	case "inproc":
@@ -69,7 +75,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: benchtool mix | exec | load | inproc | report (see the package doc)")
+	fmt.Fprintln(os.Stderr, "usage: benchtool mix | exec | ab | load | inproc | report (see the package doc)")
 	os.Exit(2)
 }
 

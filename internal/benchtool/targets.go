@@ -1,0 +1,106 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rivumi/rivumi/internal/benchdata"
+)
+
+// cmdTargets prints issue 20's targets: each figure with its ratio to the
+// floor or peer it is measured against, from the results of `benchtool
+// ab` (ids t20.*), `benchtool load` (t20.serve) and the Go benchmarks.
+func cmdTargets(args []string) error {
+	fs := flag.NewFlagSet("targets", flag.ExitOnError)
+	gb := fs.String("gobench", "", "go test -bench output with BenchmarkEvaluateCold and BenchmarkParseMix")
+	fs.Parse(args)
+	if fs.NArg() != 1 {
+		return errors.New("targets: want RESULTS.tsv")
+	}
+	rows, _, err := readResults(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	w := os.Stdout
+	mark := func(ok bool) string {
+		if ok {
+			return "yes"
+		}
+		return "**no**"
+	}
+	field := func(r row, key string) string {
+		for _, f := range strings.Fields(r.note) {
+			if v, ok := strings.CutPrefix(f, key+"="); ok {
+				return v
+			}
+		}
+		return ""
+	}
+	num := func(r row, key string) float64 {
+		s := field(r, key)
+		s = strings.TrimSuffix(strings.TrimSuffix(s, "ms"), "KiB")
+		v, _ := strconv.ParseFloat(s, 64)
+		return v
+	}
+	fmt.Fprintln(w, "| target (issue 20) | measured | ratio | met |")
+	fmt.Fprintln(w, "| --- | --- | --- | --- |")
+	floor, hasFloor := rows["t20.floor"]
+	proc := func(id, label string, limit time.Duration, maxRatio float64) {
+		r, ok := rows[id]
+		if !ok {
+			fmt.Fprintf(w, "| %s | not measured | | |\n", label)
+			return
+		}
+		ratio := num(r, "ratio")
+		met := r.median <= limit
+		if maxRatio > 0 {
+			met = met && ratio <= maxRatio
+		}
+		extra := ""
+		if strings.Contains(r.note, "UNEXPECTED") {
+			extra, met = " ⚠ unexpected exits", false
+		}
+		fr := ""
+		if hasFloor {
+			fr = fmt.Sprintf("%.2f× floor (%.2f ms; median of per-round ratios)", ratio, ms(floor.median))
+		}
+		fmt.Fprintf(w, "| %s ≤ %v%s | %.2f ms median, CPU %.2f ms, RSS %.1f MiB%s | %s | %s |\n", label, limit,
+			map[bool]string{true: fmt.Sprintf(" and ≤ %.1f× floor", maxRatio), false: ""}[maxRatio > 0],
+			ms(r.median), num(r, "cpu"), num(r, "rss")/1024, extra, fr, mark(met))
+	}
+	proc("t20.thin", "warm hook call, thin client (`rivumi-hook`)", 3500*time.Microsecond, 2)
+	proc("t20.warm", "warm hook call, full binary (`rivumi hook --socket S`)", 3500*time.Microsecond, 2)
+	proc("t20.cold", "cold hook call (`--socket none`, in-process)", 15*time.Millisecond, 0)
+	if r, ok := rows["t20.true"]; ok {
+		fmt.Fprintf(w, "| (process floor `/bin/true`) | %.2f ms | %.2f× floor | |\n", ms(r.median), num(r, "ratio"))
+	}
+	if *gb != "" {
+		bench, err := goBench(*gb)
+		if err != nil {
+			return err
+		}
+		ev, ok := bench["BenchmarkEvaluateCold"]["median-ns/cmd"]
+		pm := bench["BenchmarkParseMix"]["median-ns/cmd"]
+		allocs := bench["BenchmarkEvaluateCold"]["allocs/op"] / float64(len(benchdata.Mix))
+		if ok && pm > 0 {
+			fmt.Fprintf(w, "| uncached verdict ≤ 40 µs median | %.1f µs | %.1f× parse (%.2f µs) | %s |\n", ev/1e3, ev/pm, pm/1e3, mark(ev <= 40000))
+			fmt.Fprintf(w, "| … ≤ 5× its parse | | %.1f× | %s |\n", ev/pm, mark(ev/pm <= 5))
+			fmt.Fprintf(w, "| … < 400 allocations per command | %.0f | | %s |\n", allocs, mark(allocs < 400))
+		}
+	}
+	if r, ok := rows["t20.serve"]; ok {
+		rss := 0.0
+		if hr, ok := rows["t20.serve.rss"]; ok {
+			rss = num(hr, "VmHWM")
+		}
+		fmt.Fprintf(w, "| serve, no cache hit, 16 clients ≥ 15k verdicts/s | %.0f/s | %.2f× target | %s |\n", r.perSec, r.perSec/15000, mark(r.perSec >= 15000))
+		fmt.Fprintf(w, "| … p99 ≤ 5 ms | %.2f ms | | %s |\n", ms(r.p99), mark(r.p99 <= 5*time.Millisecond))
+		fmt.Fprintf(w, "| … peak RSS ≤ 60 MiB | %.0f MiB | | %s |\n", rss/1024, mark(rss > 0 && rss <= 60*1024))
+	}
+	return nil
+}
