@@ -327,13 +327,20 @@ func (s *GrantStore) update(change func(*grantFile) bool) error {
 // absolute, cleaned root>.json, with ~/.config when XDG_CONFIG_HOME is
 // unset or relative.
 func DefaultGrantsPath(projectRoot string) (string, error) {
+	return GrantsPathIn(projectRoot, os.Getenv, os.UserHomeDir)
+}
+
+// GrantsPathIn is [DefaultGrantsPath] with the environment read through
+// getenv and the home directory from home (for a hook call relayed from
+// another process, graded with that process's environment).
+func GrantsPathIn(projectRoot string, getenv func(string) string, home func() (string, error)) (string, error) {
 	root, err := filepath.Abs(projectRoot)
 	if err != nil {
 		return "", err
 	}
-	base := os.Getenv("XDG_CONFIG_HOME")
+	base := getenv("XDG_CONFIG_HOME")
 	if base == "" || !filepath.IsAbs(base) {
-		home, err := os.UserHomeDir()
+		home, err := home()
 		if err != nil {
 			return "", fmt.Errorf("grants: no config directory: %w", err)
 		}

@@ -16,11 +16,15 @@ import (
 // gemini process among its ancestors, started without -p/--prompt and with
 // a terminal on stdin (or with -i/--prompt-interactive); anything it cannot
 // tell (no /proc, no gemini ancestor) is false, the safe answer.
-func GeminiInteractive() bool {
+func GeminiInteractive() bool { return GeminiInteractiveFrom(os.Getppid()) }
+
+// GeminiInteractiveFrom is [GeminiInteractive] for a hook whose parent is
+// the process pid (a hook call relayed from the thin client is judged by
+// the client's parent).
+func GeminiInteractiveFrom(pid int) bool {
 	if runtime.GOOS != "linux" {
 		return false
 	}
-	pid := os.Getppid()
 	for i := 0; i < 8 && pid > 1; i++ {
 		argv := procArgv(pid)
 		if i := geminiScript(argv); i >= 0 {

@@ -45,6 +45,11 @@ func (c *Client) Verdict(ctx context.Context, r Request) (engine.Verdict, error)
 	if err := c.post(ctx, "/v1/verdict", r, &resp); err != nil {
 		return engine.Verdict{}, err
 	}
+	return verdictOf(resp)
+}
+
+// verdictOf is the verdict a client takes from resp.
+func verdictOf(resp Response) (engine.Verdict, error) {
 	if resp.Error != "" {
 		resp.Verdict.Decision = engine.Deny
 		return resp.Verdict, fmt.Errorf("server: %s", resp.Error)

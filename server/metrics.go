@@ -24,6 +24,8 @@ type metrics struct {
 	reloadNo *vm.Counter
 	// auditErrs counts verdicts whose audit entry could not be written.
 	auditErrs *vm.Counter
+	// relays counts hook calls relayed by the thin client.
+	relays *vm.Counter
 
 	mu     sync.Mutex
 	policy string // the rivumi_policy_info series in the set
@@ -48,6 +50,7 @@ func newMetrics() *metrics {
 		s.NewCounter(fmt.Sprintf(`rivumi_bad_requests_total{transport=%q}`, t))
 	}
 	m.auditErrs = s.NewCounter(`rivumi_audit_errors_total`)
+	m.relays = s.NewCounter(`rivumi_hook_relayed_total`)
 	m.reloadOK = s.NewCounter(`rivumi_policy_reloads_total{result="ok"}`)
 	m.reloadNo = s.NewCounter(`rivumi_policy_reloads_total{result="error"}`)
 	return m
@@ -70,6 +73,9 @@ func (m *metrics) badRequest(transport string) {
 
 // auditError counts a verdict whose audit entry could not be written.
 func (m *metrics) auditError() { m.auditErrs.Inc() }
+
+// relayed counts one hook call relayed by the thin client.
+func (m *metrics) relayed() { m.relays.Inc() }
 
 // reload counts a policy reload by its result.
 func (m *metrics) reload(ok bool) {

@@ -53,6 +53,8 @@ type Server struct {
 	// find and engines: one engine per configuration (configs.go).
 	find    ConfigFunc
 	engines *engineLRU
+	// relay runs the thin hook client's calls (relay.go).
+	relay HookRelay
 }
 
 // Option configures a [Server].
@@ -333,8 +335,13 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 // (for up to 10 s) and returns nil. Slow clients are cut off by read and
 // write timeouts.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	h := s.Handler()
+	if ln.Addr().Network() == "unix" {
+		h = s.socketHandler()
+	}
 	srv := &http.Server{
-		Handler:           s.Handler(),
+		Handler:           h,
+		ConnContext:       withConn,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      30 * time.Second,

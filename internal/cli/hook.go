@@ -17,6 +17,7 @@ import (
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/harness"
 	"github.com/rivumi/rivumi/hook"
+	"github.com/rivumi/rivumi/internal/usersock"
 	"github.com/rivumi/rivumi/server"
 )
 
@@ -58,6 +59,7 @@ type hookFlags struct {
 	protect   stringList
 	secrets   stringList
 	remote    remoteFlags // hookremote.go
+	env       hookEnv     // hookrelay.go: the process the call runs in
 }
 
 func (h *hookFlags) register(fs *flag.FlagSet) {
@@ -80,7 +82,7 @@ func (h *hookFlags) register(fs *flag.FlagSet) {
 func hookRunner(agent hook.Agent) func(ctx context.Context, stdio Stdio, args []string) error {
 	return func(ctx context.Context, stdio Stdio, args []string) error {
 		fs := newFlags("hook "+string(agent), stdio)
-		var h hookFlags
+		h := hookFlags{env: hookEnvFrom(ctx)}
 		h.register(fs)
 		fs.Usage = func() {
 			fmt.Fprintf(fs.Output(), hookUsage, agent, agent, agent)
@@ -109,11 +111,23 @@ func hookRunner(agent hook.Agent) func(ctx context.Context, stdio Stdio, args []
 
 // config builds the adapter's configuration from the flags.
 func (h *hookFlags) config(agent hook.Agent) (hook.Config, func(), error) {
+	env := h.env
+	if env.getenv == nil {
+		env = hookEnv{getenv: os.Getenv}
+	}
 	cfg := hook.Config{
-		Agent: agent, Workspace: abs(h.pf.workspace), Shell: h.pf.shell, Shadow: h.shadow,
+		Agent: agent, Workspace: env.abs(h.pf.workspace), Shell: h.pf.shell, Shadow: h.shadow,
 		Timeout: h.timeout, MaxInput: h.maxInput,
 		Protected: append([]string(nil), h.protect...), Secrets: h.secrets,
 		NewGrader: h.newGrader,
+	}
+	if env.cwd != "" { // a relayed call: the client's environment
+		cfg.Getenv = env.getenv
+		if home, err := env.home(); err == nil && home != "/" {
+			cfg.Home = home
+		}
+		ppid := env.ppid
+		cfg.Interactive = func() bool { return ppid > 1 && hook.GeminiInteractiveFrom(ppid) }
 	}
 	askAs, err := hook.ParseAskAs(h.askAs)
 	if err != nil {
@@ -132,28 +146,33 @@ func (h *hookFlags) config(agent hook.Agent) (hook.Config, func(), error) {
 	}
 	// rivumi's own state is protected from file tools wherever it lives.
 	for _, d := range h.pf.policyDirs {
-		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(abs(d))+"/")
+		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(env.abs(d))+"/")
 	}
-	if g, err := harness.DefaultGrantsPath("/"); err == nil {
+	if g, err := harness.GrantsPathIn("/", env.getenv, env.home); err == nil {
 		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(filepath.Dir(filepath.Dir(g)))+"/")
 	}
 	// So is the binary the hook runs, and the per-user copy install makes:
 	// replaced, it would answer anything.
+	exes := env.exes
 	if exe, err := os.Executable(); err == nil {
+		exes = append([]string{exe}, exes...)
+	}
+	for _, exe := range exes {
 		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(exe))
 		if r, err := filepath.EvalSymlinks(exe); err == nil && r != exe {
 			cfg.Protected = append(cfg.Protected, hook.EscapeGlob(r))
 		}
 	}
-	if ub, err := userBinary(); err == nil {
+	if ub, err := userBinaryIn(env.getenv, env.home); err == nil {
 		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(filepath.Dir(ub))+"/")
 	}
 	if h.grants != "" {
-		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(abs(h.grants)))
-		cfg.Grants = func(string) ([]engine.Grant, error) { return loadGrants(h.grants) }
+		grants := env.abs(h.grants)
+		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(grants))
+		cfg.Grants = func(string) ([]engine.Grant, error) { return loadGrants(grants) }
 	} else {
 		cfg.Grants = func(ws string) ([]engine.Grant, error) {
-			p, err := harness.DefaultGrantsPath(ws)
+			p, err := harness.GrantsPathIn(ws, env.getenv, env.home)
 			if err != nil {
 				return nil, err
 			}
@@ -162,10 +181,10 @@ func (h *hookFlags) config(agent hook.Agent) (hook.Config, func(), error) {
 	}
 	closer := func() {}
 	if h.auditFile != "off" {
-		path := h.auditFile
+		path := env.abs(h.auditFile)
 		if path == "" {
 			var err error
-			if path, err = defaultAuditPath(); err != nil {
+			if path, err = auditPathIn(env.getenv, env.home); err != nil {
 				return cfg, nil, err
 			}
 		}
@@ -233,14 +252,17 @@ func (h *hookFlags) newGrader(ctx context.Context) (hook.Grader, error) {
 		// The user's packs are named here: a server may serve others.
 		return local(ctx)
 	case path == "":
-		path = server.DefaultSocket()
+		path = usersock.Default(h.env.getenv)
 	}
-	if err := server.TrustedSocket(path); err != nil {
-		return local(ctx)
+	verdict := h.env.verdict // a relayed call: the serving process grades
+	if verdict == nil {
+		if err := server.TrustedSocket(path); err != nil {
+			return local(ctx)
+		}
+		verdict = server.NewUnixClient(path).Verdict
 	}
-	c := server.NewUnixClient(path)
 	return func(ctx context.Context, r server.Request) (engine.Verdict, error) {
-		v, err := c.Verdict(ctx, r)
+		v, err := verdict(ctx, r)
 		if err == nil {
 			return v, nil
 		}
@@ -479,10 +501,13 @@ func stableBinary(explicit string) (string, []string, error) {
 
 // userBinary is where the per-user copy lives: $XDG_DATA_HOME/rivumi/bin,
 // else ~/.local/share/rivumi/bin.
-func userBinary() (string, error) {
-	base := os.Getenv("XDG_DATA_HOME")
+func userBinary() (string, error) { return userBinaryIn(os.Getenv, os.UserHomeDir) }
+
+// userBinaryIn is [userBinary] in the environment getenv names.
+func userBinaryIn(getenv func(string) string, homeDir func() (string, error)) (string, error) {
+	base := getenv("XDG_DATA_HOME")
 	if base == "" || !filepath.IsAbs(base) {
-		home, err := os.UserHomeDir()
+		home, err := homeDir()
 		if err != nil {
 			return "", fmt.Errorf("no home directory for the per-user copy: %v", err)
 		}

@@ -194,10 +194,13 @@ func openGrants(file, root string) (*harness.GrantStore, error) {
 
 // defaultAuditPath is $XDG_STATE_HOME/rivumi/audit.jsonl, with
 // ~/.local/state when XDG_STATE_HOME is unset or relative.
-func defaultAuditPath() (string, error) {
-	base := os.Getenv("XDG_STATE_HOME")
+func defaultAuditPath() (string, error) { return auditPathIn(os.Getenv, os.UserHomeDir) }
+
+// auditPathIn is [defaultAuditPath] in the environment getenv names.
+func auditPathIn(getenv func(string) string, homeDir func() (string, error)) (string, error) {
+	base := getenv("XDG_STATE_HOME")
 	if base == "" || !filepath.IsAbs(base) {
-		home, err := os.UserHomeDir()
+		home, err := homeDir()
 		if err != nil {
 			return "", fmt.Errorf("no state directory for the audit log (pass --audit): %w", err)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/internal/hookrelay"
 	"github.com/rivumi/rivumi/server"
 )
 
@@ -119,6 +120,11 @@ func runServe(ctx context.Context, stdio Stdio, args []string) error {
 	// cwd (or workspace); the engine of a request that names neither has
 	// the user's configuration alone, never the project serve started in.
 	opts = append(opts, server.WithConfigs(pf.configFor, 0))
+	// On the socket, the thin hook client's calls run here (hookrelay.go).
+	var srv *server.Server
+	opts = append(opts, server.WithHookRelay(func(ctx context.Context, c hookrelay.Call) hookrelay.Result {
+		return relayHook(ctx, srv, c)
+	}))
 	load := func(ctx context.Context) (*engine.Engine, error) {
 		_, load, err := pf.configFor(ctx, "")
 		if err != nil {

@@ -1,0 +1,169 @@
+// Package hookrelay is the wire form of a hook call relayed over the
+// per-user unix socket of `rivumi serve`: the thin client
+// (cmd/rivumi-hook) sends the call — the agent, the hook flags, the
+// payload, its cwd and environment — and the server runs the very code
+// `rivumi hook AGENT` runs, grading with its warm engine, and sends back
+// the exit code and the bytes for stdout and stderr. Answers, decision
+// log entries and failures are therefore those of the full binary.
+//
+// The package links neither the policy engine nor net/http: the client's
+// start-up cost is the point.
+package hookrelay
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Path is the HTTP path of the relay on the socket. The server serves it
+// on its unix socket only, never over TCP.
+const Path = "/v1/hook"
+
+// MaxBody bounds a relayed call's JSON (the payload is at most
+// [MaxStdin] bytes, base64 in it) and an answer.
+const (
+	MaxStdin = 16 << 20
+	MaxBody  = 2*MaxStdin + 1<<20
+)
+
+// Call is one hook call.
+type Call struct {
+	// Agent is the hook's agent: claude-code, gemini or codex.
+	Agent string `json:"agent"`
+	// Args are the hook's flags, as the agent's settings give them.
+	Args []string `json:"args"`
+	// Stdin is the payload read from the agent.
+	Stdin []byte `json:"stdin"`
+	// Cwd is the client's working directory and Env its environment
+	// (KEY=value), as the full binary would have seen them.
+	Cwd string   `json:"cwd"`
+	Env []string `json:"env"`
+	// PPID is the client's parent (the agent), for the checks that look
+	// at the agent's process (Gemini CLI's interactive session).
+	PPID int `json:"ppid"`
+	// Exe is the client binary's path, protected from file tools like
+	// the full binary's own.
+	Exe string `json:"exe"`
+}
+
+// Result is the outcome of a relayed call.
+type Result struct {
+	// Code is the exit code and Stdout, Stderr the output of the hook.
+	Code   int    `json:"code"`
+	Stdout []byte `json:"stdout"`
+	Stderr []byte `json:"stderr"`
+	// Local means the server did not run the call (flags naming another
+	// policy or server): the client runs the full binary instead.
+	Local bool `json:"local,omitempty"`
+}
+
+// ErrNoAnswer wraps every failure to get a [Result]: nothing was
+// answered, and the caller decides (the thin client runs the full
+// binary, which grades in-process).
+var ErrNoAnswer = errors.New("no answer from the server")
+
+// ErrTimeout wraps the failures that are the deadline passing: the
+// server may be grading still, and the caller blocks rather than try
+// again.
+var ErrTimeout = errors.New("the server did not answer in time")
+
+// Do sends c to the server on the unix socket sock and returns its
+// result. The deadline of ctx bounds the whole exchange.
+func Do(ctx context.Context, sock string, c Call) (Result, error) {
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "unix", sock)
+	if err != nil {
+		return Result{}, fmt.Errorf("%w: %v", ErrNoAnswer, err)
+	}
+	defer conn.Close()
+	if dl, ok := ctx.Deadline(); ok {
+		conn.SetDeadline(dl)
+	}
+	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Now()) })
+	defer stop()
+	body, err := json.Marshal(c)
+	if err != nil {
+		return Result{}, err
+	}
+	var req bytes.Buffer
+	fmt.Fprintf(&req, "POST %s HTTP/1.1\r\nHost: rivumi\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n", Path, len(body))
+	req.Write(body)
+	if _, err := conn.Write(req.Bytes()); err != nil {
+		return Result{}, fmt.Errorf("%w: %v", ErrNoAnswer, err)
+	}
+	var r Result
+	if err := readResponse(bufio.NewReader(conn), &r); err != nil {
+		if ctx.Err() != nil || errors.Is(err, os.ErrDeadlineExceeded) {
+			return Result{}, fmt.Errorf("%w: %w: %v", ErrNoAnswer, ErrTimeout, err)
+		}
+		return Result{}, fmt.Errorf("%w: %v", ErrNoAnswer, err)
+	}
+	return r, nil
+}
+
+// readResponse reads an HTTP/1.1 response with a Content-Length body
+// (what the server writes for the relay) and decodes it into r.
+func readResponse(br *bufio.Reader, r *Result) error {
+	status, err := br.ReadString('\n')
+	if err != nil {
+		return err
+	}
+	f := strings.Fields(status)
+	if len(f) < 2 || !strings.HasPrefix(f[0], "HTTP/1.") {
+		return fmt.Errorf("bad status line %q", strings.TrimSpace(status))
+	}
+	length := -1
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			return err
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" {
+			break
+		}
+		k, v, ok := strings.Cut(line, ":")
+		if ok && strings.EqualFold(strings.TrimSpace(k), "Content-Length") {
+			if length, err = strconv.Atoi(strings.TrimSpace(v)); err != nil || length < 0 || length > MaxBody {
+				return fmt.Errorf("bad Content-Length %q", v)
+			}
+		}
+	}
+	if length < 0 {
+		return errors.New("answer without Content-Length")
+	}
+	body := make([]byte, length)
+	if _, err := io.ReadFull(br, body); err != nil {
+		return err
+	}
+	if f[1] != "200" {
+		return fmt.Errorf("server: %s: %.200s", strings.Join(f[1:], " "), bytes.TrimSpace(body))
+	}
+	var out struct {
+		Code   *int   `json:"code"`
+		Stdout []byte `json:"stdout"`
+		Stderr []byte `json:"stderr"`
+		Local  bool   `json:"local"`
+	}
+	if err := json.Unmarshal(body, &out); err != nil {
+		return fmt.Errorf("bad answer: %v", err)
+	}
+	if out.Code == nil && !out.Local {
+		return errors.New("answer without an exit code")
+	}
+	*r = Result{Stdout: out.Stdout, Stderr: out.Stderr, Local: out.Local}
+	if out.Code != nil {
+		r.Code = *out.Code
+	}
+	return nil
+}
