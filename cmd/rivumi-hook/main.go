@@ -52,10 +52,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		return block("usage: rivumi-hook AGENT [hook flags] < payload.json")
 	}
-	full, ferr := fullBinary()
 	sock, timeout, relay := scan(args[1:], getenv)
 	if !relay {
-		return runFull(full, ferr, args, stdin, stdout, stderr, block)
+		return runFull(args, stdin, stdout, stderr, block)
 	}
 	// The payload, bounded: beyond the relay's limit the full binary
 	// reads it (and applies --max-input).
@@ -64,14 +63,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		return block("cannot read the hook input: %v", err)
 	}
 	if len(payload) > hookrelay.MaxStdin {
-		return runFull(full, ferr, args, io.MultiReader(bytes.NewReader(payload), stdin), stdout, stderr, block)
+		return runFull(args, io.MultiReader(bytes.NewReader(payload), stdin), stdout, stderr, block)
 	}
 	if usersock.Trusted(sock) != nil {
-		return runFull(full, ferr, args, bytes.NewReader(payload), stdout, stderr, block)
+		return runFull(args, bytes.NewReader(payload), stdout, stderr, block)
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
-		return runFull(full, ferr, args, bytes.NewReader(payload), stdout, stderr, block)
+		return runFull(args, bytes.NewReader(payload), stdout, stderr, block)
 	}
 	exe, _ := os.Executable()
 	// The server answers within the hook's deadline (it fails closed past
@@ -86,7 +85,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		return block("the rivumi server on %s did not answer within %v", sock, timeout+time.Second)
 	case err != nil || res.Local:
 		// Nothing was answered: the full binary grades in-process.
-		return runFull(full, ferr, args, bytes.NewReader(payload), stdout, stderr, block)
+		return runFull(args, bytes.NewReader(payload), stdout, stderr, block)
 	}
 	stdout.Write(res.Stdout)
 	stderr.Write(res.Stderr)
@@ -162,7 +161,8 @@ func fullBinary() (string, error) {
 
 // runFull runs `rivumi hook AGENT ARGS` (the full binary) with the
 // payload and passes its answer and exit code on.
-func runFull(full string, ferr error, args []string, stdin io.Reader, stdout, stderr io.Writer, block func(string, ...any) int) int {
+func runFull(args []string, stdin io.Reader, stdout, stderr io.Writer, block func(string, ...any) int) int {
+	full, ferr := fullBinary()
 	if ferr != nil {
 		return block("no rivumi server answers and the full binary is missing: %v", ferr)
 	}
