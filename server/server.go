@@ -55,6 +55,8 @@ type Server struct {
 	engines *engineLRU
 	// relay runs the thin hook client's calls (relay.go).
 	relay HookRelay
+	// last is when the last request came (unix nanoseconds).
+	last atomic.Int64
 }
 
 // Option configures a [Server].
@@ -120,7 +122,20 @@ func New(ctx context.Context, load LoadFunc, opts ...Option) (*Server, error) {
 	}
 	s.eng.Store(e)
 	s.m.setPolicy(e.PolicyHash())
+	s.last.Store(time.Now().UnixNano())
 	return s, nil
+}
+
+// Idle returns how long the server has gone without a request (on any
+// listener, or stdio): `rivumi serve --idle-exit` stops it past a limit.
+func (s *Server) Idle() time.Duration { return time.Duration(time.Now().UnixNano() - s.last.Load()) }
+
+// touched marks a request on every listener.
+func (s *Server) touched(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.last.Store(time.Now().UnixNano())
+		h.ServeHTTP(w, r)
+	})
 }
 
 // Engine returns the engine being served.
@@ -340,7 +355,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		h = s.socketHandler()
 	}
 	srv := &http.Server{
-		Handler:           h,
+		Handler:           s.touched(h),
 		ConnContext:       withConn,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       10 * time.Second,

@@ -1,5 +1,5 @@
-// Command rivumi-hook is the thin hook client: `rivumi-hook AGENT [hook
-// flags]` answers one hook call exactly as `rivumi hook AGENT [hook
+// Command rivumi-hook is the thin hook client: `rivumi-hook [hook] AGENT
+// [hook flags]` answers one hook call exactly as `rivumi hook AGENT [hook
 // flags]` would, by relaying it (payload, flags, cwd, environment) to the
 // per-user `rivumi serve --socket` that already has the policy compiled,
 // which runs the same code and grades with its warm engine.
@@ -49,8 +49,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		fmt.Fprintf(stderr, "rivumi: blocked: "+format+" (rivumi fails closed)\n", a...)
 		return exitBlock
 	}
+	if len(args) > 0 && args[0] == "hook" {
+		args = args[1:] // `rivumi-hook hook AGENT`, as hook install writes it
+	}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		return block("usage: rivumi-hook AGENT [hook flags] < payload.json")
+		return block("usage: rivumi-hook [hook] AGENT [hook flags] < payload.json")
 	}
 	sock, timeout, relay := scan(args[1:], getenv)
 	if !relay {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -47,23 +49,46 @@ func TestLinksNoOPA(t *testing.T) {
 }
 
 // binaries builds rivumi and rivumi-hook side by side (the client finds
-// the full binary next to itself) once per test run.
-func binaries(t *testing.T) (dir string) {
+// the full binary next to itself), once for the package's tests.
+func binaries(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds both binaries")
 	}
-	dir = t.TempDir()
-	for _, pkg := range []string{"github.com/rivumi/rivumi/cmd/rivumi", "github.com/rivumi/rivumi/cmd/rivumi-hook"} {
-		name := filepath.Base(pkg)
-		if runtime.GOOS == "windows" {
-			name += ".exe"
+	buildOnce.Do(func() {
+		buildDir, buildErr = os.MkdirTemp("", "rivumi-hook-test")
+		if buildErr != nil {
+			return
 		}
-		if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg).CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+		for _, pkg := range []string{"github.com/rivumi/rivumi/cmd/rivumi", "github.com/rivumi/rivumi/cmd/rivumi-hook"} {
+			name := filepath.Base(pkg)
+			if runtime.GOOS == "windows" {
+				name += ".exe"
+			}
+			if out, err := exec.Command("go", "build", "-o", filepath.Join(buildDir, name), pkg).CombinedOutput(); err != nil {
+				buildErr = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+				return
+			}
 		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
 	}
-	return dir
+	return buildDir
+}
+
+var (
+	buildOnce sync.Once
+	buildDir  string
+	buildErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
 }
 
 // world is a private home, project and socket directory.
@@ -289,5 +314,30 @@ func TestFailsClosed(t *testing.T) {
 	}
 	if d := time.Since(t0); d > 5*time.Second {
 		t.Errorf("silent server: blocked after %v; want about 1.3 s", d)
+	}
+}
+
+// TestInstallThin: `rivumi hook install --thin` wires the thin client in
+// the form the install and doctor code recognise as rivumi's, and doctor
+// passes through it (the floor command blocked end to end).
+func TestInstallThin(t *testing.T) {
+	dir := binaries(t)
+	w := newWorld(t)
+	full := filepath.Join(dir, "rivumi")
+	o := w.call(t, []string{full, "hook", "install", "claude-code", "--thin", "--binary", full, "--", "--audit", "off"}, "")
+	if o.code != 0 {
+		t.Fatalf("install: exit %d\n%s%s", o.code, o.stdout, o.stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(w.home, ".claude", "settings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(dir, "rivumi-hook") + " hook claude-code --audit off"
+	if !strings.Contains(string(b), want) {
+		t.Errorf("settings hold no %q:\n%s", want, b)
+	}
+	o = w.call(t, []string{full, "hook", "doctor", "claude-code", "--user"}, "")
+	if o.code != 0 {
+		t.Errorf("doctor: exit %d\n%s%s", o.code, o.stdout, o.stderr)
 	}
 }

@@ -59,6 +59,7 @@ type hookFlags struct {
 	protect   stringList
 	secrets   stringList
 	remote    remoteFlags // hookremote.go
+	noStart   bool        // autostart.go
 	env       hookEnv     // hookrelay.go: the process the call runs in
 }
 
@@ -77,6 +78,7 @@ func (h *hookFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&h.grants, "grants", "", "grants `FILE` (default: the project's, as `rivumi grant` keeps them)")
 	fs.Var(&h.protect, "protect", "`GLOB` of paths file tools may not write (relative to the workspace, ~/…, or absolute); repeatable")
 	fs.Var(&h.secrets, "secret", "`GLOB` of paths whose reading asks; repeatable")
+	fs.BoolVar(&h.noStart, "no-autostart", false, "when no server answers on the socket, do not start one in the background (also: "+noAutostartEnv+"=1)")
 }
 
 func hookRunner(agent hook.Agent) func(ctx context.Context, stdio Stdio, args []string) error {
@@ -257,6 +259,7 @@ func (h *hookFlags) newGrader(ctx context.Context) (hook.Grader, error) {
 	verdict := h.env.verdict // a relayed call: the serving process grades
 	if verdict == nil {
 		if err := server.TrustedSocket(path); err != nil {
+			h.startServer(path)
 			return local(ctx)
 		}
 		verdict = server.NewUnixClient(path).Verdict
@@ -266,12 +269,33 @@ func (h *hookFlags) newGrader(ctx context.Context) (hook.Grader, error) {
 		if err == nil {
 			return v, nil
 		}
+		if h.env.verdict == nil {
+			h.startServer(path) // a stale socket: nothing answers there
+		}
 		g, lerr := local(ctx)
 		if lerr != nil {
 			return engine.Verdict{}, fmt.Errorf("server: %v; in-process: %v", err, lerr)
 		}
 		return g(ctx, r)
 	}, nil
+}
+
+// startServer starts the per-user server on sock in the background
+// (autostart.go), unless the call opts out. A refusal or failure changes
+// nothing for this call, graded in-process either way, and is not
+// reported on the hook's stderr (which the agents show as its answer):
+// docs/hooks.md says when a server cannot start.
+func (h *hookFlags) startServer(sock string) {
+	getenv := h.env.getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if h.noStart || autostartOff(getenv) {
+		return
+	}
+	if exe, err := os.Executable(); err == nil {
+		_ = autostart(exe, sock, getenv)
+	}
 }
 
 // hookTarget is the agent and settings file that install and doctor act on.
@@ -322,6 +346,7 @@ func hookInstall(ctx context.Context, stdio Stdio, args []string) error {
 	binary := fs.String("binary", "", "absolute path of the rivumi binary the hook runs (default: this one)")
 	timeout := fs.Duration("timeout", 10*time.Second, "the agent's timeout for the hook (the hook's own deadline is 5 s)")
 	matcher := fs.String("matcher", "", "tools the entry hooks (default: the agent's shell and file tools)")
+	thin := fs.Bool("thin", false, "run the thin client rivumi-hook (next to the binary; it relays to the per-user server and runs the full binary when none answers) instead of the full binary")
 	applyPatch := fs.Bool("apply-patch", false, "codex: guard the native apply_patch tool too (matcher "+hook.CodexApplyPatchMatcher+"); the patch's files go through the path policy")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), installUsage); fs.PrintDefaults() }
 	var name string
@@ -381,6 +406,11 @@ func hookInstall(ctx context.Context, stdio Stdio, args []string) error {
 		m = hook.Matchers[agent]
 		if *applyPatch {
 			m = hook.CodexApplyPatchMatcher
+		}
+	}
+	if *thin {
+		if exe, err = thinBinary(exe); err != nil {
+			return exitf(ExitError, "hook install: --thin: %v", err)
 		}
 	}
 	e := hook.Entry{Agent: agent, Command: hook.HookCommand(exe, agent, hookArgs...), Matcher: m, Timeout: *timeout}
@@ -497,6 +527,35 @@ func stableBinary(explicit string) (string, []string, error) {
 		why = "inside the git checkout " + root
 	}
 	return dst, []string{fmt.Sprintf("%s is %s; the hook runs a per-user copy, %s (install again after upgrading rivumi)", exe, why, dst)}, nil
+}
+
+// thinBinary returns the thin client that sits next to the full binary
+// exe (the one the hook falls back to), copying it there from beside this
+// binary when install made a per-user copy of the full one.
+func thinBinary(exe string) (string, error) {
+	name := "rivumi-hook"
+	if filepath.Ext(exe) == ".exe" {
+		name += ".exe"
+	}
+	dst := filepath.Join(filepath.Dir(exe), name)
+	if fi, err := os.Stat(dst); err == nil && !fi.IsDir() {
+		return dst, nil
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	if r, err := filepath.EvalSymlinks(self); err == nil {
+		self = r
+	}
+	src := filepath.Join(filepath.Dir(self), name)
+	if _, err := os.Stat(src); err != nil {
+		return "", fmt.Errorf("no %s next to %s or %s (go install ./cmd/rivumi-hook, or build it beside rivumi)", name, exe, self)
+	}
+	if err := copyBinary(src, dst); err != nil {
+		return "", fmt.Errorf("copy %s to %s: %v", src, dst, err)
+	}
+	return dst, nil
 }
 
 // userBinary is where the per-user copy lives: $XDG_DATA_HOME/rivumi/bin,

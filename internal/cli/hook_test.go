@@ -29,6 +29,8 @@ func TestMain(m *testing.M) {
 		stop()
 		os.Exit(code)
 	}
+	// No test starts a per-user server by accident (autostart.go).
+	os.Setenv(noAutostartEnv, "1")
 	os.Exit(m.Run())
 }
 
@@ -83,7 +85,7 @@ func hookScriptParams(t *testing.T, glob string) testscript.Params {
 			"rivumi-proc": func(ts *testscript.TestScript, neg bool, args []string) {
 				cmd := exec.Command(self, args...)
 				cmd.Dir = ts.Getenv("WORK")
-				cmd.Env = []string{execEnv + "=1"}
+				cmd.Env = []string{execEnv + "=1", noAutostartEnv + "=1"}
 				for _, k := range procEnv {
 					if v := ts.Getenv(k); v != "" {
 						cmd.Env = append(cmd.Env, k+"="+v)

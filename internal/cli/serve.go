@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+	"time"
 
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/engine"
@@ -65,6 +66,8 @@ func runServe(ctx context.Context, stdio Stdio, args []string) error {
 	auditLoose := fs.Bool("audit-best-effort", false, "answer even when the decision log cannot be written (default: such answers are deny, HTTP 503)")
 	maxBody := fs.Int64("max-body", server.DefaultMaxBody, "largest request body (or stdio line) in `bytes`")
 	maxBatch := fs.Int("max-batch", server.DefaultMaxBatch, "most requests in one batch")
+	idleExit := fs.Duration("idle-exit", 0, "stop after this long without a request (0: never; a server a hook starts uses "+defaultServeIdle.String()+")")
+	startLock := fs.Int("start-lock-fd", -1, "(set by the hook that starts this server) close this inherited lock descriptor once listening")
 	pf.registerTimeout(fs)
 	evalTimeout := &pf.evalTimeout
 	fs.Usage = func() {
@@ -74,6 +77,9 @@ func runServe(ctx context.Context, stdio Stdio, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	// The starting hook's lock is released once this server listens, or
+	// fails to (with the process at the latest).
+	defer func() { releaseStartLock(*startLock) }()
 	if _, set := os.LookupEnv("GOGC"); !set {
 		// A verdict allocates ~60 KB of short-lived garbage: collect less
 		// often (~20% less CPU per verdict, BenchmarkEvaluateCold GOGC=400
@@ -186,9 +192,29 @@ func runServe(ctx context.Context, stdio Stdio, args []string) error {
 		logger.Printf("listening on unix:%s (policy %s)", sock.path, srv.Engine().PolicyHash())
 		lns = append(lns, ln)
 	}
+	releaseStartLock(*startLock)
+	*startLock = -1
 	// One listener failing stops them all.
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if *idleExit > 0 {
+		go func() {
+			tick := time.NewTicker(min(*idleExit/4, 10*time.Second))
+			defer tick.Stop()
+			for {
+				select {
+				case <-sctx.Done():
+					return
+				case <-tick.C:
+					if srv.Idle() >= *idleExit {
+						logger.Printf("no request for %v: stopping", *idleExit)
+						cancel()
+						return
+					}
+				}
+			}
+		}()
+	}
 	errs := make(chan error, len(lns))
 	for _, ln := range lns {
 		go func(ln net.Listener) { errs <- srv.Serve(sctx, ln) }(ln)
