@@ -18,6 +18,10 @@ func main() {
 	// When rivumi re-executes itself as a Landlock-sandboxed child, this
 	// applies the sandbox and execs the target; it never returns then.
 	harness.MaybeRunSandboxChild()
+	if cli.OneShot(os.Args[1:]) {
+		// Compile, grade once, exit: collecting garbage only costs time.
+		cli.CollectorOff()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := cli.Main(ctx, os.Args[1:], cli.Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
 	stop()
