@@ -2,6 +2,11 @@
 // several packages share, so their figures compare.
 package benchdata
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Mix is a spread of commands an agent runs: short read-only ones, long
 // compound ones, wrappers, nested bash -c, dangerous ones.
 var Mix = []string{
@@ -35,4 +40,29 @@ var Mix = []string{
 	"ssh deploy@host 'cd /srv/app && git pull && systemctl restart app'",
 	"git checkout -b feature/x && git push -u origin feature/x",
 	"head -c 1000 /dev/urandom | base64 | head -5",
+}
+
+// Segments returns a command of n segments joined by && (n ≥ 1), each a
+// read-only command with its own operand, so that no two are alike.
+func Segments(n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteString(" && ")
+		}
+		fmt.Fprintf(&b, "ls -la dir%d", i)
+	}
+	return b.String()
+}
+
+// Nested returns `ls -la` inside depth nested `bash -c '…'` (depth ≥ 0),
+// each level quoting the one inside it with single quotes ('\'' for a
+// quote): the text grows geometrically with the depth, and parsing it
+// must cost time linear in the text.
+func Nested(depth int) string {
+	s := "ls -la"
+	for range depth {
+		s = "bash -c '" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	return s
 }
