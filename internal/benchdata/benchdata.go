@@ -55,10 +55,10 @@ func Segments(n int) string {
 	return b.String()
 }
 
-// Nested returns `ls -la` inside depth nested `bash -c '…'` (depth ≥ 0),
-// each level quoting the one inside it with single quotes ('\'' for a
-// quote): the text grows geometrically with the depth, and parsing it
-// must cost time linear in the text.
+// Nested returns `ls -la` inside depth nested `bash -c` levels (depth ≥
+// 0), each level single-quoting the one inside it (a quote inside becomes
+// quote, backslash, quote, quote): the text grows geometrically with the
+// depth, and parsing it must cost time linear in the text.
 func Nested(depth int) string {
 	s := "ls -la"
 	for range depth {
