@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -57,9 +56,6 @@ func answers(sock string) bool {
 // server, in a 0700 directory; the thin client then relays to it; it
 // exits when idle.
 func TestAutostart(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("unix only")
-	}
 	dir := binaries(t)
 	w := newWorld(t)
 	w.autostartEnv("3s")
@@ -151,9 +147,6 @@ func relayed(t *testing.T, sock string) int {
 // enter or that another user owns, nor over another user's socket; the
 // call is graded in-process all the same.
 func TestAutostartRefuses(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("unix only")
-	}
 	dir := binaries(t)
 	cases := []struct {
 		name  string
