@@ -202,3 +202,42 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestAutostartedServerStopsWhenReplaced: a started server stops when
+// rivumi is upgraded under it, so that hooks do not keep an old policy
+// for as long as they call.
+func TestAutostartedServerStopsWhenReplaced(t *testing.T) {
+	src := binaries(t)
+	dir := t.TempDir()
+	for _, name := range []string{"rivumi", "rivumi-hook"} {
+		b, err := os.ReadFile(filepath.Join(src, name))
+		must(t, err)
+		must(t, os.WriteFile(filepath.Join(dir, name), b, 0o755))
+	}
+	w := newWorld(t)
+	w.autostartEnv("40s") // checked every 10 s; the idle exit is further off
+	p := payload("claude-code", "Bash", map[string]any{"command": "ls"}, w.proj)
+	w.call(t, []string{filepath.Join(dir, "rivumi"), "hook", "claude-code", "--audit", "off"}, p)
+	deadline := time.Now().Add(20 * time.Second)
+	for !answers(w.sock) && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	pids := startedPIDs(t, w.sock)
+	if len(pids) != 1 || !answers(w.sock) {
+		t.Fatalf("no server started: %v", pids)
+	}
+	t.Cleanup(func() { syscall.Kill(pids[0], syscall.SIGTERM) })
+	// Upgrade: a new file at the path (rename over it, as installers do).
+	b, err := os.ReadFile(filepath.Join(dir, "rivumi"))
+	must(t, err)
+	must(t, os.WriteFile(filepath.Join(dir, "rivumi.new"), b, 0o755))
+	must(t, os.Rename(filepath.Join(dir, "rivumi.new"), filepath.Join(dir, "rivumi")))
+	deadline = time.Now().Add(25 * time.Second)
+	for alive(pids[0]) && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	log, _ := os.ReadFile(w.sock + ".log")
+	if alive(pids[0]) || !strings.Contains(string(log), "binary was replaced") {
+		t.Errorf("server %d after the upgrade: alive %v; log:\n%s", pids[0], alive(pids[0]), log)
+	}
+}

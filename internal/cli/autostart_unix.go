@@ -89,7 +89,7 @@ func autostart(exe, sock string, getenv func(string) string) error {
 	}
 	defer logf.Close()
 	cmd := exec.Command(exe, "serve", "--socket="+sock, "--audit", "off",
-		"--idle-exit", serveIdle(getenv).String(), "--start-lock-fd", "3")
+		"--idle-exit", serveIdle(getenv).String(), "--exit-when-replaced", "--start-lock-fd", "3")
 	cmd.Dir = "/"
 	cmd.Stderr = logf
 	cmd.ExtraFiles = []*os.File{lock}

@@ -53,6 +53,24 @@ func (s *socketFlag) Set(v string) error {
 }
 func (s *socketFlag) IsBoolFlag() bool { return true }
 
+// binaryReplaced returns a function reporting whether the file this
+// process was started from is no longer the one at its path (an upgrade
+// replaced or removed it).
+func binaryReplaced() func() bool {
+	exe, err := os.Executable()
+	if err != nil {
+		return func() bool { return false }
+	}
+	fi0, err := os.Stat(exe)
+	if err != nil {
+		return func() bool { return false }
+	}
+	return func() bool {
+		fi, err := os.Stat(exe)
+		return err != nil || !os.SameFile(fi0, fi) || fi.ModTime() != fi0.ModTime() || fi.Size() != fi0.Size()
+	}
+}
+
 func runServe(ctx context.Context, stdio Stdio, args []string) error {
 	fs := newFlags("serve", stdio)
 	var pf policyFlags
@@ -67,6 +85,7 @@ func runServe(ctx context.Context, stdio Stdio, args []string) error {
 	maxBody := fs.Int64("max-body", server.DefaultMaxBody, "largest request body (or stdio line) in `bytes`")
 	maxBatch := fs.Int("max-batch", server.DefaultMaxBatch, "most requests in one batch")
 	idleExit := fs.Duration("idle-exit", 0, "stop after this long without a request (0: never; a server a hook starts uses "+defaultServeIdle.String()+")")
+	whenReplaced := fs.Bool("exit-when-replaced", false, "stop when the rivumi binary this server runs is replaced on disk (a server a hook starts does)")
 	startLock := fs.Int("start-lock-fd", -1, "(set by the hook that starts this server) close this inherited lock descriptor once listening")
 	pf.registerTimeout(fs)
 	evalTimeout := &pf.evalTimeout
@@ -197,20 +216,36 @@ func runServe(ctx context.Context, stdio Stdio, args []string) error {
 	// One listener failing stops them all.
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	if *idleExit > 0 {
+	// A started server keeps its compiled policy for as long as hooks
+	// call it: it stops when idle, and when rivumi is upgraded under it
+	// (the next hook then starts the new binary's server).
+	replaced := func() bool { return false }
+	if *whenReplaced {
+		replaced = binaryReplaced()
+	}
+	if *idleExit > 0 || *whenReplaced {
+		every := 10 * time.Second
+		if *idleExit > 0 {
+			every = min(*idleExit/4, every)
+		}
 		go func() {
-			tick := time.NewTicker(min(*idleExit/4, 10*time.Second))
+			tick := time.NewTicker(every)
 			defer tick.Stop()
 			for {
 				select {
 				case <-sctx.Done():
 					return
 				case <-tick.C:
-					if srv.Idle() >= *idleExit {
+					switch {
+					case *idleExit > 0 && srv.Idle() >= *idleExit:
 						logger.Printf("no request for %v: stopping", *idleExit)
-						cancel()
-						return
+					case replaced():
+						logger.Printf("the rivumi binary was replaced: stopping")
+					default:
+						continue
 					}
+					cancel()
+					return
 				}
 			}
 		}()
