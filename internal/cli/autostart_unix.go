@@ -40,6 +40,21 @@ func privateDir(dir string) error {
 	return nil
 }
 
+// autostartProblem says why no server may be started at sock (its
+// directory existing), or nil.
+func autostartProblem(sock string) error {
+	if err := privateDir(filepath.Dir(sock)); err != nil {
+		return err
+	}
+	if fi, err := os.Lstat(sock); err == nil {
+		st, ok := fi.Sys().(*syscall.Stat_t)
+		if fi.Mode()&os.ModeSocket == 0 || !ok || int(st.Uid) != os.Getuid() {
+			return fmt.Errorf("%s exists and is not this user's socket", sock)
+		}
+	}
+	return nil
+}
+
 // autostart starts `rivumi serve --socket=sock` in the background, unless
 // a server answers there, another call is starting one (the lock file
 // next to the socket is held), or the socket's directory or an existing
@@ -55,14 +70,8 @@ func autostart(exe, sock string, getenv func(string) string) error {
 			return err
 		}
 	}
-	if err := privateDir(dir); err != nil {
+	if err := autostartProblem(sock); err != nil {
 		return fmt.Errorf("not starting a server: %v", err)
-	}
-	if fi, err := os.Lstat(sock); err == nil {
-		st, ok := fi.Sys().(*syscall.Stat_t)
-		if fi.Mode()&os.ModeSocket == 0 || !ok || int(st.Uid) != os.Getuid() {
-			return fmt.Errorf("not starting a server: %s exists and is not this user's socket", sock)
-		}
 	}
 	lock, err := os.OpenFile(sock+".lock", os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -634,6 +635,27 @@ func within(path, dir string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
+// doctorServer reports the per-user server warm hook calls use: answering,
+// or why none will start (informational: hooks work without one).
+func doctorServer(w io.Writer) {
+	sock := usersock.Default(nil)
+	if usersock.Trusted(sock) == nil {
+		if c, err := net.DialTimeout("unix", sock, time.Second); err == nil {
+			c.Close()
+			fmt.Fprintf(w, "ok    server: rivumi serve answers on %s (warm hook calls)\n", sock)
+			return
+		}
+	}
+	switch {
+	case autostartOff(os.Getenv):
+		fmt.Fprintf(w, "-     server: none on %s, and %s is set: every hook call compiles in-process\n", sock, noAutostartEnv)
+	case func() bool { _, err := os.Lstat(filepath.Dir(sock)); return err == nil }() && autostartProblem(sock) != nil:
+		fmt.Fprintf(w, "warn  server: no hook can start one on %s: %v; every hook call compiles in-process\n", sock, autostartProblem(sock))
+	default:
+		fmt.Fprintf(w, "-     server: none on %s yet; the next hook call starts one (unless its flags say --no-autostart or --socket none)\n", sock)
+	}
+}
+
 func hookDoctor(ctx context.Context, stdio Stdio, args []string) error {
 	fs := newFlags("hook doctor", stdio)
 	project, user, dir := hookScope(fs)
@@ -721,6 +743,7 @@ func hookDoctor(ctx context.Context, stdio Stdio, args []string) error {
 			}
 		}
 	}
+	doctorServer(stdio.Out)
 	if wired == 0 {
 		return exitf(ExitError, "hook doctor: no rivumi hook is wired; run `rivumi hook install AGENT`")
 	}
