@@ -41,6 +41,10 @@ const exitBlock = 2
 const defaultTimeout = 5 * time.Second
 
 func main() {
+	// One thread does all of it (read, one round trip, write): with more,
+	// the scheduler's idle threads spin while the server answers, and the
+	// call costs a fifth more CPU (interleaved runs: 4.1 against 3.5 ms).
+	runtime.GOMAXPROCS(1)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
 
