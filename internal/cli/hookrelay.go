@@ -85,7 +85,9 @@ func relayHook(ctx context.Context, srv *server.Server, c hookrelay.Call) hookre
 	env := map[string]string{}
 	for _, kv := range c.Env {
 		if k, v, ok := strings.Cut(kv, "="); ok {
-			env[k] = v
+			if _, dup := env[k]; !dup { // the first wins, as in os.Getenv
+				env[k] = v
+			}
 		}
 	}
 	var exes []string
