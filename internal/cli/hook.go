@@ -285,7 +285,7 @@ func (h *hookFlags) newGrader(ctx context.Context) (hook.Grader, error) {
 // (autostart.go), unless the call opts out. A refusal or failure changes
 // nothing for this call, graded in-process either way, and is not
 // reported on the hook's stderr (which the agents show as its answer):
-// docs/hooks.md says when a server cannot start.
+// docs/agents.md and `rivumi hook doctor` say when a server cannot start.
 func (h *hookFlags) startServer(sock string) {
 	getenv := h.env.getenv
 	if getenv == nil {
@@ -531,30 +531,30 @@ func stableBinary(explicit string) (string, []string, error) {
 }
 
 // thinBinary returns the thin client that sits next to the full binary
-// exe (the one the hook falls back to), copying it there from beside this
-// binary when install made a per-user copy of the full one.
+// exe (the one the hook falls back to). When install made a per-user copy
+// of the full binary, the thin client beside this binary is copied next
+// to it (refreshed by each install, like the full one).
 func thinBinary(exe string) (string, error) {
 	name := "rivumi-hook"
 	if filepath.Ext(exe) == ".exe" {
 		name += ".exe"
 	}
 	dst := filepath.Join(filepath.Dir(exe), name)
-	if fi, err := os.Stat(dst); err == nil && !fi.IsDir() {
-		return dst, nil
-	}
 	self, err := os.Executable()
-	if err != nil {
-		return "", err
+	if err == nil {
+		if r, err := filepath.EvalSymlinks(self); err == nil {
+			self = r
+		}
+		src := filepath.Join(filepath.Dir(self), name)
+		if fi, err := os.Stat(src); err == nil && !fi.IsDir() && src != dst {
+			if err := copyBinary(src, dst); err != nil {
+				return "", fmt.Errorf("copy %s to %s: %v", src, dst, err)
+			}
+			return dst, nil
+		}
 	}
-	if r, err := filepath.EvalSymlinks(self); err == nil {
-		self = r
-	}
-	src := filepath.Join(filepath.Dir(self), name)
-	if _, err := os.Stat(src); err != nil {
-		return "", fmt.Errorf("no %s next to %s or %s (go install ./cmd/rivumi-hook, or build it beside rivumi)", name, exe, self)
-	}
-	if err := copyBinary(src, dst); err != nil {
-		return "", fmt.Errorf("copy %s to %s: %v", src, dst, err)
+	if fi, err := os.Stat(dst); err != nil || fi.IsDir() {
+		return "", fmt.Errorf("no %s next to %s or this binary (go install ./cmd/rivumi-hook, or build it beside rivumi)", name, exe)
 	}
 	return dst, nil
 }
