@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/rivumi/rivumi/audit"
@@ -61,7 +62,10 @@ type hookFlags struct {
 	secrets   stringList
 	remote    remoteFlags // hookremote.go
 	noStart   bool        // autostart.go
-	env       hookEnv     // hookrelay.go: the process the call runs in
+	// pending is the socket to start a server on once the call is
+	// answered (set by the grader, which may outlive a missed deadline).
+	pending atomic.Pointer[string]
+	env     hookEnv // hookrelay.go: the process the call runs in
 }
 
 func (h *hookFlags) register(fs *flag.FlagSet) {
@@ -105,7 +109,11 @@ func hookRunner(agent hook.Agent) func(ctx context.Context, stdio Stdio, args []
 			return exitf(ExitHookBlock, "blocked: %v", err)
 		}
 		defer closeAudit()
-		if code := hook.Run(ctx, cfg, stdio.In, stdio.Out, stdio.Err); code != 0 {
+		code := hook.Run(ctx, cfg, stdio.In, stdio.Out, stdio.Err)
+		// After the answer is out: the server's compile does not compete
+		// with this call's on a small machine.
+		h.startPending()
+		if code != 0 {
 			return exitCode(code)
 		}
 		return nil
@@ -260,7 +268,7 @@ func (h *hookFlags) newGrader(ctx context.Context) (hook.Grader, error) {
 	verdict := h.env.verdict // a relayed call: the serving process grades
 	if verdict == nil {
 		if err := server.TrustedSocket(path); err != nil {
-			h.startServer(path)
+			h.pending.Store(&path)
 			return local(ctx)
 		}
 		verdict = server.NewUnixClient(path).Verdict
@@ -271,7 +279,7 @@ func (h *hookFlags) newGrader(ctx context.Context) (hook.Grader, error) {
 			return v, nil
 		}
 		if h.env.verdict == nil {
-			h.startServer(path) // a stale socket: nothing answers there
+			h.pending.Store(&path) // a stale socket: nothing answers there
 		}
 		g, lerr := local(ctx)
 		if lerr != nil {
@@ -281,12 +289,18 @@ func (h *hookFlags) newGrader(ctx context.Context) (hook.Grader, error) {
 	}, nil
 }
 
-// startServer starts the per-user server on sock in the background
-// (autostart.go), unless the call opts out. A refusal or failure changes
-// nothing for this call, graded in-process either way, and is not
-// reported on the hook's stderr (which the agents show as its answer):
-// docs/agents.md and `rivumi hook doctor` say when a server cannot start.
-func (h *hookFlags) startServer(sock string) {
+// startPending starts the per-user server on the socket where grading
+// found none (autostart.go), unless the call opts out. A refusal or
+// failure changes nothing for this call, graded in-process either way,
+// and is not reported on the hook's stderr (which the agents show as its
+// answer): docs/agents.md and `rivumi hook doctor` say when a server
+// cannot start.
+func (h *hookFlags) startPending() {
+	p := h.pending.Load()
+	if p == nil {
+		return
+	}
+	sock := *p
 	getenv := h.env.getenv
 	if getenv == nil {
 		getenv = os.Getenv
