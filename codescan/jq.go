@@ -131,7 +131,7 @@ func setOf(s string) map[string]bool {
 }
 
 type jqWalker struct {
-	scope   []string // name/arity of the functions visible, innermost last
+	scope   []jqFunc // the functions visible, innermost last
 	env     bool
 	shell   bool
 	modules []string
@@ -164,8 +164,15 @@ func (w *jqWalker) name(n string) bool {
 	return false
 }
 
+// jqFunc is a function by name and arity (jq's f/0 and f/1 are
+// different functions).
+type jqFunc struct {
+	name  string
+	arity int
+}
+
 func (w *jqWalker) visible(name string, arity int) bool {
-	key := fmt.Sprintf("%s/%d", name, arity)
+	key := jqFunc{name, arity}
 	for i := len(w.scope) - 1; i >= 0; i-- {
 		if w.scope[i] == key {
 			return true
@@ -205,12 +212,12 @@ func (w *jqWalker) query(q *gojq.Query, depth int) {
 	mark := len(w.scope)
 	for _, fd := range q.FuncDefs {
 		w.name(fd.Name)
-		w.scope = append(w.scope, fmt.Sprintf("%s/%d", fd.Name, len(fd.Args)))
+		w.scope = append(w.scope, jqFunc{fd.Name, len(fd.Args)})
 		inner := len(w.scope)
 		for _, a := range fd.Args {
 			w.name(a)
 			// def f($a): both $a and a are bound in the body.
-			w.scope = append(w.scope, strings.TrimPrefix(a, "$")+"/0")
+			w.scope = append(w.scope, jqFunc{strings.TrimPrefix(a, "$"), 0})
 		}
 		w.query(fd.Body, depth+1)
 		w.scope = w.scope[:inner]

@@ -254,3 +254,23 @@ func TestJqAgainstJq(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkJq measures the per-call cost of classifying typical agent
+// filters (parse plus walk).
+func BenchmarkJq(b *testing.B) {
+	for _, filter := range []string{
+		".",
+		".dependencies | keys",
+		`.[] | select(.a > 1) | .name`,
+		`[.items[] | {name, version: .v}] | sort_by(.name) | .[:5] | map("\(.name)\t\(.version)")`,
+	} {
+		b.Run(strings.ReplaceAll(filter, " ", ""), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if !Jq(filter).Safe {
+					b.Fatal("not safe")
+				}
+			}
+		})
+	}
+}
