@@ -133,7 +133,10 @@ func (p *walker) jqCode(f *frame, seg *Segment, ws []word) {
 		seg.Code = append(seg.Code, Code{Lang: "jq", Text: "-f " + filter.text})
 		seg.tag(TagScriptFile)
 		seg.tag(TagCodeUnsafe)
-	case filter.dynamic:
+	case filter.dynamic || filter.glob && globCanMatch(filter.text):
+		// An unquoted .a? or .[0] is a pattern bash replaces with the
+		// names of matching files (.ab, .0, or a file named '$ENV'
+		// matched by '$EN'?): the filter is not known.
 		p.dynamicCode(seg, "jq", *filter)
 	default:
 		r := codescan.Jq(filter.text)
@@ -167,6 +170,30 @@ func (p *walker) jqModuleReads(seg *Segment, r codescan.JqResult) {
 			}
 		}
 	}
+}
+
+// globCanMatch reports whether bash would expand pattern (after quote
+// removal) as a glob: it has * or ?, or a bracket expression that closes
+// ([0], [!a], []x]). An unclosed one ('.[]', '.items[].name') is literal.
+func globCanMatch(pattern string) bool {
+	for i := 0; i < len(pattern); i++ {
+		switch pattern[i] {
+		case '*', '?':
+			return true
+		case '[':
+			j := i + 1
+			if j < len(pattern) && (pattern[j] == '!' || pattern[j] == '^') {
+				j++
+			}
+			if j < len(pattern) && pattern[j] == ']' {
+				j++ // a leading ] is part of the set
+			}
+			if strings.IndexByte(pattern[j:], ']') >= 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
