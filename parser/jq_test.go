@@ -120,3 +120,14 @@ func TestYqEnv(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkParseJq measures parsing a typical jq command (the filter's
+// analysis included).
+func BenchmarkParseJq(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Parse(`jq -r '.[] | select(.a > 1) | .name' f.json`); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
