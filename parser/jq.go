@@ -126,6 +126,10 @@ func (p *walker) jqCode(f *frame, seg *Segment, ws []word) {
 		seg.Operands = append(seg.Operands, p.operand(w))
 	}
 	switch {
+	case filter == nil && seg.HasTag(TagAppendedArgs):
+		// xargs jq -n: the first word appended at run time is the filter.
+		seg.Code = append(seg.Code, Code{Lang: "jq", Text: "", Dynamic: true})
+		seg.tag(TagDynamicCode)
 	case filter == nil:
 		// jq with no filter is jq '.'.
 	case fromFile:

@@ -39,6 +39,8 @@ func TestJqCommandLine(t *testing.T) {
 		{in: "jq -x .", flags: "x", code: ".", safe: true},
 		{in: "jq", code: ""},
 		{in: "jq -n", flags: "null-input", code: ""},
+		{in: "xargs jq -n", flags: "null-input", code: "", tags: "dynamic-code appended-args"},
+		{in: "xargs jq . ", code: ".", safe: true, tags: "appended-args"},
 		{in: "jq \"$F\" f", operands: "f", code: `"$F"`, tags: "dynamic-code"},
 		{in: "jq .[] f", operands: "f", code: ".[]", safe: true},
 		{in: "jq .items[].name f", operands: "f", code: ".items[].name", safe: true},
