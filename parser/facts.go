@@ -3,8 +3,6 @@ package parser
 import (
 	"regexp"
 	"strings"
-
-	"github.com/rivumi/rivumi/codescan"
 )
 
 // deleters remove or overwrite all their operands.
@@ -92,20 +90,7 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 		}
 		seg.Writes = append(seg.Writes, p.operand(word{text: dir, path: dir}))
 	case prog == "yq":
-		exprs := seg.Options["expression"]
-		if len(ops) > 0 && len(exprs) == 0 {
-			exprs = []string{ops[0].Text}
-		}
-		for _, e := range exprs {
-			// mikefarah's yq has its own language; kislyuk's passes jq
-			// filters to jq: both are checked.
-			if yqEnv.MatchString(e) || codescan.Jq(e).Env {
-				seg.tag(TagSecretEnv) // env(X), strenv(X), envsubst, $ENV
-			}
-			if yqLoad.MatchString(e) {
-				seg.tag(TagCodeUnsafe) // load("~/.ssh/id_rsa"), eval(.x), import
-			}
-		}
+		ops = p.yqExpression(seg, ops)
 		// yq -s EXPR writes one file per document, named by EXPR; -i
 		// rewrites its inputs.
 		for _, e := range seg.Options["split-exp"] {
@@ -117,8 +102,8 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 				seg.Writes = append(seg.Writes, p.operand(word{text: name, path: name}))
 			}
 		}
-		if hasFlag(seg.Flags, "inplace") && len(ops) > 1 {
-			seg.Writes = append(seg.Writes, ops[1:]...)
+		if hasFlag(seg.Flags, "inplace") {
+			seg.Writes = append(seg.Writes, ops...)
 		}
 	case prog == "printenv" || prog == "env" || prog == "set" || prog == "export" || prog == "declare" || prog == "typeset":
 		// They print variables: all of them without names, or the named ones.

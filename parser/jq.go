@@ -2,6 +2,7 @@ package parser
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/rivumi/rivumi/codescan"
@@ -174,6 +175,49 @@ func (p *walker) jqModuleReads(seg *Segment, r codescan.JqResult) {
 			}
 		}
 	}
+}
+
+// yqWords are mikefarah yq's subcommands that take an expression.
+var yqWords = map[string]bool{"e": true, "eval": true, "ea": true, "eval-all": true}
+
+// yqExpression finds yq's expression (--expression, or the first operand
+// after an optional eval/e/eval-all/ea) and judges it: in jq's safe subset
+// it is plain data for kislyuk's yq (which hands it to jq) and for
+// mikefarah's (whose builtins of those names read nothing else); otherwise
+// the regular expressions yqEnv and yqLoad decide (secret-env,
+// code-unsafe), as mikefarah's language is not parsed. The expression is
+// dropped from the operands, which it is not; the file operands are
+// returned.
+func (p *walker) yqExpression(seg *Segment, ops []Operand) []Operand {
+	i := 0
+	if len(ops) > 0 && !ops[0].Dynamic && yqWords[ops[0].Text] {
+		i = 1
+	}
+	exprs := seg.Options["expression"]
+	if len(exprs) == 0 && len(seg.Options["from-file"]) == 0 && i < len(ops) {
+		if ops[i].Dynamic {
+			return ops
+		}
+		exprs = []string{ops[i].Text}
+		ops = slices.Clone(ops[i+1:])
+		seg.Operands = ops
+	} else {
+		ops = ops[i:]
+		seg.Operands = ops
+	}
+	for _, e := range exprs {
+		r := codescan.Jq(e)
+		if r.Safe {
+			continue
+		}
+		if yqEnv.MatchString(e) || r.Env {
+			seg.tag(TagSecretEnv) // env(X), strenv(X), envsubst, $ENV
+		}
+		if yqLoad.MatchString(e) || len(r.Modules) > 0 {
+			seg.tag(TagCodeUnsafe) // load("~/.ssh/id_rsa"), eval(.x), import
+		}
+	}
+	return ops
 }
 
 // globCanMatch reports whether bash would expand pattern (after quote

@@ -104,15 +104,43 @@ func TestJqCommandLine(t *testing.T) {
 	}
 }
 
+func TestYqOperands(t *testing.T) {
+	for in, want := range map[string]string{
+		"yq '.a' f.yaml":          "f.yaml",
+		"yq e '.a' f.yaml g.yaml": "f.yaml g.yaml",
+		"yq -i '.a = 1' f.yaml":   "f.yaml",
+		"yq -n '.a'":              "",
+		"yq":                      "",
+	} {
+		s := mustParse(t, in).Segments[0]
+		var got []string
+		for _, o := range s.Operands {
+			got = append(got, o.Text)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("%q: operands %q, want %q", in, got, want)
+		}
+	}
+	s := mustParse(t, "yq -i '.a = 1' f.yaml").Segments[0]
+	if len(s.Writes) != 1 || s.Writes[0].Text != "f.yaml" {
+		t.Errorf("yq -i: writes %+v, want f.yaml", s.Writes)
+	}
+}
+
 func TestYqEnv(t *testing.T) {
 	for in, want := range map[string]string{
-		"yq '.a' f.yaml":             "",
-		"yq -n 'env(X)'":             TagSecretEnv,
-		"yq '$ ENV.X' f":             TagSecretEnv,
-		"yq -n 'load(\"/x\")'":       TagSecretEnv + " " + TagCodeUnsafe,
-		"yq -n 'load_xml(\"/x\")'":   TagCodeUnsafe,
-		"yq '.a | eval(.b)' f":       TagCodeUnsafe,
-		"yq -n 'import \"a\" as $a'": TagCodeUnsafe,
+		"yq '.a' f.yaml":              "",
+		"yq '.env' f.yaml":            "",
+		"yq e -n 'env(GITHUB_TOKEN)'": TagSecretEnv,
+		"yq eval-all '$ENV' a.yaml":   TagSecretEnv,
+		"yq ea '.' a.yaml":            "",
+		"yq '.a | to_yaml' f.yaml":    "",
+		"yq -n 'env(X)'":              TagSecretEnv,
+		"yq '$ ENV.X' f":              TagSecretEnv,
+		"yq -n 'load(\"/x\")'":        TagSecretEnv + " " + TagCodeUnsafe,
+		"yq -n 'load_xml(\"/x\")'":    TagCodeUnsafe,
+		"yq '.a | eval(.b)' f":        TagCodeUnsafe,
+		"yq -n 'import \"a\" as $a'":  TagCodeUnsafe,
 	} {
 		s := mustParse(t, in).Segments[0]
 		for _, tag := range []string{TagSecretEnv, TagCodeUnsafe} {
