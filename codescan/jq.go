@@ -35,7 +35,7 @@ const MaxJqFilter = 64 << 10
 
 // maxJqDepth bounds the nesting of the filter's syntax tree that [Jq]
 // walks.
-const maxJqDepth = 256
+const maxJqDepth = 4096
 
 // Jq parses filter as a jq program (the filter argument of jq, gojq or
 // jaq) with gojq's parser and classifies it.
@@ -51,7 +51,7 @@ const maxJqDepth = 256
 // Contract:
 //   - Safe is false when the filter is empty of code that parses (a syntax
 //     error, including forms jq accepts and gojq does not, such as `$ ENV`),
-//     longer than [MaxJqFilter] or nested deeper than 256, or contains a
+//     longer than [MaxJqFilter] or nested deeper than 4096, or contains a
 //     carriage return or a backslash before a newline (jq 1.7.1 and gojq
 //     continue a comment past such a newline, jq 1.6 and 1.7.0 do not, so
 //     the versions disagree on what is code);

@@ -114,7 +114,8 @@ var jqCases = []struct {
 	{filter: "# x\r$ENV.X"},
 	{filter: "# x\r\"\n$ENV.X\n#\""},
 	{filter: ". | \x00"},
-	{filter: strings.Repeat("[", 300) + strings.Repeat("]", 300)},
+	{filter: strings.Repeat("[", 3000) + strings.Repeat("]", 3000)},
+	{filter: "[" + strings.Repeat("1,", 2000) + "1]", safe: true}, // a long list is not deep nesting in jq, but is in the tree: within the limit
 	{filter: strings.Repeat(" ", MaxJqFilter+1)},
 }
 
