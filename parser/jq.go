@@ -145,6 +145,12 @@ func (p *walker) jqCode(f *frame, seg *Segment, ws []word) {
 		p.dynamicCode(seg, "jq", *filter)
 	default:
 		r := codescan.Jq(filter.text)
+		if under(p.env.home, p.env.workspace) {
+			// jq imports $HOME/.jq into every program, and its definitions
+			// shadow the builtins (def keys: $ENV;): with the home inside
+			// the workspace, that file is the repository's.
+			r.Safe, r.Reason = false, "~/.jq is a workspace file"
+		}
 		seg.Code = append(seg.Code, Code{Lang: "jq", Text: filter.text, Safe: r.Safe})
 		if !r.Safe {
 			seg.tag(TagCodeUnsafe)

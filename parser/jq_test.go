@@ -104,6 +104,21 @@ func TestJqCommandLine(t *testing.T) {
 	}
 }
 
+func TestJqHomeInWorkspace(t *testing.T) {
+	// jq loads $HOME/.jq into every program: a workspace file when the home
+	// is the workspace or inside it.
+	for _, home := range []string{"/w/proj", "/w/proj/home"} {
+		s := mustParse(t, "jq keys f.json", Workspace("/w/proj"), Home(home), Cwd("/w/proj")).Segments[0]
+		if len(s.Code) != 1 || s.Code[0].Safe || !s.HasTag(TagCodeUnsafe) {
+			t.Errorf("home %s: code %+v tags %v, want an unsafe filter", home, s.Code, s.Tags)
+		}
+	}
+	s := mustParse(t, "jq keys f.json", Workspace("/w/proj"), Home("/home/u"), Cwd("/w/proj")).Segments[0]
+	if len(s.Code) != 1 || !s.Code[0].Safe {
+		t.Errorf("home outside: code %+v, want a safe filter", s.Code)
+	}
+}
+
 func TestYqOperands(t *testing.T) {
 	for in, want := range map[string]string{
 		"yq '.a' f.yaml":          "f.yaml",
