@@ -1,7 +1,9 @@
 package parser
 
 import (
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -168,7 +170,10 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 			}
 		}
 	}
-	for name, vals := range seg.Options {
+	// In the options' name order: reads are facts, and facts must not
+	// depend on map order (a Command is a pure function of the text).
+	for _, name := range slices.Sorted(maps.Keys(seg.Options)) {
+		vals := seg.Options[name]
 		fileOpt := readOptions[prog][name]
 		for _, v := range vals {
 			f, at := strings.CutPrefix(v, "@")
