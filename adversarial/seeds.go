@@ -257,6 +257,15 @@ func Seeds() []Seed {
 			Forms: [][]string{{"push", "origin", "main"}, {"push"}, {"commit", "-m", "x"}, {"reset", "--hard"}},
 		},
 		{
+			Name: "ask-jq-env", Layer: "ask", Prog: "jq",
+			Paths: []string{"/usr/bin/jq"},
+			Forms: [][]string{
+				{"-n", "'$ENV.GITHUB_TOKEN'"}, {"-rn", "'env.GITHUB_TOKEN'"}, {"--arg", "x", "1", "-n", "'$ENV'"},
+				{"-n", "'$ ENV.GITHUB_TOKEN'"}, {"-n", `'import "../../root/.codex/auth" as $c; $c'`},
+				{"-n", "--rawfile", "k", "~/.ssh/id_rsa", "'$k'"}, {"'{$ENV}'", "f.json"}, {"-n", "'$__loc__'"},
+			},
+		},
+		{
 			Name: "ask-sed-inplace", Layer: "ask", Prog: "sed",
 			Paths: []string{"/bin/sed"},
 			Forms: [][]string{{"-i", "s/a/b/", "f.txt"}, {"-i.bak", "s/a/b/", "f.txt"}, {"--in-place", "s/a/b/", "f.txt"}},

@@ -1,10 +1,13 @@
-// Package codescan inspects code that rivumi cannot parse as shell: sed and awk
-// scripts, interpreter one-liners, and raw text that failed to parse.
+// Package codescan inspects code that rivumi cannot parse as shell: sed, awk
+// and jq scripts, interpreter one-liners, and raw text that failed to parse.
 //
-// The package has four entry points:
+// The package has five entry points:
 //
 //   - [Sed] parses a GNU sed script and reports whether it executes commands,
 //     writes files or reads files.
+//   - [Jq] parses a jq filter (with gojq's parser) and reports whether it
+//     only transforms its inputs, or reads the environment, modules or the
+//     program's location.
 //   - [Awk] tokenizes an awk program and reports whether it can run commands,
 //     redirect output, read other files or load extensions.
 //   - [Scan] extracts string literals from code in another language (python,

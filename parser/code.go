@@ -220,6 +220,8 @@ func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []wor
 		p.awkCode(f, seg, operands)
 	case prog == "sed" || prog == "gsed":
 		p.sedCode(f, seg, operands)
+	case prog == "jq" || prog == "gojq" || prog == "jaq":
+		p.jqCode(f, seg, ws)
 	case prog == "vim" || prog == "vi" || prog == "nvim" || prog == "ex" || prog == "view" || prog == "gvim" || prog == "vimdiff":
 		p.vimCode(f, seg, ws)
 	case prog == "less" || prog == "more" || prog == "most":

@@ -1,7 +1,9 @@
 package parser
 
 import (
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -90,9 +92,7 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 		}
 		seg.Writes = append(seg.Writes, p.operand(word{text: dir, path: dir}))
 	case prog == "yq":
-		if len(ops) > 0 && jqEnv.MatchString(ops[0].Text) {
-			seg.tag(TagSecretEnv) // env(X), strenv(X), envsubst
-		}
+		ops = p.yqExpression(seg, ops)
 		// yq -s EXPR writes one file per document, named by EXPR; -i
 		// rewrites its inputs.
 		for _, e := range seg.Options["split-exp"] {
@@ -104,8 +104,8 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 				seg.Writes = append(seg.Writes, p.operand(word{text: name, path: name}))
 			}
 		}
-		if hasFlag(seg.Flags, "inplace") && len(ops) > 1 {
-			seg.Writes = append(seg.Writes, ops[1:]...)
+		if hasFlag(seg.Flags, "inplace") {
+			seg.Writes = append(seg.Writes, ops...)
 		}
 	case prog == "printenv" || prog == "env" || prog == "set" || prog == "export" || prog == "declare" || prog == "typeset":
 		// They print variables: all of them without names, or the named ones.
@@ -120,11 +120,6 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 			if prog == "printenv" && secretVarName(o.Text) {
 				seg.tag(TagSecretEnv)
 			}
-		}
-	case prog == "jq" || prog == "gojq" || prog == "jaq":
-		// The filter is code: env, $ENV, strenv(), envsubst read the environment.
-		if len(ops) > 0 && len(seg.Options["from-file"]) == 0 && jqEnv.MatchString(ops[0].Text) {
-			seg.tag(TagSecretEnv)
 		}
 	case prog == "ps":
 		// ps e (BSD) and -o environ print other processes' environments.
@@ -175,7 +170,10 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 			}
 		}
 	}
-	for name, vals := range seg.Options {
+	// In the options' name order: reads are facts, and facts must not
+	// depend on map order (a Command is a pure function of the text).
+	for _, name := range slices.Sorted(maps.Keys(seg.Options)) {
+		vals := seg.Options[name]
 		fileOpt := readOptions[prog][name]
 		for _, v := range vals {
 			f, at := strings.CutPrefix(v, "@")
@@ -222,9 +220,15 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 	}
 }
 
-// jqEnv matches jq/yq filters that read the environment or other files
-// (import "x" {search: "~/.docker"} loads ~/.docker/x.json).
-var jqEnv = regexp.MustCompile(`\$ENV|\benv\b|strenv|envsubst|\$__prog|input_filename|\bgetpath\(\["?ENV|\bsearch\s*:|load_str|\bload\(`)
+// yqEnv matches yq (mikefarah) expressions that read the environment or
+// other files: env(X), strenv(X), envsubst, load/load_str (jq filters are
+// parsed instead: see jqCode).
+var yqEnv = regexp.MustCompile(`\$\s*ENV|\benv\b|strenv|envsubst|\$__|input_filename|\bgetpath\(\["?ENV|\bsearch\s*:|load_str|\bload\(`)
+
+// yqLoad matches yq expressions that read files or evaluate data as an
+// expression: load, load_str, load_xml … (mikefarah), eval, and jq's
+// import, include, modulemeta and get_search_list (kislyuk).
+var yqLoad = regexp.MustCompile(`\bload(_[a-z0-9]+)?\b|\beval\b|\bimport\b|\binclude\b|\bmodulemeta\b|\bget_(search_list|prog_origin|jq_origin)\b`)
 
 // intoDirWrites adds, for cp/mv/install/rsync SRC… DEST (or -t DEST), the
 // paths written when DEST is a directory: DEST/basename(SRC), or DEST/SRC
@@ -267,10 +271,13 @@ var readOptions = map[string]map[string]bool{
 	"rg": {"file": true, "ignore-file": true}, "wc": {"files0-from": true}, "du": {"files0-from": true, "exclude-from": true},
 	"diff": {"from-file": true, "to-file": true, "exclude-from": true}, "sort": {"files0-from": true, "random-source": true},
 	"git": {"contents": true, "ignore-revs-file": true, "file": true, "F": true, "pathspec-from-file": true, "f": true},
-	"jq":  {"from-file": true, "rawfile": true, "slurpfile": true, "f": true}, "tar": {"files-from": true, "exclude-from": true},
+	"jq":  jqReadOptions, "gojq": jqReadOptions, "jaq": jqReadOptions, "tar": {"files-from": true, "exclude-from": true},
 	"curl": {"config": true, "upload-file": true, "cert": true, "key": true}, "rsync": {"files-from": true, "exclude-from": true, "include-from": true, "password-file": true},
 	"sed": {"file": true}, "awk": {"file": true}, "cut": {}, "ssh": {"i": true, "F": true}, "scp": {"i": true, "F": true},
 }
+
+// jqReadOptions are jq's options naming files it reads (see jqCode).
+var jqReadOptions = map[string]bool{"from-file": true, "rawfile": true, "slurpfile": true, "argfile": true, "library-path": true}
 
 // urlBase is the file name a downloader saves a URL under, or "".
 func urlBase(u string) string {

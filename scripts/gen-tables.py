@@ -16,7 +16,7 @@ readonly = {
     "uname": (ANY, True), "which": (ANY, True), "type": (ANY, True), "stat": (ANY, False),
     "file": (ANY, False), "du": (ANY, False), "df": (ANY, True), "diff": ("brief report-identical-files c context u unified e n y side-by-side width t expand-tabs initial-tab r recursive new-file exclude exclude-from ignore-case ignore-all-space ignore-space-change ignore-blank-lines text color from-file to-file normal show-c-function q help version", False),
     "cmp": (ANY, False), "cut": (ANY, False), "tr": (ANY, False), "nl": (ANY, False), "tac": (ANY, False),
-    "rev": (ANY, False), "column": (ANY, False), "jq": ("r raw-output j join-output c compact-output s slurp n null-input e exit-status a ascii-output S sort-keys C color-output M monochrome-output tab indent arg argjson slurpfile rawfile args jsonargs raw-input R seq stream f from-file L 0 h help V version", False),
+    "rev": (ANY, False), "column": (ANY, False), "jq": ("raw-output join-output raw-output0 compact-output slurp null-input exit-status ascii-output sort-keys color-output monochrome-output tab indent unbuffered arg argjson slurpfile rawfile argfile args jsonargs raw-input seq stream stream-errors binary help version build-configuration", False),
     "basename": (ANY, True), "dirname": (ANY, True), "realpath": (ANY, False), "readlink": (ANY, False),
     "true": (ANY, True), "false": (ANY, True), "test": (ANY, True), "[": (ANY, True), "[[": (ANY, True),
     "((": (ANY, True), "let": (ANY, True), "printenv": ("0 null", True), "grep": (ANY, False), "egrep": (ANY, False),

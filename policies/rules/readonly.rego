@@ -10,7 +10,9 @@ import data.rivumi.lib.segment as seg
 # title: Read-only program
 # custom:
 #   id: allow.readonly
-#   justification: The program only reads and prints, with options on its allowed list.
+#   justification: >-
+#     The program only reads and prints, with options on its allowed list (jq with a filter in the
+#     parsed safe subset).
 allow contains {"id": "allow.readonly"} if {
 	data.rivumi.tables.readonly[input.segment.program]
 	input.segment.program != "git"
@@ -20,7 +22,20 @@ allow contains {"id": "allow.readonly"} if {
 	seg.plain
 	seg.writes_in_workspace
 	seg.reads_ok
-	count(input.segment.code) == 0
+	readonly_code_ok
+}
+
+# No code, or (jq) a filter in the parsed safe subset: paths, literals,
+# operators and pure builtins, no $ENV, env, input_filename, import or
+# include.
+readonly_code_ok if count(input.segment.code) == 0
+
+readonly_code_ok if {
+	input.segment.program == "jq"
+	every c in input.segment.code {
+		c.lang == "jq"
+		c.safe
+	}
 }
 
 # Every option used is on the program's list (or the list says any).

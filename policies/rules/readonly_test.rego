@@ -29,6 +29,43 @@ test_readonly if {
 	}))
 }
 
+test_readonly_jq if {
+	# A jq filter in the safe subset, reading a workspace file.
+	allowed("allow.readonly", fx.run(["jq", "-r", ".name", "f.json"], {
+		"flags": {"raw-output"},
+		"operands": [fx.path("f.json", "workspace")],
+		"code": [fx.code("jq", ".name", true)],
+	}))
+
+	# A filter outside the subset ($ENV, import …).
+	not allowed("allow.readonly", fx.run(["jq", "-n", "$ENV"], {
+		"flags": {"null-input"},
+		"code": [fx.code("jq", "$ENV", false)],
+		"tags": {"code-unsafe", "secret-env"},
+	}))
+
+	# Code in another language on a program that is not jq.
+	not allowed("allow.readonly", fx.run(["cat", "f"], {
+		"operands": [fx.path("f", "workspace")],
+		"code": [fx.code("jq", ".", true)],
+	}))
+
+	# jq -L DIR: module search paths are outside the options allowed.
+	not allowed("allow.readonly", fx.run(["jq", "-L", "/x", "."], {
+		"flags": {"library-path"},
+		"options": {"library-path": ["/x"]},
+		"code": [fx.code("jq", ".", true)],
+	}))
+
+	# jq -f FILE: the filter is not known.
+	not allowed("allow.readonly", fx.run(["jq", "-f", "x.jq", "f"], {
+		"flags": {"from-file"},
+		"options": {"from-file": ["x.jq"]},
+		"code": [fx.code("jq", "-f x.jq", false)],
+		"tags": {"script-file", "code-unsafe"},
+	}))
+}
+
 test_readonly_dynamic_arguments if {
 	# ls may take arguments known only at run time; sort may not.
 	allowed("allow.readonly", fx.run(["ls", "$D"], {"dynamic": [false, true], "tags": {"dynamic-args"}}))

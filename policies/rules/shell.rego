@@ -113,11 +113,13 @@ ask contains {"id": "shell.code-spawns"} if {
 }
 
 # METADATA
-# title: awk or sed script outside the safe subset
+# title: awk, sed or jq script outside the safe subset
 # custom:
 #   id: shell.code-unsafe
 #   grantable: true
-#   justification: The awk or sed script runs commands or writes files (system, getline, pipes, e, w).
+#   justification: >-
+#     The awk or sed script runs commands or writes files (system, getline, pipes, e, w), or the jq
+#     filter reads the environment, modules or other files, or cannot be parsed.
 ask contains {"id": "shell.code-unsafe"} if {
 	"code-unsafe" in input.segment.tags
 }

@@ -54,12 +54,15 @@ yaml_rules := {
 			"later": [],
 		}],
 	},
-	"allow_by_program": {"npm": [{
-		"id": "team.npm-lint",
-		"words": [["run"], ["lint", "format"]],
-		"options": [],
-		"later": [],
-	}]},
+	"allow_by_program": {
+		"npm": [{
+			"id": "team.npm-lint",
+			"words": [["run"], ["lint", "format"]],
+			"options": [],
+			"later": [],
+		}],
+		"gojq": [{"id": "team.gojq", "words": [], "options": [], "later": []}],
+	},
 }
 
 # YAML deny: the words as a prefix, the option anywhere.
@@ -186,6 +189,24 @@ test_yaml_allow_reads_no_secret_and_runs_no_code if {
 		"subcommand": "run",
 		"code": [fx.code("shell", "ls", true)],
 	})
+		with data.rivumi.yaml as yaml_rules
+}
+
+test_yaml_allow_covers_safe_jq if {
+	# A jq filter in the safe subset is data transformation, not code.
+	{"id": "team.gojq"} in rules.allow with input as fx.run(["gojq", ".a", "f.json"], {
+		"operands": [fx.path("f.json", "workspace")],
+		"code": [fx.code("jq", ".a", true)],
+	})
+		with data.rivumi.yaml as yaml_rules
+
+	# Outside the subset, or code in another language.
+	not {"id": "team.gojq"} in rules.allow with input as fx.run(["gojq", "-n", "$ENV"], {
+		"code": [fx.code("jq", "$ENV", false)],
+		"tags": {"code-unsafe", "secret-env"},
+	})
+		with data.rivumi.yaml as yaml_rules
+	not {"id": "team.gojq"} in rules.allow with input as fx.run(["gojq", "x"], {"code": [fx.code("awk", "x", true)]})
 		with data.rivumi.yaml as yaml_rules
 }
 
