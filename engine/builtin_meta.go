@@ -3,7 +3,7 @@
 package engine
 
 // builtinMetaDigest is embeddedDigest of the packs the table was read from.
-const builtinMetaDigest = "0ef4bc5ffaec978506e1af7ae0d257338e27182f3842c85ba0574b68b77e35bc"
+const builtinMetaDigest = "c0e2de6a1c1d045abd37d77ca0c5a0a35188e8bd0b66f373275a1d0826c4793f"
 
 // builtinMetaTable is the embedded packs' METADATA by rule id (see builtinMeta).
 var builtinMetaTable = map[string]RuleMeta{
