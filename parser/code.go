@@ -69,9 +69,15 @@ func (p *walker) command(f *frame, seg *Segment, words []word) {
 	ws := p.unwrap(f, seg, words)
 	w0 := ws[0]
 	seg.PathKind, seg.Path = pathKind(w0)
+	for _, w := range words {
+		if w.derived {
+			seg.tag(TagDerived)
+		}
+	}
 	if seg.PathKind == "dynamic" {
 		seg.tag(TagDynamicProgram)
 		p.cmd.Shape.DynamicCommand = true
+		p.dynamicTail(f, seg, ws)
 	} else {
 		name, changed := progName(w0.text)
 		seg.Program = name
@@ -100,6 +106,43 @@ func (p *walker) command(f *frame, seg *Segment, words []word) {
 		p.xargsStatic(f, seg, seg.hdoc.text) // xargs rm -rf <<< /
 	}
 	p.facts(f, seg, operands)
+}
+
+// dynamicTail grades what an unknown program is handed as a wrapper would
+// run it ($SUDO_CMD rm -rf /, "$RUNNER" rm -rf ~): the words after its
+// options as a command (also from the word after, in case the last option
+// takes it as a value), and after -c (alone or in a bundle such as -ec)
+// the code as shell ($SHELL -c 'rm -rf /'). Such children are never
+// allowed (the parent asks for its unknown program); a floor shape among
+// them denies.
+func (p *walker) dynamicTail(f *frame, seg *Segment, ws []word) {
+	i := 1
+	for ; i < len(ws) && i <= 4; i++ {
+		t := ws[i].text
+		if ws[i].dynamic || len(t) < 2 || t[0] != '-' || t == "--" {
+			break
+		}
+		if t[1] != '-' && strings.ContainsRune(t[1:], 'c') {
+			if i+1 < len(ws) {
+				code := ws[i+1]
+				if code.dynamic {
+					p.dynamicCodeIn(f, seg, "shell", code)
+				} else {
+					p.script(f, code.text, seg.Index, KindScript, true)
+				}
+			}
+			return
+		}
+	}
+	if i < len(ws) && ws[i].text == "--" {
+		i++
+	}
+	if i < len(ws) && !ws[i].dynamic {
+		p.execChild(f, seg, ws[i:], "", "")
+	}
+	if i > 1 && i+1 < len(ws) && !ws[i+1].dynamic && ws[i-1].text != "--" {
+		p.execChild(f, seg, ws[i+1:], "", "")
+	}
 }
 
 // subtreeFetches reports whether the segments created while resolving w
@@ -158,7 +201,9 @@ func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []wor
 			p.changeShell()
 			return
 		}
+		p.sameShell = inShell(seg)
 		p.joinedScript(f, seg, args, KindScript)
+		p.sameShell = false
 	case prog == "source" || prog == ".":
 		if len(operands) > 0 {
 			p.scriptFile(f, seg, operands[0])
@@ -749,7 +794,11 @@ func (p *walker) execChild(f *frame, parent *Segment, ws []word, placeholder, ro
 		}
 	}
 	seg := p.newSegment(nf, strings.Join(parts, " "))
-	seg.Wrappers = append(seg.Wrappers, Wrapper{Name: parent.Program, Args: []string{}})
+	name := parent.Program
+	if name == "" {
+		name = parent.Path // an unknown program, as written
+	}
+	seg.Wrappers = append(seg.Wrappers, Wrapper{Name: name, Args: []string{}})
 	p.command(nf, seg, filled)
 }
 

@@ -124,6 +124,7 @@ const (
 	TagCodeUnsafe     = "code-unsafe"        // an awk or sed script outside the safe subset
 	TagOpaqueCode     = "opaque-code"        // carries code outside the safe subset (see Code)
 	TagSecretEnv      = "secret-env"         // reads a secret-looking variable ($GITHUB_TOKEN), an indirect one (${!x}), or dumps them all
+	TagDerived        = "derived"            // some word is known only by static evaluation of values the command set (x=rm; $x)
 
 	// Summary tags, so that rules can test cheaply (and OPA can index)
 	// whether a list is non-empty before iterating it.
@@ -174,6 +175,11 @@ type Assign struct {
 	Name    string `json:"name"`
 	Value   string `json:"value"`
 	Dynamic bool   `json:"dynamic"`
+
+	// For static evaluation: known is set when the value is statically
+	// known; array holds an array's elements in list; appends is +=.
+	known, array, appends, naked bool
+	list                         []string
 }
 
 // Code is an argument that carries code rivumi does not parse as shell, or

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"mvdan.cc/sh/v3/expand"
 )
 
 // deleters remove or overwrite all their operands.
@@ -350,18 +352,40 @@ func (p *walker) tarWrites(seg *Segment) {
 // changeDir follows cd/pushd/popd for the segments after this one.
 func (p *walker) changeDir(seg *Segment, operands []word) {
 	switch {
-	case seg.Program == "popd":
-		p.env.cwd = ""
+	case seg.Program == "popd" || seg.Program == "pushd" && len(operands) == 0:
+		p.env.cwd = "" // a directory of the stack
 	case len(operands) == 0:
+		if v, ok := p.vars.vars["HOME"]; ok && !v.Set {
+			return // HOME unset: cd fails
+		}
 		p.env.cwd = p.env.home
+		if h, ok := p.vars.str("HOME"); ok && strings.HasPrefix(h, "/") {
+			p.env.cwd = cleanPath(h)
+		}
 	case operands[0].dynamic && operands[0].path != "~" && !strings.HasPrefix(operands[0].path, "~/"):
 		p.env.cwd = ""
+	case operands[0].text == "-" && seg.Program != "pushd":
+		// cd - goes to $OLDPWD when the command made it known.
+		v, ok := p.vars.vars["OLDPWD"]
+		switch {
+		case ok && !v.Set:
+			// OLDPWD not set: cd fails, the directory stays.
+		case ok && v.Kind == expand.String && strings.HasPrefix(v.Str, "/") && !hasNUL(v.Str):
+			p.env.cwd = cleanPath(v.Str)
+		default:
+			p.env.cwd = ""
+		}
 	case operands[0].text == "-" || len(operands[0].text) > 1 && (operands[0].text[0] == '+' || operands[0].text[0] == '-'):
 		p.env.cwd = "" // cd -, pushd +N / -N: a directory of the stack
 	default:
 		path := operands[0].path
 		if path == "" {
 			path = operands[0].text
+		}
+		if p.vars.pwdDirty && !strings.HasPrefix(path, "/") && !strings.HasPrefix(path, "~") {
+			// After PWD=…, bash resolves a relative cd from that value.
+			p.env.cwd = ""
+			return
 		}
 		same := p.env.sameCwd(path)
 		p.env.cwd = p.env.absolute(path)

@@ -178,7 +178,12 @@ func newWalker(cfg config, text string) *walker {
 		env.links = map[string]link{}
 		env.phys = &pathEnv{workspace: physDir(&env, ws), home: physDir(&env, home)}
 	}
+	pwd := ""
+	if cfg.cwd != "" || cfg.workspace != "" {
+		pwd = cwd
+	}
 	return &walker{
+		vars:     newVarState(cfg.shell, cfg.home, pwd),
 		cfg:      cfg,
 		cmd:      &Command{Text: text, Shell: cfg.shell, Segments: []*Segment{}, Shape: Shape{Operators: []string{}, Functions: []string{}}},
 		env:      env,
@@ -328,9 +333,26 @@ func (p *walker) script(f *frame, text string, parent int, kind string, dynamic 
 	if kind == KindRemote {
 		p.env.cwd = "" // another host: nothing is known of its paths
 	}
+	// eval's code runs in this shell and sees what is known here; any
+	// other code runs in a child shell (or later, or elsewhere), which
+	// starts from what it inherits.
+	same := p.sameShell
+	p.sameShell = false
+	outer := p.vars
+	if !same {
+		p.vars = outer.child(kind != KindRemote && passesEnv(par) && f.shell == "bash")
+		if p.positional != nil && kind == KindScript && isShell(par.Program) {
+			p.vars.pos, p.vars.posKnown = append([]string{}, p.positional[min(1, len(p.positional)):]...), true
+		}
+		if cwd := p.env.cwd; cwd != "" && !hasNUL(cwd) && kind != KindRemote {
+			p.vars.setPWD(cwd)
+		}
+	}
 	from := len(p.cmd.Segments)
 	p.walkStmts(nf, file.Stmts)
 	p.sweep(nf, file)
+	p.vars = outer
+	p.sameShell = same
 	// A cd inside inline code: a child shell's cd does not last, eval's
 	// does; either way the cwd after it is not known for sure.
 	if kind != KindRemote && p.env.cwd != savedCwd {

@@ -38,7 +38,7 @@ func TestSegmentsEverywhere(t *testing.T) {
 		{"{ a; b; }", []string{"a", "b"}},
 		{"if a; then b; elif c; then d; else e; fi", []string{"a", "b", "c", "d", "e"}},
 		{"while a; do b; done; until c; do d; done", []string{"a", "b", "c", "d"}},
-		{"for x in a b; do c $x; done", []string{"c a"}}, // $x stands for its (alike) items
+		{"for x in a b; do c $x; done", []string{"c a", "c b"}}, // a short static list: the body once per item
 		{"for x in a $y; do c $x; done", []string{"c $x"}},
 		{"case $x in a) b;; *) c;; esac", []string{"b", "c"}},
 		{"f() { a; }; f", []string{"a", "f"}},

@@ -74,20 +74,19 @@ func (p *walker) callExpr(f *frame, c *syntax.CallExpr, s *syntax.Stmt) {
 	// Words first: their substitutions become children of this segment.
 	var words []word
 	for _, w := range c.Args {
-		if exp := braceWords(w); exp != nil && f.shell != "sh" {
-			for _, e := range exp {
-				r := p.resolveWord(f, e, seg.Index)
-				if r.text == "" && !r.dynamic && !hasQuotes(e) {
-					continue // an empty unquoted word vanishes: {sh,} is just sh
-				}
-				words = append(words, r)
-			}
-			continue
-		}
-		words = append(words, p.resolveWord(f, w, seg.Index))
+		words = append(words, p.argWords(f, w, seg.Index)...)
+	}
+	// Assignments next, left to right, each seeing the ones before it. On a
+	// command they last only for it (they are exported to it).
+	var before *snapshot
+	if len(words) > 0 && len(c.Assigns) > 0 {
+		sn := p.vars.snap()
+		before = &sn
 	}
 	for _, a := range c.Assigns {
-		seg.Assigns = append(seg.Assigns, p.assign(f, a, seg.Index))
+		as := p.assign(f, a, seg.Index)
+		seg.Assigns = append(seg.Assigns, as)
+		p.applyAssign(as, len(words) > 0)
 	}
 	seg.Redirects = append(seg.Redirects, f.redirs...)
 	for _, w := range words {
@@ -107,6 +106,41 @@ func (p *walker) callExpr(f *frame, c *syntax.CallExpr, s *syntax.Stmt) {
 	}
 	p.command(f, seg, words)
 	p.procOutCode(f, seg)
+	effects := p.shellEffects(f, seg)
+	if before != nil {
+		p.vars.restore(*before)
+		if f.shell == "sh" && specialBuiltins[seg.Program] || p.funcs[seg.Program] {
+			// POSIX special builtins keep their prefix assignments.
+			for _, a := range seg.Assigns {
+				p.vars.forget(a.Name)
+			}
+		}
+	}
+	effects()
+}
+
+// argWords resolves one argument word into the words bash passes: braces
+// expanded (when small and static), known values expanded and split.
+func (p *walker) argWords(f *frame, w *syntax.Word, parent int) []word {
+	if exp := braceWords(w); exp != nil && f.shell != "sh" {
+		var out []word
+		for _, e := range exp {
+			if ev, ok := p.evalFields(f, e); ok {
+				out = append(out, ev...)
+				continue
+			}
+			r := p.resolveWord(f, e, parent)
+			if r.text == "" && !r.dynamic && !hasQuotes(e) {
+				continue // an empty unquoted word vanishes: {sh,} is just sh
+			}
+			out = append(out, r)
+		}
+		return out
+	}
+	if ev, ok := p.evalFields(f, w); ok {
+		return ev
+	}
+	return []word{p.resolveWord(f, w, parent)}
 }
 
 // procOutCode settles shells inside >( ) of seg once seg is known: they
@@ -156,22 +190,43 @@ func (p *walker) assign(f *frame, a *syntax.Assign, parent int) Assign {
 			p.cmd.Segments[parent].tag(TagArithDynamic)
 		}
 	}
+	out.known = a.Index == nil
+	out.appends = a.Append
 	if a.Array != nil {
 		var vals []string
+		out.array = true
 		for _, el := range a.Array.Elems {
 			if el.Index != nil {
 				p.walkArithm(f, el.Index, parent)
+				out.known = false // sparse: not followed
 			}
-			w := p.resolveWord(f, el.Value, parent)
-			vals = append(vals, w.text)
-			out.Dynamic = out.Dynamic || w.dynamic
+			if el.Value == nil {
+				continue
+			}
+			for _, w := range p.argWords(f, el.Value, parent) {
+				vals = append(vals, w.text)
+				out.list = append(out.list, w.text)
+				out.Dynamic = out.Dynamic || w.dynamic
+				out.known = out.known && !w.dynamic && !w.glob
+			}
 		}
 		out.Value = "(" + strings.Join(vals, " ") + ")"
+		out.known = out.known && !out.Dynamic
 		return out
 	}
 	if a.Value != nil {
-		w := p.resolveWord(f, a.Value, parent)
+		var w word
+		if v, ok := p.evalLiteral(f, a.Value); ok {
+			n := len(p.cmd.Segments)
+			w = word{text: v, path: v, derived: true, childFrom: n, childTo: n}
+		} else {
+			w = p.resolveWord(f, a.Value, parent)
+			if !w.dynamic && tildeValue(a.Value) {
+				out.known = false // x=~/a: expanded from HOME when it is not known
+			}
+		}
 		out.Value, out.Dynamic = w.text, out.Dynamic || w.dynamic
+		out.known = out.known && !out.Dynamic
 		switch {
 		case parent >= 0 && codeEnvNames[out.Name] != "":
 			p.codeEnv(f, p.cmd.Segments[parent], out.Name, w)
@@ -182,7 +237,21 @@ func (p *walker) assign(f *frame, a *syntax.Assign, parent int) Assign {
 	if a.Naked && a.Value != nil && a.Name == nil {
 		out.Name = out.Value
 	}
+	if a.Naked {
+		out.known, out.naked = false, true
+	}
 	return out
+}
+
+// tildeValue reports an assignment value with an unquoted ~ that bash
+// expands (at the start, or after a colon).
+func tildeValue(w *syntax.Word) bool {
+	for i, part := range w.Parts {
+		if l, ok := part.(*syntax.Lit); ok && (i == 0 && strings.HasPrefix(l.Value, "~") || strings.Contains(l.Value, ":~")) {
+			return true
+		}
+	}
+	return false
 }
 
 // codeEnvNames are variables whose value a program runs: "shell" values
@@ -275,7 +344,13 @@ func (p *walker) resolveRedirect(f *frame, r *syntax.Redirect) (Redirect, *hdocI
 		out.Target = Operand{Text: "", Class: ClassNull}
 		return out, &hdocInfo{text: text, dynamic: body.dynamic, op: out.Op, fetch: body.dynamic && p.subtreeFetches(body)}
 	case syntax.WordHdoc:
-		body := p.resolveWord(f, r.Word, f.parent)
+		var body word
+		if v, ok := p.evalLiteral(f, r.Word); ok {
+			n := len(p.cmd.Segments)
+			body = word{text: v, path: v, derived: true, childFrom: n, childTo: n}
+		} else {
+			body = p.resolveWord(f, r.Word, f.parent)
+		}
 		text := body.text
 		if body.dynamic {
 			text = body.raw
@@ -283,7 +358,12 @@ func (p *walker) resolveRedirect(f *frame, r *syntax.Redirect) (Redirect, *hdocI
 		out.Target = Operand{Text: "", Class: ClassNull}
 		return out, &hdocInfo{text: text + "\n", dynamic: body.dynamic, op: out.Op, fetch: body.dynamic && p.subtreeFetches(body)}
 	}
-	w := p.resolveWord(f, r.Word, f.parent)
+	var w word
+	if ev, ok := p.evalFields(f, r.Word); ok && len(ev) == 1 {
+		w = ev[0] // one word, or bash refuses it as an ambiguous redirect
+	} else {
+		w = p.resolveWord(f, r.Word, f.parent)
+	}
 	out.Target = p.operand(w)
 	out.fetch = (w.procSubst || w.cmdSubst) && p.subtreeFetches(w)
 	if w.procSubst || w.cmdSubst {
@@ -435,6 +515,7 @@ func (p *walker) builtinClause(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 			}
 		}
 		seg.Flags = uniqSorted(seg.Flags)
+		p.declEffects(f, c, seg)
 		if seg.HasTag(TagResolution) {
 			p.changeShell()
 		}

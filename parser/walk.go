@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -35,6 +36,14 @@ type walker struct {
 	// loopVars maps a for-loop variable to the word standing for its
 	// values, while the loop body is walked.
 	loopVars map[string]word
+	// vars is what the command made known about its variables so far
+	// (static evaluation, eval.go).
+	vars *varState
+	// sameShell is set while eval's code is walked: it runs in the shell
+	// that is being walked, not in a child.
+	sameShell bool
+	// unrolled counts the loop bodies walked once per item.
+	unrolled int
 }
 
 // frame is the context a statement is walked in.
@@ -158,6 +167,11 @@ func (p *walker) walkStmt(f *frame, s *syntax.Stmt) {
 			nf.hdoc = nil
 		}
 	}
+	if s.Background || s.Coprocess {
+		// A background job runs in a subshell: what it sets does not last.
+		sn := p.vars.snap()
+		defer p.vars.restore(sn)
+	}
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		nf.redirs = append(append([]Redirect(nil), f.redirs...), own...)
@@ -192,40 +206,82 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 	case *syntax.BinaryCmd:
 		switch c.Op {
 		case syntax.AndStmt, syntax.OrStmt:
-			for _, st := range p.andOrChain(c) {
+			// a && b && c: each operand runs after all before it, as
+			// walked; after a ||, an operand may run after any of them, and
+			// after the list any of them may not have run.
+			stmts, ops := p.andOrChain(c)
+			mark, uncertain := 0, false
+			for i, st := range stmts {
 				if p.full() {
 					return
 				}
+				if i == 1 {
+					mark = p.vars.mark()
+				}
+				if i > 0 && ops[i-1] == syntax.OrStmt {
+					uncertain = true
+				}
+				if uncertain {
+					p.vars.forgetSince(mark)
+				}
 				p.walkStmt(f, st)
+			}
+			if len(stmts) > 1 {
+				p.vars.forgetSince(mark)
 			}
 		default:
 			p.walkPipeline(f, c)
 		}
 	case *syntax.Subshell:
 		saved := p.env.cwd
+		sn := p.vars.snap()
 		p.walkStmts(f, c.Stmts)
+		p.vars.restore(sn)
 		p.env.cwd = saved
 	case *syntax.Block:
 		p.walkStmts(f, c.Stmts)
 	case *syntax.IfClause:
 		p.scoped(func() {
+			mark := p.vars.mark()
 			for cl := c; cl != nil; cl = cl.Else {
 				p.walkStmts(f, cl.Cond)
+				// The next branch runs after this condition failed, not
+				// after this body.
+				sn := p.vars.snap()
 				p.walkStmts(f, cl.Then)
+				p.vars.restore(sn)
 			}
+			p.vars.forgetSince(mark)
 		})
 	case *syntax.WhileClause:
 		p.scoped(func() {
+			// The body may run any number of times: what it changes is
+			// unknown in it, in the condition and after the loop.
+			names, all := p.loopWrites(c)
+			p.forgetNames(names, all)
+			mark := p.vars.mark()
 			p.walkStmts(f, c.Cond)
 			p.walkStmts(f, c.Do)
+			p.vars.forgetSince(mark)
+			p.forgetNames(names, all)
 		})
 	case *syntax.ForClause:
 		p.scoped(func() {
+			names, all := p.loopWrites(c)
 			switch l := c.Loop.(type) {
 			case *syntax.WordIter:
 				var items []word
-				for _, w := range l.Items {
-					items = append(items, p.resolveWord(f, w, f.parent))
+				if l.InPos.IsValid() {
+					for _, w := range l.Items {
+						items = append(items, p.argWords(f, w, f.parent)...)
+					}
+				}
+				if l.Name != nil && l.InPos.IsValid() && p.unroll(f, c, l.Name.Value, items) {
+					return
+				}
+				p.forgetNames(names, all)
+				if l.Name != nil {
+					p.vars.forget(l.Name.Value)
 				}
 				// for f in *.go a.txt: inside the body, "$f" is one of the
 				// items; when they are static and alike, it reads like them.
@@ -241,23 +297,32 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 				// The header is arithmetic like (( )): grade it as such.
 				seg := p.newSegment(f, f.source(l))
 				seg.Argv, seg.Dynamic, seg.Program, seg.Path, seg.PathKind = []string{"(("}, []bool{false}, "((", "((", "bare"
+				p.forgetNames(names, all)
 				for _, e := range []syntax.ArithmExpr{l.Init, l.Cond, l.Post} {
 					if p.walkArithm(f, e, seg.Index) {
 						seg.tag(TagArithDynamic)
 					}
 				}
 			}
+			mark := p.vars.mark()
 			p.walkStmts(f, c.Do)
+			p.vars.forgetSince(mark)
+			p.forgetNames(names, all)
 		})
 	case *syntax.CaseClause:
 		p.resolveWord(f, c.Word, f.parent)
 		p.scoped(func() {
+			// Each item runs after the word matched it, or after the item
+			// before it (;& and ;;&): what earlier items change is unknown.
+			mark := p.vars.mark()
 			for _, it := range c.Items {
+				p.vars.forgetSince(mark)
 				for _, pat := range it.Patterns {
 					p.resolveWord(f, pat, f.parent)
 				}
 				p.walkStmts(f, it.Stmts)
 			}
+			p.vars.forgetSince(mark)
 		})
 	case *syntax.FuncDecl:
 		p.funcDecl(f, c)
@@ -274,11 +339,51 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 		// TestDecl (bats) and anything new: walk whatever it contains as a
 		// generic statement list so nothing hides.
 		p.sweep(f, cmd)
+		p.vars.clear()
 	}
 }
 
+// Unrolling bounds: a for loop over at most maxUnrollItems static items
+// is walked once per item, up to maxUnrolled body walks per command.
+const (
+	maxUnrollItems = 8
+	maxUnrolled    = 32
+)
+
+// unroll walks the body of for NAME in ITEMS once per item, with NAME
+// known, when the items are few, static and not globs, and nothing in the
+// body can skip the rest of an iteration (break, continue). It reports
+// whether it did.
+func (p *walker) unroll(f *frame, c *syntax.ForClause, name string, items []word) bool {
+	if _, ifs := p.vars.vars["IFS"]; p.vars.off || !ifs || len(items) == 0 || len(items) > maxUnrollItems ||
+		p.unrolled+len(items) > maxUnrolled || hasLoopExit(c) {
+		return false
+	}
+	for _, it := range items {
+		if it.dynamic || it.glob {
+			return false
+		}
+	}
+	p.unrolled += len(items)
+	saved, had := p.loopVars[name]
+	delete(p.loopVars, name)
+	for _, it := range items {
+		p.vars.set(name, expand.Variable{Kind: expand.String, Str: it.text})
+		p.loopVars[name] = it // where the value cannot be evaluated ("$d/$x"), still this item
+		p.walkStmts(f, c.Do)
+	}
+	delete(p.loopVars, name)
+	if had {
+		p.loopVars[name] = saved
+	}
+	return true
+}
+
 // loopValue returns a word standing for every item of a for loop when the
-// items are static, cannot be options, and are of one path class.
+// items are static, cannot be options, and are of one path class. Unless
+// every item is a glob or all are the same text, the word is dynamic (a
+// placeholder classed by its path): as a program name, a subcommand or
+// code it would stand for one item only.
 func (p *walker) loopValue(items []word) (word, bool) {
 	if len(items) == 0 {
 		return word{}, false
@@ -299,7 +404,20 @@ func (p *walker) loopValue(items []word) (word, bool) {
 		}
 		class = c
 	}
-	return items[0], true // alike, or all critical (for d in / ~: reads like /)
+	v := items[0] // alike, or all critical (for d in / ~: reads like /)
+	same := true
+	for _, it := range items {
+		if !it.glob && it.text != v.text {
+			same = false
+		}
+		if it.glob != v.glob {
+			same = false
+		}
+	}
+	if !same {
+		v.dynamic, v.fill = true, true
+	}
+	return v, true
 }
 
 func critical(c string) bool { return c == ClassRoot || c == ClassHome || c == ClassSystemTop }
@@ -319,14 +437,16 @@ func (p *walker) scoped(fn func()) {
 // long one is unrolled here without recursion: its depth would be its
 // length. An operand statement with redirects or other properties of its
 // own is kept whole (walked as a statement).
-func (p *walker) andOrChain(c *syntax.BinaryCmd) []*syntax.Stmt {
+func (p *walker) andOrChain(c *syntax.BinaryCmd) ([]*syntax.Stmt, []syntax.BinCmdOperator) {
 	var rev []*syntax.Stmt
+	var ops []syntax.BinCmdOperator
 	for {
 		if c.Op == syntax.AndStmt {
 			p.addOp("&&")
 		} else {
 			p.addOp("||")
 		}
+		ops = append(ops, c.Op)
 		rev = append(rev, c.Y)
 		x := c.X
 		b, ok := x.Cmd.(*syntax.BinaryCmd)
@@ -339,7 +459,8 @@ func (p *walker) andOrChain(c *syntax.BinaryCmd) []*syntax.Stmt {
 		c = b
 	}
 	slices.Reverse(rev)
-	return rev
+	slices.Reverse(ops)
+	return rev, ops
 }
 
 // plainStmt reports a statement that only holds its command: no
@@ -387,7 +508,9 @@ func (p *walker) walkPipeline(f *frame, c *syntax.BinaryCmd) {
 			nf.kind = KindPipeline
 		}
 		from := len(p.cmd.Segments)
+		sn := p.vars.snap() // each stage runs in a subshell
 		p.walkStmt(&nf, st)
+		p.vars.restore(sn)
 		for j := from; j < len(p.cmd.Segments); j++ {
 			if p.cmd.Segments[j].Parent == f.parent && p.cmd.Segments[j].Depth == f.depth {
 				info.stages[i] = append(info.stages[i], j)
@@ -459,7 +582,15 @@ func (p *walker) funcDecl(f *frame, c *syntax.FuncDecl) {
 	nf.inFunc = name
 	saved := p.env.cwd
 	from := len(p.cmd.Segments)
+	// The body runs when the function is called, with whatever is set
+	// then: nothing is known in it but what it sets itself.
+	outer := p.vars
+	p.vars = &varState{vars: map[string]expand.Variable{}, poison: outer.poison, ro: map[string]bool{}, off: outer.off}
 	p.walkStmt(&nf, c.Body)
+	if p.vars.off && !outer.off {
+		outer.stop() // shopt or a trap inside: in force once it is called
+	}
+	p.vars = outer
 	p.env.cwd = saved
 	// A function that calls itself in a pipeline or in the background
 	// forks without end.
@@ -489,14 +620,19 @@ func (p *walker) sweep(f *frame, n syntax.Node) {
 		switch x := node.(type) {
 		case *syntax.Stmt:
 			p.walkStmt(f, x)
+			p.vars.clear() // a statement found out of the structured walk: its effects are not followed
 			return false
 		case *syntax.CmdSubst:
 			p.visited[x] = true
+			sn := p.vars.snap()
 			p.walkStmts(f.child(x.Stmts, KindSubst, f.parent), x.Stmts)
+			p.vars.restore(sn)
 			return false
 		case *syntax.ProcSubst:
 			p.visited[x] = true
+			sn := p.vars.snap()
 			p.walkStmts(f.child(x.Stmts, KindProcSubst, f.parent), x.Stmts)
+			p.vars.restore(sn)
 			return false
 		}
 		return true

@@ -41,6 +41,9 @@ type word struct {
 	procSubst bool
 	// cmdSubst is true when the word contains a command substitution.
 	cmdSubst bool
+	// derived is true when the word is known only through static
+	// evaluation of values the command set (x=rm; $x).
+	derived bool
 }
 
 // resolveWord resolves w in frame f. Substitutions inside it are walked as
@@ -143,12 +146,19 @@ func (p *walker) resolvePart(f *frame, part syntax.WordPart, parent int, first, 
 			if v, ok := p.loopVars[x.Param.Value]; ok {
 				sb.WriteString(v.text)
 				pb.WriteString(v.path)
+				if v.dynamic {
+					// Items of different texts: classed like them, known as none.
+					out.dynamic, out.fill = true, true
+				}
 				out.glob = out.glob || v.glob
 				out.pathGlob = out.pathGlob || v.pathGlob
 				return
 			}
 		}
 		out.dynamic = true
+		if x.Param != nil && x.Exp != nil && (x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull) {
+			p.vars.forget(x.Param.Value) // ${x:=…} assigns what nobody knows
+		}
 		if x.GlobSubst == syntax.OptOn && !inDq {
 			// zsh's ${~x} / $~x make the value a glob pattern, whose
 			// qualifiers (*(e:…:)) run code.
@@ -169,7 +179,9 @@ func (p *walker) resolvePart(f *frame, part syntax.WordPart, parent int, first, 
 		out.cmdSubst = true
 		*pathOK = false
 		p.cmd.Shape.Substitutions++
+		sn := p.vars.snap() // a subshell
 		p.walkStmts(f.child(x.Stmts, KindSubst, parent), x.Stmts)
+		p.vars.restore(sn)
 		p.visited[x] = true
 	case *syntax.ArithmExp:
 		out.dynamic = true
@@ -187,7 +199,9 @@ func (p *walker) resolvePart(f *frame, part syntax.WordPart, parent int, first, 
 			// >(cmd) reads what the enclosing command writes into it.
 			nf.stdin, nf.procOut = "pipe", true
 		}
+		sn := p.vars.snap()
 		p.walkStmts(nf, x.Stmts)
+		p.vars.restore(sn)
 		p.visited[x] = true
 	case *syntax.ExtGlob:
 		out.dynamic = true
@@ -259,14 +273,23 @@ func (p *walker) walkArithm(f *frame, e syntax.ArithmExpr, parent int) bool {
 							p.changeShell()
 						}
 						p.numeric[name] = true
+						p.vars.forget(name) // assigned a number nobody computed
 						visit(x.Y)
 						return
 					}
 				}
+				p.vars.clear() // ((a[i] = 1)), (($n = 1)): some name
 			}
 			visit(x.X)
 			visit(x.Y)
 		case *syntax.UnaryArithm:
+			if w, ok := x.X.(*syntax.Word); ok && (x.Op == syntax.Inc || x.Op == syntax.Dec) {
+				if l := w.Lit(); l != "" {
+					p.vars.forget(l)
+				} else {
+					p.vars.clear()
+				}
+			}
 			visit(x.X)
 		case *syntax.ParenArithm:
 			visit(x.X)

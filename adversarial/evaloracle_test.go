@@ -1,0 +1,132 @@
+//go:build linux
+
+package adversarial_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/rivumi/rivumi/parser"
+)
+
+// evalScripts end in calls of probe, a program that does not exist: bash
+// logs the argv it would run. known says that rivumi's static evaluation
+// must know every probe's argv; otherwise it may leave words dynamic, but
+// whatever it states as static must be what bash runs.
+var evalScripts = []struct {
+	script string
+	known  bool
+}{
+	{`x=rm; probe $x -rf /`, true},
+	{`x='a  b'; probe $x "$x"`, true},
+	{`a=(r m); probe "${a[0]}${a[1]}" "${a[@]}" ${a[*]} "${#a[@]}"`, true},
+	{`a=(x 'y z'); a+=(w); probe "${a[@]}" ${a[@]}`, true},
+	{`IFS=,; x="rm,-rf,/"; probe $x`, true},
+	{`IFS=,; x="a,,b,"; probe $x "$x"`, false},
+	{`IFS=; x="a b"; probe $x`, true},
+	{`unset IFS; x="a	b c"; probe $x`, true},
+	{`printf -v c %s rm; probe "$c"`, true},
+	{`printf -v c '%s-%s\n' a b c d; probe "$c"`, true},
+	{`read -r a b <<< "rm -rf /"; probe "$a" "$b"`, true},
+	{`read -r a b <<< "  x   y  z  "; probe "[$a]" "[$b]"`, true},
+	{`IFS=, read -r a b <<< "x,y"; probe "$a" "$b" "$IFS"`, true},
+	{`read -ra arr <<< "p q  r"; probe "${arr[@]}"`, true},
+	{`for c in rm ls; do probe $c -rf /; done`, true},
+	{`for c in a b; do x=$c$x; done; probe "$x"`, false},
+	{`x=; for c in a b; do x=$c$x; done; probe "$x"`, true},
+	{`IFS=,; x=",a"; probe $x`, false},
+	{`IFS=,; x="a,"; y=",b"; probe $x$y`, false},
+	{`probe "${HOME%/*}" "${HOME#/}" "${HOME##*/}" "${HOME%%/d*}"`, true},
+	{`probe ${TMPDIR:-/tmp} "${UNSET_X-d}" 2>/dev/null`, false},
+	{`x=abcabc; probe ${x/b/B} ${x//b/B} ${x:1:2} ${x: -2} ${#x} ${x^^} ${x^}`, true},
+	{`x=; probe "${x:-d}" "${x-e}" "${x:+f}" "${x+g}"`, true},
+	{`unset y; probe "${y:-d}" "${y-e}" "${y:+f}" "${y+g}"`, true},
+	{`unset z; : ${z:=rm}; probe $z`, true},
+	{`probe "$PWD" $PWD/../..`, true},
+	{`cd /tmp && probe "$PWD" "$OLDPWD"`, true},
+	{`OLDPWD=/; cd - >/dev/null && probe "$PWD"`, true},
+	{`set -- a 'b c' d; probe "$@" $* "$#" "$2"`, true},
+	{`set -- a b c; shift 2; probe "$@" "$1"`, true},
+	{`x=1 y=$x; probe "$y"`, true},
+	{`x=0; declare x=1 y=$x; probe "$y"`, true},
+	{`export x=rm; probe "$x"`, true},
+	{`x=ls; (x=rm); probe $x`, true},
+	{`x=ls; true | x=rm; probe $x`, true},
+	{`x=ls; { x=rm; } & wait; probe $x`, true},
+	{`x=ls; y=$(x=rm); probe $x`, true},
+	{`readonly c=rm; probe $c`, true},
+	{`x=a; x+=b; probe $x`, true},
+	{"c=$'\\x72m'; probe $c", true},
+	{`x='*'; probe "$x"`, true},
+	{`x=ls; x=rm true; probe $x`, true},
+	{`export -f command_not_found_handle; x=rm /oracle/bash -c 'probe "$x"'`, true},
+	{`export -f command_not_found_handle; x=rm; /oracle/bash -c 'probe "$x"'`, false},
+	{`export -f command_not_found_handle; export x=rm; /oracle/bash -c 'probe "$x" "$HOME"'`, true},
+	{`export -f command_not_found_handle; /oracle/bash -c 'probe "$1" $2' _ a 'b c'`, true},
+	{`x=rm; eval 'probe $x'`, true},
+	{`x=ls; if true; then x=rm; fi; probe $x`, false},
+	{`x=ls; true || x=rm; probe $x`, false},
+	{`x=ls; false && x=rm; probe $x`, false},
+	{`x=ls; f() { x=rm; }; f; probe $x`, false},
+	{`x=ls; eval x=rm; probe $x`, false},
+	{`x=ls; while false; do x=rm; done; probe $x`, false},
+	{`x=ls; declare -u x=rm; probe $x`, false},
+	{`x=ls; declare -n r=x; r=rm; probe $x`, false},
+	{`x=ls; read x <<< rm; probe $x`, true},
+	{`x=ls; unset x; probe $x a`, true},
+	{`x=ls; case a in a) x=rm ;& b) probe $x ;; esac`, false},
+	{`d=/; probe $d/tmp "$d"`, true},
+	{`HOME=/tmp; cd && probe "$PWD"`, true},
+}
+
+func TestEvalOracle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	sb := newSandbox(t)
+	ctx := context.Background()
+	for i, tc := range evalScripts {
+		calls, err := sb.run(ctx, i, tc.script)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.script, err)
+		}
+		var ran [][]string
+		for _, c := range calls {
+			if len(c) > 0 && c[0] == "probe" {
+				ran = append(ran, c)
+			}
+		}
+		c, err := parser.Parse(tc.script, parser.Workspace(workspace), parser.Home(home), parser.Cwd(workspace))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.script, err)
+		}
+		var segs []*parser.Segment
+		for _, s := range c.Segments {
+			if s.Program == "probe" {
+				segs = append(segs, s)
+			}
+		}
+		if len(segs) != len(ran) {
+			t.Errorf("%q: bash ran probe %d times %q, rivumi has %d probe segments", tc.script, len(ran), ran, len(segs))
+			continue
+		}
+		for k, s := range segs {
+			dyn := false
+			for _, d := range s.Dynamic {
+				dyn = dyn || d
+			}
+			got := fmt.Sprintf("%q", s.Argv)
+			want := fmt.Sprintf("%q", ran[k])
+			switch {
+			case dyn && tc.known:
+				t.Errorf("%q: rivumi left %s dynamic; bash ran %s", tc.script, got, want)
+			case !dyn && got != want:
+				t.Errorf("%q: rivumi says %s, bash ran %s", tc.script, got, want)
+			case !dyn && !tc.known:
+				t.Logf("%q: known as %s (bash agrees)", tc.script, strings.Join(s.Argv, " "))
+			}
+		}
+	}
+}

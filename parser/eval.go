@@ -1,0 +1,657 @@
+package parser
+
+import (
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Static evaluation: the values a command itself makes known (x=rm, a=(r m),
+// declare, printf -v, read <<< literal, for-loop items, cd and the context's
+// HOME and PWD) are followed along the straight-line path where they were
+// set, and words that use only known values are expanded through
+// mvdan.cc/sh/v3/expand with an environment the walker controls: no command
+// substitution, no directory read, no arithmetic. Anything else stays
+// dynamic, exactly as before: a value is known only when nothing that runs
+// in between could have changed it.
+//
+// A value stops being known after a branch that may or may not have set it
+// (if, case, ||, a loop), outside a subshell that set it (pipeline stages,
+// ( ), $( ), &), after a function call, source, eval or a command whose name
+// is not known, and for good after anything that changes what assignments
+// mean (readonly, declare -i/-l/-u/-n/-A, shopt, set beyond the safe
+// options).
+
+// varState is what is known about the shell's variables at the point being
+// walked.
+type varState struct {
+	// off switches evaluation off for the rest of the command (a nameref,
+	// shopt, zsh …).
+	off bool
+	// vars holds the known variables; a name that is absent is unknown. A
+	// Variable with Set false is known to be unset.
+	vars map[string]expand.Variable
+	// pos holds $1 … when posKnown.
+	pos      []string
+	posKnown bool
+	// poison names never become known again (typed or converting
+	// variables: their assignments do not mean what they say; readonly
+	// ones whose value was not known).
+	poison map[string]bool
+	// ro names are readonly with a known value: nothing changes them.
+	ro map[string]bool
+	// pwdDirty is set once PWD was assigned by the command: a later
+	// relative cd resolves from that value, not from the real directory.
+	pwdDirty bool
+	// needIFS is set by evaluable when the word splits or joins.
+	needIFS bool
+	// log records the names changed, in order; "" records that everything
+	// was forgotten. Regions (an if body, a || operand) are undone by name.
+	log []string
+}
+
+// neverKnown are variables the shell itself sets or computes: their values
+// cannot be known from the text.
+var neverKnown = map[string]bool{
+	"RANDOM": true, "SRANDOM": true, "SECONDS": true, "LINENO": true, "BASHPID": true, "EPOCHSECONDS": true,
+	"EPOCHREALTIME": true, "BASH_COMMAND": true, "FUNCNAME": true, "BASH_SOURCE": true, "BASH_LINENO": true,
+	"HISTCMD": true, "PIPESTATUS": true, "DIRSTACK": true, "GROUPS": true, "BASH_ARGV": true, "BASH_ARGC": true,
+	"BASH_ARGV0": true, "BASH_REMATCH": true, "BASH_SUBSHELL": true, "SHLVL": true, "REPLY": true, "OPTARG": true,
+	"OPTIND": true, "OPTERR": true, "MAPFILE": true, "UID": true, "EUID": true, "PPID": true, "SHELLOPTS": true,
+	"BASHOPTS": true, "BASH_VERSINFO": true, "BASH_VERSION": true, "COMP_WORDS": true, "COMP_CWORD": true,
+	"COMP_LINE": true, "COMP_POINT": true, "COLUMNS": true, "LINES": true, "HOSTNAME": true, "HOSTTYPE": true,
+	"OSTYPE": true, "MACHTYPE": true, "_": true, "BASH_ALIASES": true, "BASH_CMDS": true, "BASH_EXECUTION_STRING": true,
+	"BASH_XTRACEFD": true, "BASH_COMPAT": true, "POSIXLY_CORRECT": true, "COPROC": true, "HISTSIZE": true,
+}
+
+// defaultIFS is bash's and dash's IFS at start-up: neither takes IFS from
+// the environment.
+const defaultIFS = " \t\n"
+
+// newVarState is the state at the start of a command: IFS is the default,
+// HOME and PWD come from the grading context when it knows them.
+func newVarState(shell, home, cwd string) *varState {
+	s := &varState{vars: map[string]expand.Variable{}, poison: map[string]bool{}, ro: map[string]bool{}}
+	if shell == "zsh" {
+		// zsh does not split unquoted expansions and has its own operators.
+		s.off = true
+		return s
+	}
+	s.vars["IFS"] = expand.Variable{Set: true, Kind: expand.String, Str: defaultIFS}
+	if home != "" {
+		s.vars["HOME"] = expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: home}
+	}
+	if cwd != "" && !hasNUL(cwd) {
+		s.vars["PWD"] = expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: cwd}
+	}
+	return s
+}
+
+// snapshot is a copy of the known values, to restore after a subshell.
+type snapshot struct {
+	vars     map[string]expand.Variable
+	ro       map[string]bool
+	pos      []string
+	posKnown bool
+	pwdDirty bool
+}
+
+func (s *varState) snap() snapshot {
+	c := make(map[string]expand.Variable, len(s.vars))
+	for k, v := range s.vars {
+		c[k] = v
+	}
+	ro := make(map[string]bool, len(s.ro))
+	for k := range s.ro {
+		ro[k] = true
+	}
+	return snapshot{vars: c, ro: ro, pos: s.pos, posKnown: s.posKnown, pwdDirty: s.pwdDirty}
+}
+
+// restore returns to a snapshot (leaving a subshell: nothing it did lasts).
+// The poison set and off only grow.
+func (s *varState) restore(sn snapshot) {
+	s.vars, s.ro, s.pos, s.posKnown, s.pwdDirty = sn.vars, sn.ro, sn.pos, sn.posKnown, sn.pwdDirty
+	for n := range s.poison {
+		delete(s.vars, n)
+	}
+}
+
+func (s *varState) mark() int { return len(s.log) }
+
+// forgetSince forgets every name changed since mark: after a region that
+// may or may not have run.
+func (s *varState) forgetSince(mark int) {
+	names := append([]string(nil), s.log[mark:]...)
+	for _, n := range names {
+		if n == "" {
+			s.clear()
+			return
+		}
+	}
+	for _, n := range names {
+		s.forget(n)
+	}
+}
+
+// set records a known value of name.
+func (s *varState) set(name string, v expand.Variable) {
+	if s.ro[name] {
+		return // the assignment fails; the value stays
+	}
+	if s.off || s.poison[name] || neverKnown[name] || name == "" {
+		s.forget(name)
+		return
+	}
+	if old, ok := s.vars[name]; ok && old.Exported {
+		v.Exported = true
+	}
+	v.Set = true
+	s.vars[name] = v
+	s.log = append(s.log, name)
+	if name == "PWD" {
+		s.pwdDirty = true
+	}
+}
+
+// unset records that name is known to be unset.
+func (s *varState) unset(name string) {
+	if s.ro[name] {
+		return
+	}
+	if s.off || s.poison[name] || neverKnown[name] {
+		s.forget(name)
+		return
+	}
+	s.vars[name] = expand.Variable{}
+	s.log = append(s.log, name)
+	if name == "PWD" {
+		s.pwdDirty = true
+	}
+}
+
+// forget makes name unknown.
+func (s *varState) forget(name string) {
+	if s.ro[name] {
+		return
+	}
+	delete(s.vars, name)
+	s.log = append(s.log, name)
+	if name == "PWD" {
+		s.pwdDirty = true
+	}
+}
+
+// clear forgets everything (a function call, eval, source, an unknown
+// command).
+func (s *varState) clear() {
+	kept := map[string]expand.Variable{}
+	for n := range s.ro {
+		if v, ok := s.vars[n]; ok {
+			kept[n] = v
+		}
+	}
+	s.vars = kept
+	s.posKnown, s.pos = false, nil
+	s.log = append(s.log, "")
+}
+
+// stop switches evaluation off for the rest of the command.
+func (s *varState) stop() {
+	s.clear()
+	s.vars = map[string]expand.Variable{}
+	s.off = true
+}
+
+// str returns the known string value of name.
+func (s *varState) str(name string) (string, bool) {
+	v, ok := s.vars[name]
+	if !ok || !v.Set || v.Kind != expand.String {
+		return "", false
+	}
+	return v.Str, true
+}
+
+// child is the state a child shell starts with (bash -c, a heredoc into
+// sh): IFS is reset, exported known variables are inherited when env
+// passes through unchanged, the rest is unknown.
+func (s *varState) child(inherit bool) *varState {
+	c := &varState{vars: map[string]expand.Variable{}, poison: map[string]bool{}, ro: map[string]bool{}, off: s.off}
+	if c.off {
+		return c
+	}
+	c.vars["IFS"] = expand.Variable{Set: true, Kind: expand.String, Str: defaultIFS}
+	if inherit {
+		for k, v := range s.vars {
+			if v.Exported && v.Set && v.Kind == expand.String && k != "IFS" {
+				c.vars[k] = v
+			}
+		}
+	}
+	return c
+}
+
+// env is the expand.Environ over a state. Words are expanded only after
+// evaluable has checked that every name they read is known.
+type evalEnv struct{ s *varState }
+
+func (e evalEnv) Get(name string) expand.Variable {
+	switch {
+	case name == "#":
+		return expand.Variable{Set: true, Kind: expand.String, Str: strconv.Itoa(len(e.s.pos))}
+	case name == "@" || name == "*":
+		return expand.Variable{Set: true, Kind: expand.Indexed, List: e.s.pos}
+	case isDigits(name):
+		i, _ := strconv.Atoi(name)
+		if i >= 1 && i <= len(e.s.pos) {
+			return expand.Variable{Set: true, Kind: expand.String, Str: e.s.pos[i-1]}
+		}
+		return expand.Variable{}
+	}
+	return e.s.vars[name]
+}
+
+func (e evalEnv) Each(fn func(string, expand.Variable) bool) {
+	for k, v := range e.s.vars {
+		if !fn(k, v) {
+			return
+		}
+	}
+}
+
+// Set serves ${x:=value}: the assignment happens as bash would make it.
+func (e evalEnv) Set(name string, v expand.Variable) error {
+	e.s.set(name, v)
+	return nil
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// evalCtx is where a word part sits.
+type evalCtx struct {
+	dq      bool // inside double quotes
+	pattern bool // a pattern (${x#pat}, ${x/pat/…}): quoted metacharacters would be misread
+}
+
+// evaluable reports whether the word can be expanded statically: every
+// part is a literal, a quote or a parameter expansion of known values with
+// an operator whose meaning mvdan's expand shares with bash. uses is set
+// when some part reads a variable.
+func (s *varState) evaluable(w *syntax.Word, shell string) (uses bool, ok bool) {
+	if s.off || w == nil {
+		return false, false
+	}
+	u := false
+	s.needIFS = false
+	if !s.parts(w.Parts, evalCtx{}, shell, true, &u) {
+		return u, false
+	}
+	ifs, ok := s.vars["IFS"]
+	if !ok && s.needIFS {
+		return u, false // splitting or joining with an unknown IFS
+	}
+	if s.needIFS && ifs.Set && strings.Trim(ifs.Str, " \t\n") != "" && !s.plainSplit(w, ifs.Str) {
+		return u, false
+	}
+	return u, true
+}
+
+// plainSplit reports a word whose splitting by an IFS with other than
+// white space expand does as bash does: bash makes an empty field of a
+// leading delimiter or of two delimiters in a row, expand drops them; and
+// two expansions side by side are split as one text by bash, apart by
+// expand. So: at most one unquoted expansion, of a plain variable whose
+// value has neither.
+func (s *varState) plainSplit(w *syntax.Word, ifs string) bool {
+	n := 0
+	for _, part := range w.Parts {
+		pe, ok := part.(*syntax.ParamExp)
+		if !ok {
+			continue
+		}
+		n++
+		if n > 1 || pe.Exp != nil || pe.Repl != nil || pe.Slice != nil || pe.Length {
+			return false
+		}
+		var vals []string
+		switch name := pe.Param.Value; {
+		case name == "@" || name == "*":
+			vals = s.pos
+		case isDigits(name):
+			i := int(atoiSafe(name))
+			if i >= 1 && i <= len(s.pos) {
+				vals = []string{s.pos[i-1]}
+			}
+		default:
+			v := s.vars[name]
+			vals = append([]string{v.Str}, v.List...)
+		}
+		for _, v := range vals {
+			if v != "" && strings.ContainsRune(ifs, rune(v[0])) {
+				return false
+			}
+			for i := 1; i < len(v); i++ {
+				if strings.IndexByte(ifs, v[i]) >= 0 && strings.IndexByte(ifs, v[i-1]) >= 0 {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+func (s *varState) parts(ps []syntax.WordPart, ctx evalCtx, shell string, first bool, uses *bool) bool {
+	for i, part := range ps {
+		switch x := part.(type) {
+		case *syntax.Lit:
+			v := x.Value
+			if ctx.pattern && (strings.Contains(v, "[:") || strings.Contains(v, "[=") || strings.Contains(v, "[.")) {
+				return false // character classes: left to bash
+			}
+			if !ctx.dq {
+				if strings.ContainsAny(v, "{}") {
+					return false // brace expansion is done before, on the syntax tree
+				}
+				if i == 0 && first && strings.HasPrefix(v, "~") {
+					name, _, _ := strings.Cut(v[1:], "/")
+					if name != "" || len(ps) > 1 && !strings.Contains(v, "/") {
+						return false // ~user, ~+, ~-, ~"x"
+					}
+					if _, ok := s.str("HOME"); !ok {
+						return false
+					}
+				}
+			}
+		case *syntax.SglQuoted:
+			if ctx.dq {
+				return false
+			}
+			if x.Dollar && strings.Contains(x.Value, `\c`) {
+				return false // $'\c@' and friends: control characters expand differs
+			}
+			if ctx.pattern && strings.ContainsAny(x.Value, `*?[]\`) {
+				return false
+			}
+		case *syntax.DblQuoted:
+			if ctx.dq {
+				return false
+			}
+			if x.Dollar && shell == "sh" {
+				return false
+			}
+			nc := ctx
+			nc.dq = true
+			if ctx.pattern {
+				for _, q := range x.Parts {
+					l, isLit := q.(*syntax.Lit)
+					if !isLit || strings.ContainsAny(l.Value, `*?[]\`) {
+						return false
+					}
+				}
+			}
+			if !s.parts(x.Parts, nc, shell, false, uses) {
+				return false
+			}
+		case *syntax.ParamExp:
+			if ctx.pattern {
+				return false // a value used as a pattern: left unknown
+			}
+			*uses = true
+			if !s.paramExp(x, ctx, shell) {
+				return false
+			}
+		default:
+			// $( ), $(( )), <( ), extended globs: not static.
+			return false
+		}
+	}
+	return true
+}
+
+func (s *varState) paramExp(x *syntax.ParamExp, ctx evalCtx, shell string) bool {
+	if x.Param == nil || x.Excl || x.Width || x.IsSet || x.Flags != nil || x.NestedParam != nil ||
+		len(x.Modifiers) > 0 || x.Names != 0 {
+		return false
+	}
+	name := x.Param.Value
+	if !ctx.dq || name == "*" {
+		s.needIFS = true
+	}
+	list := false // $@, $*, ${a[@]}, ${a[*]}
+	switch {
+	case name == "@" || name == "*":
+		if !s.posKnown {
+			return false
+		}
+		list = true
+	case name == "#":
+		if !s.posKnown || x.Index != nil || x.Length {
+			return false
+		}
+	case isDigits(name):
+		if name == "0" || !s.posKnown || x.Index != nil {
+			return false
+		}
+	default:
+		v, ok := s.vars[name]
+		if !ok {
+			return false
+		}
+		switch v.Kind {
+		case expand.String, expand.Indexed:
+		case expand.Unknown:
+			if v.Set {
+				return false
+			}
+		default:
+			return false // namerefs, associative arrays
+		}
+		if v.Indexes != nil {
+			return false // sparse arrays
+		}
+	}
+	if x.Index != nil {
+		if shell == "sh" {
+			return false
+		}
+		w, isWord := x.Index.(*syntax.Word)
+		if !isWord {
+			return false
+		}
+		switch lit := w.Lit(); {
+		case lit == "@" || lit == "*":
+			list = true
+			if lit == "*" {
+				s.needIFS = true
+			}
+		case isDigits(lit) && len(lit) < 6:
+		default:
+			return false
+		}
+	}
+	if list && (x.Exp != nil || x.Repl != nil || x.Slice != nil) {
+		return false
+	}
+	if x.Slice != nil {
+		if shell == "sh" || !literalInt(x.Slice.Offset) || x.Slice.Length != nil && !literalInt(x.Slice.Length) {
+			return false
+		}
+	}
+	if x.Repl != nil {
+		if shell == "sh" || x.Length {
+			return false
+		}
+		orig := x.Repl.Orig
+		if orig != nil {
+			for _, part := range orig.Parts {
+				l, isLit := part.(*syntax.Lit)
+				if !isLit || strings.Contains(l.Value, "[:") || strings.ContainsAny(l.Value, "{}") {
+					return false
+				}
+			}
+			if l := orig.Lit(); strings.HasPrefix(l, "#") || strings.HasPrefix(l, "%") {
+				return false // anchored: ${x/#a/b}, ${x/%a/b}
+			}
+		}
+		if with := x.Repl.With; with != nil {
+			for _, part := range with.Parts {
+				l, isLit := part.(*syntax.Lit)
+				if !isLit || strings.ContainsAny(l.Value, `&\{}~`) {
+					return false // bash 5.2 puts the match in place of &
+				}
+			}
+		}
+	}
+	if x.Exp != nil {
+		if x.Length {
+			return false
+		}
+		switch x.Exp.Op {
+		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AlternateUnset, syntax.AlternateUnsetOrNull,
+			syntax.ErrorUnset, syntax.ErrorUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
+			if x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull {
+				if isDigits(name) || name == "@" || name == "*" || name == "#" || x.Index != nil || s.poison[name] || neverKnown[name] {
+					return false
+				}
+			}
+			if w := x.Exp.Word; w != nil {
+				for _, part := range w.Parts {
+					switch part.(type) {
+					case *syntax.Lit, *syntax.ParamExp:
+					default:
+						// Quotes inside: bash keeps their text together when it
+						// splits the result, expand does not.
+						return false
+					}
+				}
+				if !s.parts(w.Parts, ctx, shell, true, new(bool)) {
+					return false
+				}
+			}
+		case syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+			if w := x.Exp.Word; w != nil {
+				nc := ctx
+				nc.pattern = true
+				for _, part := range w.Parts {
+					if _, isLit := part.(*syntax.Lit); !isLit {
+						return false
+					}
+				}
+				if !s.parts(w.Parts, nc, shell, false, new(bool)) {
+					return false
+				}
+			}
+		case syntax.UpperFirst, syntax.UpperAll, syntax.LowerFirst, syntax.LowerAll:
+			if shell == "sh" || x.Exp.Word != nil {
+				return false
+			}
+		default:
+			return false // ${x@P}, ${x@Q} … : expand's output differs or runs code
+		}
+	}
+	return true
+}
+
+// literalInt reports a non-negative decimal literal, or one negated.
+func literalInt(e syntax.ArithmExpr) bool {
+	switch x := e.(type) {
+	case *syntax.Word:
+		l := x.Lit()
+		return isDigits(l) && len(l) < 6
+	case *syntax.UnaryArithm:
+		if x.Op != syntax.Minus || x.Post {
+			return false
+		}
+		return literalInt(x.X)
+	}
+	return false
+}
+
+// assignedByExp lists the names a word assigns through ${x:=value}.
+func assignedByExp(w *syntax.Word) []string {
+	var out []string
+	syntax.Walk(w, func(n syntax.Node) bool {
+		if pe, ok := n.(*syntax.ParamExp); ok && pe.Exp != nil && pe.Param != nil &&
+			(pe.Exp.Op == syntax.AssignUnset || pe.Exp.Op == syntax.AssignUnsetOrNull) {
+			out = append(out, pe.Param.Value)
+		}
+		return true
+	})
+	return out
+}
+
+func (p *walker) evalConfig() *expand.Config {
+	// A fresh Config per call: the zero Config shared by expand.Literal(nil,
+	// …) is not safe for concurrent use. No CmdSubst and no ReadDir: a
+	// command substitution is an error, globs are left as they are.
+	return &expand.Config{Env: evalEnv{p.vars}}
+}
+
+// evalFields expands w as a command argument (split and, were it allowed,
+// globbed) when it reads known variables only; ok is false otherwise, and
+// the word is to be resolved as before.
+func (p *walker) evalFields(f *frame, w *syntax.Word) ([]word, bool) {
+	uses, ok := p.vars.evaluable(w, f.shell)
+	if !uses {
+		return nil, false
+	}
+	if !ok {
+		return nil, false
+	}
+	fields, err := expand.Fields(p.evalConfig(), w)
+	if err != nil {
+		for _, n := range assignedByExp(w) {
+			p.vars.forget(n)
+		}
+		return nil, false
+	}
+	glob := unquotedGlobRisk(w)
+	out := make([]word, 0, len(fields))
+	for _, s := range fields {
+		g := glob && hasGlob(s, f.shell)
+		n := len(p.cmd.Segments)
+		out = append(out, word{text: s, path: s, glob: g, pathGlob: g, derived: true, childFrom: n, childTo: n})
+	}
+	return out, true
+}
+
+// evalLiteral expands w as an assignment value or a here-string is
+// expanded: no splitting, no globbing.
+func (p *walker) evalLiteral(f *frame, w *syntax.Word) (string, bool) {
+	uses, ok := p.vars.evaluable(w, f.shell)
+	if !uses || !ok {
+		return "", false
+	}
+	s, err := expand.Literal(p.evalConfig(), w)
+	if err != nil {
+		for _, n := range assignedByExp(w) {
+			p.vars.forget(n)
+		}
+		return "", false
+	}
+	return s, true
+}
+
+// unquotedGlobRisk reports a word with an unquoted literal or expansion,
+// whose result bash would glob.
+func unquotedGlobRisk(w *syntax.Word) bool {
+	for _, part := range w.Parts {
+		switch part.(type) {
+		case *syntax.Lit, *syntax.ParamExp:
+			return true
+		}
+	}
+	return false
+}
