@@ -655,3 +655,59 @@ func unquotedGlobRisk(w *syntax.Word) bool {
 	}
 	return false
 }
+
+// defaultReading grades the reading bash takes when the variables of
+// ${V:-word} and ${V-word} that nobody knows are unset: rm -rf
+// ${TMPDIR:-/tmp}/../* removes /* wherever TMPDIR is not set. The words
+// are evaluated with those variables unset (the rest as known); when all
+// of them can be, the result is a child segment of seg, graded on its own
+// (seg itself stays dynamic: it asks). It only adds a reading.
+func (p *walker) defaultReading(f *frame, seg *Segment, args []*syntax.Word) {
+	if p.vars.off || len(args) == 0 {
+		return
+	}
+	var names []string
+	for _, w := range args {
+		syntax.Walk(w, func(n syntax.Node) bool {
+			pe, ok := n.(*syntax.ParamExp)
+			if !ok || pe.Param == nil || pe.Exp == nil {
+				return true
+			}
+			switch pe.Exp.Op {
+			case syntax.DefaultUnset, syntax.DefaultUnsetOrNull:
+				name := pe.Param.Value
+				if _, known := p.vars.vars[name]; !known && validName(name) && !neverKnown[name] && !p.vars.poison[name] {
+					names = append(names, name)
+				}
+			}
+			return true
+		})
+	}
+	if len(names) == 0 {
+		return
+	}
+	sn := p.vars.snap()
+	defer p.vars.restore(sn)
+	for _, n := range names {
+		p.vars.vars[n] = expand.Variable{}
+	}
+	var ws []word
+	for _, w := range args {
+		if _, ok := p.vars.evaluable(w, f.shell); !ok {
+			return
+		}
+		fields, err := expand.Fields(p.evalConfig(), w)
+		if err != nil {
+			return
+		}
+		g := unquotedGlobRisk(w)
+		for _, s := range fields {
+			gl := g && hasGlob(s, f.shell)
+			n := len(p.cmd.Segments)
+			ws = append(ws, word{text: s, path: s, glob: gl, pathGlob: gl, derived: true, childFrom: n, childTo: n})
+		}
+	}
+	if len(ws) > 0 {
+		p.execChild(f, seg, ws, "", "")
+	}
+}

@@ -106,6 +106,9 @@ func (p *walker) callExpr(f *frame, c *syntax.CallExpr, s *syntax.Stmt) {
 	}
 	p.command(f, seg, words)
 	p.procOutCode(f, seg)
+	if seg.HasTag(TagDynamicArgs) || seg.HasTag(TagDynamicProgram) {
+		p.defaultReading(f, seg, c.Args)
+	}
 	effects := p.shellEffects(f, seg)
 	if before != nil {
 		p.vars.restore(*before)
