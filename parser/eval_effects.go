@@ -644,16 +644,41 @@ func (p *walker) forgetNames(names []string, all bool) {
 	}
 }
 
-// hasLoopExit reports break or continue anywhere in n.
-func hasLoopExit(n syntax.Node) bool {
+// hasLoopExit reports break or continue anywhere in loop n, or a command
+// word that may be one; a word of the loop variable alone ($c, "${c}") is
+// one of the items, none of which is break or continue.
+func hasLoopExit(n syntax.Node, loopVar string, items []word) bool {
+	exitItem := false
+	for _, it := range items {
+		exitItem = exitItem || it.text == "break" || it.text == "continue"
+	}
 	found := false
 	syntax.Walk(n, func(node syntax.Node) bool {
 		if c, ok := node.(*syntax.CallExpr); ok && len(c.Args) > 0 {
-			if l := c.Args[0].Lit(); l == "break" || l == "continue" || l == "" {
+			switch l := c.Args[0].Lit(); {
+			case l == "break" || l == "continue":
 				found = true
+			case l == "":
+				found = exitItem || loopVar == "" || paramName(c.Args[0]) != loopVar
 			}
 		}
 		return !found
 	})
 	return found
+}
+
+// paramName is the name of a word that is one plain parameter expansion,
+// quoted or not ($c, ${c}, "$c").
+func paramName(w *syntax.Word) string {
+	if len(w.Parts) != 1 {
+		return ""
+	}
+	part := w.Parts[0]
+	if dq, ok := part.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+		part = dq.Parts[0]
+	}
+	if pe, ok := part.(*syntax.ParamExp); ok && pe.Param != nil && isSimpleParam(pe) {
+		return pe.Param.Value
+	}
+	return ""
 }

@@ -356,7 +356,7 @@ const (
 // whether it did.
 func (p *walker) unroll(f *frame, c *syntax.ForClause, name string, items []word) bool {
 	if _, ifs := p.vars.vars["IFS"]; p.vars.off || !ifs || len(items) == 0 || len(items) > maxUnrollItems ||
-		p.unrolled+len(items) > maxUnrolled || hasLoopExit(c) {
+		p.unrolled+len(items) > maxUnrolled || hasLoopExit(c, name, items) {
 		return false
 	}
 	for _, it := range items {

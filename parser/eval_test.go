@@ -1,0 +1,164 @@
+package parser_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/rivumi/rivumi/parser"
+)
+
+// TestStaticEval: the argv of the last segment named probe (or of the only
+// segment with that program) once values the command set are followed;
+// words that cannot be known stay as written and are flagged dynamic
+// (shown here with a leading ?).
+func TestStaticEval(t *testing.T) {
+	for _, tc := range []struct{ cmd, want string }{
+		// assignments and quoting
+		{`x=rm; probe $x -rf /`, `probe rm -rf /`},
+		{`x='a  b'; probe $x "$x"`, `probe a b "a  b"`},
+		{`x=a; x+=b; probe $x`, `probe ab`},
+		{`x=1 y=$x; probe $y`, `probe 1`},
+		{`x=0; declare x=1 y=$x; probe $y`, `probe 0`},
+		{"c=$'\\x72m'; probe $c", `probe rm`},
+		{`x='*'; probe "$x"`, `probe *`},
+		{`x='*'; probe $x`, `probe ?*`},
+		// arrays
+		{`a=(r m); probe "${a[0]}${a[1]}" "${#a[@]}"`, `probe rm 2`},
+		{`a=(x 'y z'); a+=(w); probe "${a[@]}"`, `probe x "y z" w`},
+		{`a=({r,m}); probe "${a[@]}"`, `probe r m`},
+		{`a=(*); probe "${a[@]}"`, `probe ?"${a[@]}"`},
+		{`a=([3]=x); probe "${a[@]}"`, `probe ?"${a[@]}"`},
+		// IFS
+		{`IFS=,; x="rm,-rf,/"; probe $x`, `probe rm -rf /`},
+		{`IFS=,; x="a,,b"; probe $x`, `probe ?$x`},
+		{`probe rm${IFS}-rf`, `probe rm -rf`},
+		// builtins that set values
+		{`printf -v c %s rm; probe "$c"`, `probe rm`},
+		{`printf -v c '%s-%s' a b c d; probe "$c"`, `probe a-bc-d`},
+		{`printf -v c '%q' x; probe "$c"`, `probe ?"$c"`},
+		{`read -r a b <<< "x y z"; probe "$a" "$b"`, `probe x "y z"`},
+		{`IFS=, read -r a b <<< "x,y"; probe "$a" "$b" "$IFS"`, `probe x y " \t\n"`},
+		{`read -ra arr <<< "p q"; probe "${arr[@]}"`, `probe p q`},
+		{`read a <<< 'x\y'; probe "$a"`, `probe ?"$a"`},
+		{`read -d , a <<< 'x,y'; probe "$a"`, `probe ?"$a"`},
+		{`set -- a 'b c'; probe "$@" "$#" "$2"`, `probe a "b c" 2 "b c"`},
+		{`set -- a b c; shift 2; probe "$@"`, `probe c`},
+		{`unset z; : ${z:=rm}; probe $z`, `probe rm`},
+		{`x=ls; unset x; probe $x a`, `probe a`},
+		// operators
+		{`probe "${HOME%/*}" "${HOME##*/}"`, `probe /home dev`},
+		{`x=abcabc; probe ${x/b/B} ${x//b/B} ${x:1:2} ${x: -2} ${#x} ${x^^}`, `probe aBcabc aBcaBc bc bc 6 ABCABC`},
+		{`x=abc; probe ${x/#a/b}`, `probe ?${x/#a/b}`},
+		{`x=abc; probe ${x/b/&}`, `probe ?${x/b/&}`},
+		{`x=abc; probe ${x#"a"*}`, `probe ?${x#"a"*}`},
+		{`x=abc; probe ${x@Q}`, `probe ?${x@Q}`},
+		{`x=; probe "${x:-d}" "${x-e}"`, `probe d ""`},
+		{`probe "$PWD" "$OLDPWD"`, `probe /work/proj ?"$OLDPWD"`},
+		{`cd /tmp && probe "$PWD" "$OLDPWD"`, `probe /tmp /work/proj`},
+		{`probe ~/"$HOME"`, `probe /home/dev//home/dev`},
+		// order and scope
+		{`x=ls; (x=rm); probe $x`, `probe ls`},
+		{`x=ls; true | x=rm; probe $x`, `probe ls`},
+		{`x=ls; { x=rm; } & probe $x`, `probe ls`},
+		{`x=ls; y=$(x=rm); probe $x`, `probe ls`},
+		{`x=ls; x=rm true; probe $x`, `probe ls`},
+		{`x=ls; if a; then x=rm; fi; probe $x`, `probe ?$x`},
+		{`x=ls; a || x=rm; probe $x`, `probe ?$x`},
+		{`x=ls; a && x=rm; probe $x`, `probe ?$x`},
+		{`x=ls; a && x=rm && probe $x`, `probe rm`},
+		{`x=ls; a || x=rm && probe $x`, `probe ?$x`},
+		{`x=ls; case a in a) x=rm;; esac; probe $x`, `probe ?$x`},
+		{`x=ls; while a; do probe $x; x=rm; done`, `probe ?$x`},
+		{`x=ls; while read -r l; do probe $x; done`, `probe ls`},
+		{`x=ls; f() { x=rm; }; f; probe $x`, `probe ?$x`},
+		{`f() { probe $x; }; x=rm`, `probe ?$x`},
+		{`x=ls; eval y=1; probe $x`, `probe ?$x`},
+		{`x=ls; $y; probe $x`, `probe ?$x`},
+		{`x=ls; source f; probe $x`, `probe ?$x`},
+		{`x=ls; ((x=1)); probe $x`, `probe ?$x`},
+		{`x=ls; declare -n r=x; r=rm; probe $x`, `probe ?$x`},
+		{`declare -u x=rm; probe $x`, `probe ?$x`},
+		{`readonly c=rm; c=ls; probe $c`, `probe rm`},
+		{`x=ls; trap 'x=rm' DEBUG; probe $x`, `probe ?$x`},
+		{`x=rm; bash -c 'probe $x'`, `probe ?$x`},
+		{`x=rm bash -c 'probe $x'`, `probe rm`},
+		{`sh -c 'probe "$1"' _ a`, `probe a`},
+		{`x=rm; eval 'probe $x'`, `probe rm`},
+		{`for c in a b; do probe $c; done`, `probe b`},
+		{`for c in a b; do probe $c; break; done`, `probe ?$c`},
+		{`x=ls; for c in a b; do x=$c; done; probe $x`, `probe b`},
+		// unknown values stay dynamic
+		{`probe $UNSET_X`, `probe ?$UNSET_X`},
+		{`x=$(a); probe $x`, `probe ?$x`},
+		{`x=$RANDOM; probe $x`, `probe ?$x`},
+		{`read x; probe $x`, `probe ?$x`},
+	} {
+		c, err := parser.Parse(tc.cmd, parser.Workspace("/work/proj"), parser.Home("/home/dev"))
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tc.cmd, err)
+			continue
+		}
+		var got string
+		for _, s := range c.Segments {
+			if s.Program == "probe" {
+				got = showArgv(s)
+			}
+		}
+		if got != tc.want {
+			t.Errorf("Parse(%q): last probe %s, want %s", tc.cmd, got, tc.want)
+		}
+	}
+}
+
+func showArgv(s *parser.Segment) string {
+	parts := make([]string, len(s.Argv))
+	for i, a := range s.Argv {
+		if a == "" || strings.ContainsAny(a, " \t\n") {
+			a = fmt.Sprintf("%q", a)
+		}
+		if s.Dynamic[i] {
+			a = "?" + a
+		}
+		parts[i] = a
+	}
+	return strings.Join(parts, " ")
+}
+
+// TestStaticEvalTags: a segment with an evaluated word says so; an unknown
+// program's tail and the unset reading of ${V:-word} become child segments.
+func TestStaticEvalTags(t *testing.T) {
+	for _, tc := range []struct{ cmd, want string }{
+		{`x=rm; $x -rf /`, `; rm -rf / [derived]`},
+		{`$SUDO rm -rf /`, `$SUDO rm -rf / [dynamic-program]; rm -rf /`},
+		{`$SUDO -u root rm -rf /`, `$SUDO -u root rm -rf / [dynamic-program]; root rm -rf /; rm -rf /`},
+		{`$SH -c 'rm -rf /'`, `$SH -c "rm -rf /" [dynamic-program dynamic-code]; rm -rf / [dynamic-code]`},
+		{`rm -rf ${T:-/tmp}/x`, `rm -rf ${T:-/tmp}/x [dynamic-args]; rm -rf /tmp/x [derived]`},
+	} {
+		c, err := parser.Parse(tc.cmd, parser.Workspace("/work/proj"), parser.Home("/home/dev"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var parts []string
+		for _, s := range c.Segments {
+			p := strings.Join(s.Argv, " ")
+			if strings.Contains(p, " ") && strings.Contains(tc.want, `"`) && s.Index == 0 {
+				p = showArgv(s)
+				p = strings.ReplaceAll(p, "?", "")
+			}
+			var tags []string
+			for _, tg := range []string{parser.TagDerived, parser.TagDynamicProgram, parser.TagDynamicCode, parser.TagDynamicArgs} {
+				if s.HasTag(tg) {
+					tags = append(tags, tg)
+				}
+			}
+			if len(tags) > 0 {
+				p += " [" + strings.Join(tags, " ") + "]"
+			}
+			parts = append(parts, p)
+		}
+		if got := strings.Join(parts, "; "); got != tc.want {
+			t.Errorf("Parse(%q) = %s, want %s", tc.cmd, got, tc.want)
+		}
+	}
+}
