@@ -378,7 +378,7 @@ func (s *varState) parts(ps []syntax.WordPart, ctx evalCtx, shell string, first 
 			if ctx.dq {
 				return false
 			}
-			if x.Dollar && strings.Contains(x.Value, `\c`) {
+			if x.Dollar && (strings.Contains(x.Value, `\c`) || shell == "sh") {
 				return false // $'\c@' and friends: control characters expand differs
 			}
 			if ctx.pattern && strings.ContainsAny(x.Value, `*?[]\`) {
@@ -483,6 +483,13 @@ func (s *varState) paramExp(x *syntax.ParamExp, ctx evalCtx, shell string) bool 
 	}
 	if list && (x.Exp != nil || x.Repl != nil || x.Slice != nil) {
 		return false
+	}
+	if x.Slice != nil || x.Length || x.Repl != nil || x.Exp != nil && x.Exp.Op >= syntax.RemSmallSuffix && x.Exp.Op <= syntax.LowerAll {
+		// Characters are counted and converted by the locale: only ASCII
+		// values mean the same in every one.
+		if v := s.vars[name]; !ascii(v.Str) || !ascii(strings.Join(v.List, "")) {
+			return false
+		}
 	}
 	if x.Slice != nil {
 		if shell == "sh" || !literalInt(x.Slice.Offset) || x.Slice.Length != nil && !literalInt(x.Slice.Length) {
@@ -644,6 +651,36 @@ func (p *walker) evalLiteral(f *frame, w *syntax.Word) (string, bool) {
 	return s, true
 }
 
+// evalDocument expands an unquoted heredoc body that reads known values
+// only, as bash does (no splitting, no globbing, quotes kept).
+func (p *walker) evalDocument(f *frame, w *syntax.Word) (string, bool) {
+	if w == nil || p.vars.off {
+		return "", false
+	}
+	uses := false
+	for _, part := range w.Parts {
+		switch x := part.(type) {
+		case *syntax.Lit:
+		case *syntax.ParamExp:
+			uses = true
+			// The body is quoted like "…": the same checks.
+			if !p.vars.parts([]syntax.WordPart{x}, evalCtx{dq: true}, f.shell, false, new(bool)) {
+				return "", false
+			}
+		default:
+			return "", false
+		}
+	}
+	if !uses {
+		return "", false
+	}
+	s, err := expand.Document(p.evalConfig(), w)
+	if err != nil {
+		return "", false
+	}
+	return s, true
+}
+
 // unquotedGlobRisk reports a word with an unquoted literal or expansion,
 // whose result bash would glob.
 func unquotedGlobRisk(w *syntax.Word) bool {
@@ -710,4 +747,13 @@ func (p *walker) defaultReading(f *frame, seg *Segment, args []*syntax.Word) {
 	if len(ws) > 0 {
 		p.execChild(f, seg, ws, "", "")
 	}
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

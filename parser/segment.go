@@ -327,6 +327,9 @@ func (p *walker) resolveRedirect(f *frame, r *syntax.Redirect) (Redirect, *hdocI
 			// the body literal: nothing in it expands.
 			text = literalBody(f, r.Hdoc)
 			p.markVisited(r.Hdoc)
+		} else if v, ok := p.evalDocument(f, r.Hdoc); ok {
+			text = v // cat <<EOF | sh with known values: the text sh reads
+			p.markVisited(r.Hdoc)
 		} else {
 			body = p.resolveWord(f, r.Hdoc, f.parent)
 			text = body.text
@@ -553,6 +556,7 @@ func (p *walker) walkTest(f *frame, seg *Segment, e syntax.TestExpr) {
 					r := p.resolveWord(f, w, seg.Index)
 					if r.dynamic || p.arithString(f, r.text, seg.Index) {
 						seg.tag(TagArithDynamic)
+						p.vars.clear() // evaluated as an expression: it may assign anything
 					}
 				}
 				continue

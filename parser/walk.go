@@ -276,7 +276,7 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 						items = append(items, p.argWords(f, w, f.parent)...)
 					}
 				}
-				if l.Name != nil && l.InPos.IsValid() && p.unroll(f, c, l.Name.Value, items) {
+				if l.Name != nil && l.InPos.IsValid() && !c.Select && p.unroll(f, c, l.Name.Value, items) {
 					return
 				}
 				p.forgetNames(names, all)

@@ -311,6 +311,11 @@ func (p *walker) walkArithm(f *frame, e syntax.ArithmExpr, parent int) bool {
 		}
 	}
 	visit(e)
+	if tainted {
+		// bash evaluates the value as an expression, which may assign any
+		// variable (n='x=1'; (( n ))).
+		p.vars.clear()
+	}
 	return tainted
 }
 
@@ -319,6 +324,14 @@ func (p *walker) walkArithm(f *frame, e syntax.ArithmExpr, parent int) bool {
 // known number taints it, and $( ) or backticks inside are code, parsed as
 // such.
 func (p *walker) arithString(f *frame, s string, parent int) bool {
+	if p.arithTainted(f, s, parent) {
+		p.vars.clear() // the expression may assign any variable
+		return true
+	}
+	return false
+}
+
+func (p *walker) arithTainted(f *frame, s string, parent int) bool {
 	if strings.Contains(s, "$(") || strings.Contains(s, "`") {
 		if parent >= 0 {
 			p.script(f, ": "+s, parent, KindScript, true)
