@@ -42,6 +42,10 @@ type varState struct {
 	poison map[string]bool
 	// ro names are readonly with a known value: nothing changes them.
 	ro map[string]bool
+	// shared is set when vars and ro are also held by a snapshot: they are
+	// copied before the next change (snapshots are taken at every pipeline
+	// stage and subshell, changes are rarer).
+	shared bool
 	// pwdDirty is set once PWD was assigned by the command: a later
 	// relative cd resolves from that value, not from the real directory.
 	pwdDirty bool
@@ -73,7 +77,7 @@ const defaultIFS = " \t\n"
 // newVarState is the state at the start of a command: IFS is the default,
 // HOME and PWD come from the grading context when it knows them.
 func newVarState(shell, home, cwd string) *varState {
-	s := &varState{vars: map[string]expand.Variable{}, poison: map[string]bool{}, ro: map[string]bool{}}
+	s := &varState{vars: make(map[string]expand.Variable, 4)}
 	if shell == "zsh" {
 		// zsh does not split unquoted expansions and has its own operators.
 		s.off = true
@@ -99,23 +103,49 @@ type snapshot struct {
 }
 
 func (s *varState) snap() snapshot {
-	c := make(map[string]expand.Variable, len(s.vars))
+	s.shared = true
+	return snapshot{vars: s.vars, ro: s.ro, pos: s.pos, posKnown: s.posKnown, pwdDirty: s.pwdDirty}
+}
+
+// own makes vars and ro the state's own before a change.
+func (s *varState) own() {
+	if !s.shared {
+		return
+	}
+	c := make(map[string]expand.Variable, len(s.vars)+1)
 	for k, v := range s.vars {
 		c[k] = v
 	}
-	ro := make(map[string]bool, len(s.ro))
-	for k := range s.ro {
-		ro[k] = true
+	s.vars = c
+	if s.ro != nil {
+		ro := make(map[string]bool, len(s.ro))
+		for k := range s.ro {
+			ro[k] = true
+		}
+		s.ro = ro
 	}
-	return snapshot{vars: c, ro: ro, pos: s.pos, posKnown: s.posKnown, pwdDirty: s.pwdDirty}
+	s.shared = false
+}
+
+// poisonName makes name unknown for good.
+func (s *varState) poisonName(name string) {
+	if s.poison == nil {
+		s.poison = map[string]bool{}
+	}
+	s.poison[name] = true
+	s.forget(name)
 }
 
 // restore returns to a snapshot (leaving a subshell: nothing it did lasts).
 // The poison set and off only grow.
 func (s *varState) restore(sn snapshot) {
 	s.vars, s.ro, s.pos, s.posKnown, s.pwdDirty = sn.vars, sn.ro, sn.pos, sn.posKnown, sn.pwdDirty
+	s.shared = true // the snapshot's maps may be held by older snapshots too
 	for n := range s.poison {
-		delete(s.vars, n)
+		if _, ok := s.vars[n]; ok {
+			s.own()
+			delete(s.vars, n)
+		}
 	}
 }
 
@@ -149,6 +179,7 @@ func (s *varState) set(name string, v expand.Variable) {
 		v.Exported = true
 	}
 	v.Set = true
+	s.own()
 	s.vars[name] = v
 	s.log = append(s.log, name)
 	if name == "PWD" {
@@ -165,6 +196,7 @@ func (s *varState) unset(name string) {
 		s.forget(name)
 		return
 	}
+	s.own()
 	s.vars[name] = expand.Variable{}
 	s.log = append(s.log, name)
 	if name == "PWD" {
@@ -177,7 +209,10 @@ func (s *varState) forget(name string) {
 	if s.ro[name] {
 		return
 	}
-	delete(s.vars, name)
+	if _, ok := s.vars[name]; ok {
+		s.own()
+		delete(s.vars, name)
+	}
 	s.log = append(s.log, name)
 	if name == "PWD" {
 		s.pwdDirty = true
@@ -187,13 +222,26 @@ func (s *varState) forget(name string) {
 // clear forgets everything (a function call, eval, source, an unknown
 // command).
 func (s *varState) clear() {
-	kept := map[string]expand.Variable{}
+	var kept map[string]expand.Variable
 	for n := range s.ro {
 		if v, ok := s.vars[n]; ok {
+			if kept == nil {
+				kept = map[string]expand.Variable{}
+			}
 			kept[n] = v
 		}
 	}
-	s.vars = kept
+	if kept == nil {
+		kept = map[string]expand.Variable{}
+	}
+	s.vars, s.shared = kept, false
+	if s.ro != nil {
+		ro := make(map[string]bool, len(s.ro))
+		for k := range s.ro {
+			ro[k] = true
+		}
+		s.ro = ro
+	}
 	s.posKnown, s.pos = false, nil
 	s.log = append(s.log, "")
 }
@@ -201,7 +249,7 @@ func (s *varState) clear() {
 // stop switches evaluation off for the rest of the command.
 func (s *varState) stop() {
 	s.clear()
-	s.vars = map[string]expand.Variable{}
+	s.vars, s.ro = map[string]expand.Variable{}, nil
 	s.off = true
 }
 
@@ -218,7 +266,7 @@ func (s *varState) str(name string) (string, bool) {
 // sh): IFS is reset, exported known variables are inherited when env
 // passes through unchanged, the rest is unknown.
 func (s *varState) child(inherit bool) *varState {
-	c := &varState{vars: map[string]expand.Variable{}, poison: map[string]bool{}, ro: map[string]bool{}, off: s.off}
+	c := &varState{vars: map[string]expand.Variable{}, off: s.off}
 	if c.off {
 		return c
 	}
@@ -725,6 +773,7 @@ func (p *walker) defaultReading(f *frame, seg *Segment, args []*syntax.Word) {
 	}
 	sn := p.vars.snap()
 	defer p.vars.restore(sn)
+	p.vars.own()
 	for _, n := range names {
 		p.vars.vars[n] = expand.Variable{}
 	}

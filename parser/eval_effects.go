@@ -497,8 +497,7 @@ func (p *walker) declEffects(f *frame, c *syntax.DeclClause, seg *Segment) {
 				p.vars.clear()
 			}
 		case typed:
-			p.vars.forget(as.Name)
-			p.vars.poison[as.Name] = true
+			p.vars.poisonName(as.Name)
 		case flags["a"] && !as.array:
 			p.vars.forget(as.Name)
 		case !as.naked:
@@ -519,6 +518,7 @@ func (p *walker) declEffects(f *frame, c *syntax.DeclClause, seg *Segment) {
 func (s *varState) export(name string) {
 	if v, ok := s.vars[name]; ok {
 		v.Exported = true
+		s.own()
 		s.vars[name] = v
 	}
 }
@@ -527,8 +527,12 @@ func (s *varState) export(name string) {
 // not known of it now never will be.
 func (s *varState) readonly(name string) {
 	if _, ok := s.vars[name]; !ok {
-		s.poison[name] = true
+		s.poisonName(name)
 		return
+	}
+	s.own()
+	if s.ro == nil {
+		s.ro = map[string]bool{}
 	}
 	s.ro[name] = true
 }

@@ -74,7 +74,7 @@ func (p *walker) callExpr(f *frame, c *syntax.CallExpr, s *syntax.Stmt) {
 	// Words first: their substitutions become children of this segment.
 	var words []word
 	for _, w := range c.Args {
-		words = append(words, p.argWords(f, w, seg.Index)...)
+		words = p.appendArgWords(words, f, w, seg.Index)
 	}
 	// Assignments next, left to right, each seeing the ones before it. On a
 	// command they last only for it (they are exported to it).
@@ -122,11 +122,11 @@ func (p *walker) callExpr(f *frame, c *syntax.CallExpr, s *syntax.Stmt) {
 	effects()
 }
 
-// argWords resolves one argument word into the words bash passes: braces
-// expanded (when small and static), known values expanded and split.
-func (p *walker) argWords(f *frame, w *syntax.Word, parent int) []word {
+// appendArgWords resolves one argument word into the words bash passes,
+// appended to out: braces expanded (when small and static), known values
+// expanded and split.
+func (p *walker) appendArgWords(out []word, f *frame, w *syntax.Word, parent int) []word {
 	if exp := braceWords(w); exp != nil && f.shell != "sh" {
-		var out []word
 		for _, e := range exp {
 			if ev, ok := p.evalFields(f, e); ok {
 				out = append(out, ev...)
@@ -141,9 +141,9 @@ func (p *walker) argWords(f *frame, w *syntax.Word, parent int) []word {
 		return out
 	}
 	if ev, ok := p.evalFields(f, w); ok {
-		return ev
+		return append(out, ev...)
 	}
-	return []word{p.resolveWord(f, w, parent)}
+	return append(out, p.resolveWord(f, w, parent))
 }
 
 // procOutCode settles shells inside >( ) of seg once seg is known: they
@@ -206,7 +206,7 @@ func (p *walker) assign(f *frame, a *syntax.Assign, parent int) Assign {
 			if el.Value == nil {
 				continue
 			}
-			for _, w := range p.argWords(f, el.Value, parent) {
+			for _, w := range p.appendArgWords(nil, f, el.Value, parent) {
 				vals = append(vals, w.text)
 				out.list = append(out.list, w.text)
 				out.Dynamic = out.Dynamic || w.dynamic

@@ -273,7 +273,7 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 				var items []word
 				if l.InPos.IsValid() {
 					for _, w := range l.Items {
-						items = append(items, p.argWords(f, w, f.parent)...)
+						items = p.appendArgWords(items, f, w, f.parent)
 					}
 				}
 				if l.Name != nil && l.InPos.IsValid() && !c.Select && p.unroll(f, c, l.Name.Value, items) {
@@ -585,7 +585,10 @@ func (p *walker) funcDecl(f *frame, c *syntax.FuncDecl) {
 	// The body runs when the function is called, with whatever is set
 	// then: nothing is known in it but what it sets itself.
 	outer := p.vars
-	p.vars = &varState{vars: map[string]expand.Variable{}, poison: outer.poison, ro: map[string]bool{}, off: outer.off}
+	if outer.poison == nil {
+		outer.poison = map[string]bool{}
+	}
+	p.vars = &varState{vars: map[string]expand.Variable{}, poison: outer.poison, off: outer.off}
 	p.walkStmt(&nf, c.Body)
 	if p.vars.off && !outer.off {
 		outer.stop() // shopt or a trap inside: in force once it is called
