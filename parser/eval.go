@@ -46,14 +46,38 @@ type varState struct {
 	// copied before the next change (snapshots are taken at every pipeline
 	// stage and subshell, changes are rarer).
 	shared bool
+	// anyFunc is set once functions the text does not show may exist
+	// (after source, eval of unknown code, an unknown command, or a
+	// command_not_found_handle): any command may then be one.
+	anyFunc bool
+	// posTouched is set once the positional parameters changed in ways
+	// the inline script's arguments no longer tell (set, shift, eval).
+	posTouched bool
 	// pwdDirty is set once PWD was assigned by the command: a later
 	// relative cd resolves from that value, not from the real directory.
 	pwdDirty bool
-	// needIFS is set by evaluable when the word splits or joins.
+	// needIFS is set by evaluable when the word splits or joins; budget
+	// is what is left of maxExpansion for the word.
 	needIFS bool
+	budget  int
 	// log records the names changed, in order; "" records that everything
 	// was forgotten. Regions (an if body, a || operand) are undone by name.
 	log []string
+}
+
+// maxValue bounds a known value (bytes), maxExpansion what one word may
+// expand to: beyond, the value or the word is unknown.
+const (
+	maxValue     = 16 << 10
+	maxExpansion = 64 << 10
+)
+
+func size(v expand.Variable) int {
+	n := len(v.Str)
+	for _, e := range v.List {
+		n += len(e) + 1
+	}
+	return n
 }
 
 // neverKnown are variables the shell itself sets or computes: their values
@@ -154,14 +178,29 @@ func (s *varState) mark() int { return len(s.log) }
 // forgetSince forgets every name changed since mark: after a region that
 // may or may not have run.
 func (s *varState) forgetSince(mark int) {
-	names := append([]string(nil), s.log[mark:]...)
-	for _, n := range names {
+	if mark >= len(s.log) {
+		return
+	}
+	seen := make(map[string]bool, len(s.log)-mark)
+	var names []string
+	for _, n := range s.log[mark:] {
 		if n == "" {
 			s.clear()
 			return
 		}
+		if !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
 	}
 	for _, n := range names {
+		if n == "@" {
+			if s.posKnown {
+				s.posKnown, s.pos = false, nil
+				s.log = append(s.log, "@")
+			}
+			continue
+		}
 		s.forget(n)
 	}
 }
@@ -173,6 +212,10 @@ func (s *varState) set(name string, v expand.Variable) {
 	}
 	if s.off || s.poison[name] || neverKnown[name] || name == "" {
 		s.forget(name)
+		return
+	}
+	if size(v) > maxValue {
+		s.forget(name) // x=$x$x doubling: not followed past a bound
 		return
 	}
 	if old, ok := s.vars[name]; ok && old.Exported {
@@ -212,8 +255,8 @@ func (s *varState) forget(name string) {
 	if _, ok := s.vars[name]; ok {
 		s.own()
 		delete(s.vars, name)
+		s.log = append(s.log, name) // only a change is logged: regions undo changes
 	}
-	s.log = append(s.log, name)
 	if name == "PWD" {
 		s.pwdDirty = true
 	}
@@ -243,6 +286,7 @@ func (s *varState) clear() {
 		s.ro = ro
 	}
 	s.posKnown, s.pos = false, nil
+	s.posTouched = true
 	s.log = append(s.log, "")
 }
 
@@ -266,7 +310,7 @@ func (s *varState) str(name string) (string, bool) {
 // sh): IFS is reset, exported known variables are inherited when env
 // passes through unchanged, the rest is unknown.
 func (s *varState) child(inherit bool) *varState {
-	c := &varState{vars: map[string]expand.Variable{}, off: s.off}
+	c := &varState{vars: map[string]expand.Variable{}, off: s.off, anyFunc: s.anyFunc}
 	if c.off {
 		return c
 	}
@@ -342,7 +386,7 @@ func (s *varState) evaluable(w *syntax.Word, shell string) (uses bool, ok bool) 
 		return false, false
 	}
 	u := false
-	s.needIFS = false
+	s.needIFS, s.budget = false, maxExpansion
 	if !s.parts(w.Parts, evalCtx{}, shell, true, &u) {
 		return u, false
 	}
@@ -476,6 +520,21 @@ func (s *varState) paramExp(x *syntax.ParamExp, ctx evalCtx, shell string) bool 
 	name := x.Param.Value
 	if !ctx.dq || name == "*" {
 		s.needIFS = true
+	}
+	cost := 1
+	switch {
+	case name == "@" || name == "*" || isDigits(name) || name == "#":
+		for _, p := range s.pos {
+			cost += len(p) + 1
+		}
+	default:
+		cost += size(s.vars[name])
+	}
+	if x.Repl != nil && x.Repl.With != nil {
+		cost *= 1 + len(x.Repl.With.Lit()) // ${x//a/bbbb} multiplies
+	}
+	if s.budget -= cost; s.budget < 0 {
+		return false
 	}
 	list := false // $@, $*, ${a[@]}, ${a[*]}
 	switch {
@@ -706,6 +765,7 @@ func (p *walker) evalDocument(f *frame, w *syntax.Word) (string, bool) {
 		return "", false
 	}
 	uses := false
+	p.vars.budget = maxExpansion
 	for _, part := range w.Parts {
 		switch x := part.(type) {
 		case *syntax.Lit:

@@ -101,18 +101,30 @@ func passesEnv(seg *Segment) bool {
 // undone.
 func (p *walker) shellEffects(f *frame, seg *Segment) func() {
 	none := func() {}
+	if inShell(seg) && (seg.Program == "set" || seg.Program == "shift" || seg.PathKind == "dynamic") {
+		p.vars.posTouched = true
+	}
 	if p.vars.off {
 		return none
 	}
 	if seg.PathKind == "dynamic" {
-		// An unknown command may be eval, read, declare or a function.
+		// An unknown command may be eval, read, declare, source or a function.
+		p.vars.anyFunc = true
 		return p.vars.clear
 	}
 	if !inShell(seg) {
 		return none
 	}
-	if seg.PathKind == "bare" && p.funcs[seg.Program] {
+	if seg.PathKind == "bare" && (p.funcs[seg.Program] || p.vars.anyFunc) {
 		return p.vars.clear // a function may set anything
+	}
+	switch seg.Program {
+	case "source", ".":
+		p.vars.anyFunc = true // it may define functions of any name
+	case "eval":
+		if seg.HasTag(TagDynamicCode) {
+			p.vars.anyFunc = true
+		}
 	}
 	argv, dyn := seg.Argv, seg.Dynamic
 	switch seg.Program {

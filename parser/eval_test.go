@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rivumi/rivumi/parser"
 )
@@ -88,6 +89,10 @@ func TestStaticEval(t *testing.T) {
 		{`for c in a b; do probe $c; done`, `probe b`},
 		{`for c in a b; do probe $c; break; done`, `probe ?$c`},
 		{`x=ls; for c in a b; do x=$c; done; probe $x`, `probe b`},
+		{`x=ls; source ./lib.sh; x=ls; myfunc; probe $x`, `probe ?$x`},
+		{`command_not_found_handle() { x=rm; }; x=ls; nosuch; probe $x`, `probe ?$x`},
+		{`sh -c 'set -- $(a); probe "$1"' _ safe`, `probe ?"$1"`},
+		{`sh -c 'shift; probe "$1"' _ a b`, `probe b`},
 		// unknown values stay dynamic
 		{`probe $UNSET_X`, `probe ?$UNSET_X`},
 		{`x=$(a); probe $x`, `probe ?$x`},
@@ -159,6 +164,31 @@ func TestStaticEvalTags(t *testing.T) {
 		}
 		if got := strings.Join(parts, "; "); got != tc.want {
 			t.Errorf("Parse(%q) = %s, want %s", tc.cmd, got, tc.want)
+		}
+	}
+}
+
+// TestStaticEvalBounds: values that double, and long || lists, stay cheap.
+func TestStaticEvalBounds(t *testing.T) {
+	for _, cmd := range []string{
+		"x=ab; " + strings.Repeat("x=$x$x; ", 60) + "probe $x",
+		"x=ab; " + strings.Repeat("for i in 1 2 3 4 5 6 7 8; do x=$x$x; done; ", 6) + "probe $x",
+		"x=a; probe " + strings.Repeat("$x$x$x$x", 20000),
+		"x=aaaaaaaaaa; probe ${x//a/" + strings.Repeat("b", 4000) + "}",
+		strings.Repeat("x=1 || ", 900) + "probe $x",
+		strings.Repeat("a=1 && b=2 || ", 400) + "probe $a",
+	} {
+		start := time.Now()
+		c, _ := parser.Parse(cmd, parser.Workspace("/work/proj"))
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("Parse(%.60q…) took %v", cmd, d)
+		}
+		for _, s := range c.Segments {
+			for _, a := range s.Argv {
+				if len(a) > 1<<20 {
+					t.Errorf("Parse(%.60q…): a word of %d bytes", cmd, len(a))
+				}
+			}
 		}
 	}
 }

@@ -588,7 +588,7 @@ func (p *walker) funcDecl(f *frame, c *syntax.FuncDecl) {
 	if outer.poison == nil {
 		outer.poison = map[string]bool{}
 	}
-	p.vars = &varState{vars: map[string]expand.Variable{}, poison: outer.poison, off: outer.off}
+	p.vars = &varState{vars: map[string]expand.Variable{}, poison: outer.poison, off: outer.off, anyFunc: outer.anyFunc}
 	p.walkStmt(&nf, c.Body)
 	if p.vars.off && !outer.off {
 		outer.stop() // shopt or a trap inside: in force once it is called
@@ -604,6 +604,9 @@ func (p *walker) funcDecl(f *frame, c *syntax.FuncDecl) {
 		}
 	}
 	p.funcs[name] = true
+	if name == "command_not_found_handle" {
+		p.vars.anyFunc = true // runs for every program not found
+	}
 	p.changeShell()
 }
 

@@ -400,7 +400,7 @@ func isSimpleParam(x *syntax.ParamExp) bool {
 // positionalValue resolves $0…$9, and $@ or $* with one argument, inside
 // an inline script whose arguments are static.
 func (p *walker) positionalValue(x *syntax.ParamExp) (string, bool) {
-	if p.positional == nil || x.Param == nil || x.Exp != nil || x.Repl != nil || x.Index != nil ||
+	if p.positional == nil || p.vars.posTouched || x.Param == nil || x.Exp != nil || x.Repl != nil || x.Index != nil ||
 		x.Slice != nil || x.Excl || x.Length || x.Flags != nil {
 		return "", false
 	}
