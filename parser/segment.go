@@ -112,8 +112,14 @@ func (p *walker) callExpr(f *frame, c *syntax.CallExpr, s *syntax.Stmt) {
 	effects := p.shellEffects(f, seg)
 	if before != nil {
 		p.vars.restore(*before)
-		if f.shell == "sh" && specialBuiltins[seg.Program] || p.funcs[seg.Program] {
-			// POSIX special builtins keep their prefix assignments.
+		switch {
+		case f.shell == "sh" && specialBuiltins[seg.Program] && seg.PathKind == "bare" && inShell(seg) && !p.funcs[seg.Program]:
+			// POSIX special builtins keep their prefix assignments (dash:
+			// x=rm : leaves x set).
+			for _, a := range seg.Assigns {
+				p.applyAssign(a, false)
+			}
+		case f.shell == "sh" && specialBuiltins[seg.Program] || p.funcs[seg.Program]:
 			for _, a := range seg.Assigns {
 				p.vars.forget(a.Name)
 			}
