@@ -56,6 +56,9 @@ type varState struct {
 	// pwdDirty is set once PWD was assigned by the command: a later
 	// relative cd resolves from that value, not from the real directory.
 	pwdDirty bool
+	// tildeUses makes a leading ~ count as reading HOME (assignment
+	// values, where the word is otherwise kept as written).
+	tildeUses bool
 	// needIFS is set by evaluable when the word splits or joins; budget
 	// is what is left of maxExpansion for the word.
 	needIFS bool
@@ -464,6 +467,9 @@ func (s *varState) parts(ps []syntax.WordPart, ctx evalCtx, shell string, first 
 					if _, ok := s.str("HOME"); !ok {
 						return false
 					}
+					if s.tildeUses {
+						*uses = true
+					}
 				}
 			}
 		case *syntax.SglQuoted:
@@ -744,7 +750,12 @@ func (p *walker) evalFields(f *frame, w *syntax.Word) ([]word, bool) {
 // evalLiteral expands w as an assignment value or a here-string is
 // expanded: no splitting, no globbing.
 func (p *walker) evalLiteral(f *frame, w *syntax.Word) (string, bool) {
+	if tildeValue(w) && !leadingTildeOnly(w) {
+		return "", false // ~ after a colon: bash expands it, expand does not
+	}
+	p.vars.tildeUses = true
 	uses, ok := p.vars.evaluable(w, f.shell)
+	p.vars.tildeUses = false
 	if !uses || !ok {
 		return "", false
 	}
@@ -861,6 +872,17 @@ func (p *walker) defaultReading(f *frame, seg *Segment, args []*syntax.Word) {
 func ascii(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// leadingTildeOnly reports an assignment value whose only unquoted ~ that
+// bash expands is the leading one.
+func leadingTildeOnly(w *syntax.Word) bool {
+	for _, part := range w.Parts {
+		if l, ok := part.(*syntax.Lit); ok && strings.Contains(l.Value, ":~") {
 			return false
 		}
 	}

@@ -93,6 +93,10 @@ func TestStaticEval(t *testing.T) {
 		{`command_not_found_handle() { x=rm; }; x=ls; nosuch; probe $x`, `probe ?$x`},
 		{`sh -c 'set -- $(a); probe "$1"' _ safe`, `probe ?"$1"`},
 		{`sh -c 'shift; probe "$1"' _ a b`, `probe b`},
+		{`x=~/.ssh; probe $x`, `probe /home/dev/.ssh`},
+		{`x=~; probe "$x"`, `probe /home/dev`},
+		{`x=a:~/b; probe "$x"`, `probe ?"$x"`},
+		{`x=~root; probe "$x"`, `probe ?"$x"`},
 		// unknown values stay dynamic
 		{`probe $UNSET_X`, `probe ?$UNSET_X`},
 		{`x=$(a); probe $x`, `probe ?$x`},
