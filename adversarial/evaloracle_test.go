@@ -79,6 +79,8 @@ var evalScripts = []struct {
 	{`x=ls; case a in a) x=rm ;& b) probe $x ;; esac`, false},
 	{`d=/; probe $d/tmp "$d"`, true},
 	{`x=~/.ssh; y=~; probe $x "$y"`, true},
+	{`set -u; unset x; probe "${x-d}" "${x:+e}"`, true},
+	{`set -u; set +u; unset x; probe $x a`, true},
 	{"export -f command_not_found_handle; x=rm; y='a b'; /oracle/bash <<EOF\nprobe $x \"$y\" '$x' ${y%b}\nEOF", true},
 	{"export -f command_not_found_handle; x=rm; /oracle/bash <<'EOF'\nprobe $x\nEOF", false},
 	{`x=é; probe ${#x} ${x:0:1}`, false},

@@ -53,6 +53,8 @@ type varState struct {
 	// posTouched is set once the positional parameters changed in ways
 	// the inline script's arguments no longer tell (set, shift, eval).
 	posTouched bool
+	// nounset is set after set -u: expanding an unset variable fails.
+	nounset bool
 	// pwdDirty is set once PWD was assigned by the command: a later
 	// relative cd resolves from that value, not from the real directory.
 	pwdDirty bool
@@ -573,6 +575,9 @@ func (s *varState) paramExp(x *syntax.ParamExp, ctx evalCtx, shell string) bool 
 		}
 		if v.Indexes != nil {
 			return false // sparse arrays
+		}
+		if !v.Set && s.nounset && (x.Exp == nil || x.Exp.Op > syntax.AssignUnsetOrNull) {
+			return false // set -u: bash stops at it
 		}
 	}
 	if x.Index != nil {

@@ -186,6 +186,31 @@ func (s *varState) setPWD(dir string) {
 }
 
 func (p *walker) setEffect(argv []string, dyn []bool) func() {
+	eff := p.setArgsEffect(argv, dyn)
+	nounset := 0 // set -u: an unset variable is an error, not empty
+	for i := 1; i < len(argv); i++ {
+		t := argv[i]
+		switch {
+		case t == "--" || len(t) < 2 || t[0] != '-' && t[0] != '+':
+			i = len(argv)
+		case (t == "-o" || t == "+o") && i+1 < len(argv):
+			if argv[i+1] == "nounset" {
+				nounset = map[bool]int{true: 1, false: -1}[t[0] == '-']
+			}
+			i++
+		case strings.ContainsRune(t[1:], 'u'):
+			nounset = map[bool]int{true: 1, false: -1}[t[0] == '-']
+		}
+	}
+	return func() {
+		eff()
+		if nounset != 0 {
+			p.vars.nounset = nounset > 0
+		}
+	}
+}
+
+func (p *walker) setArgsEffect(argv []string, dyn []bool) func() {
 	var opts []word
 	i := 1
 	for ; i < len(argv); i++ {

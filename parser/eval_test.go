@@ -97,6 +97,9 @@ func TestStaticEval(t *testing.T) {
 		{`x=~; probe "$x"`, `probe /home/dev`},
 		{`x=a:~/b; probe "$x"`, `probe ?"$x"`},
 		{`x=~root; probe "$x"`, `probe ?"$x"`},
+		{`set -u; unset x; probe $x a`, `probe ?$x a`},
+		{`set -euo pipefail; unset x; probe ${x:-d}`, `probe d`},
+		{`set -u; set +u; unset x; probe $x a`, `probe a`},
 		// unknown values stay dynamic
 		{`probe $UNSET_X`, `probe ?$UNSET_X`},
 		{`x=$(a); probe $x`, `probe ?$x`},
