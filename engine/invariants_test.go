@@ -72,6 +72,28 @@ func parses(cmd string) bool {
 	return err == nil && c.Shape.Limit == ""
 }
 
+// valuesUnsettled reports that y's words are known only by static
+// evaluation and that after x they are not: x changed the shell (a
+// function call, enable, …) before y's segments run.
+func valuesUnsettled(x, y string) bool {
+	opts := []parser.Option{parser.Workspace("/work/proj"), parser.Home("/home/dev")}
+	alone, err := parser.Parse(y, opts...)
+	if err != nil || !hasTag(alone, parser.TagDerived) {
+		return false
+	}
+	both, err := parser.Parse(x+"\n"+y, opts...)
+	return err == nil && !hasTag(both, parser.TagDerived) && hasTag(both, parser.TagChangedShell)
+}
+
+func hasTag(c *parser.Command, tag string) bool {
+	for _, s := range c.Segments {
+		if s.HasTag(tag) {
+			return true
+		}
+	}
+	return false
+}
+
 // derived is a command built from corpus command base (and maybe other),
 // which must not be graded more leniently than floor.
 type derived struct {
@@ -137,7 +159,15 @@ func TestInvariantMonotonic(t *testing.T) {
 		j := (i*7 + 3) % len(cmds)
 		y := cmds[j]
 		if parses(y) {
-			ds = append(ds, derived{x + "\n" + y, engine.Max(d, vs[j].Decision), x + " / " + y, "sequence"})
+			floor := engine.Max(d, vs[j].Decision)
+			if vs[j].Decision == engine.Deny && d != engine.Deny && valuesUnsettled(x, y) {
+				// y denies by values it sets itself (x=rm; $x -rf /), and x
+				// may change what those words mean (a function call can set
+				// IFS or type a variable, enable can swap a builtin): y's
+				// floor shape is no longer certain, and it is never allowed.
+				floor = engine.Ask
+			}
+			ds = append(ds, derived{x + "\n" + y, floor, x + " / " + y, "sequence"})
 		}
 	}
 	checkDerived(t, "monotonic", ds)
