@@ -220,6 +220,7 @@ var stringOperands = map[string]bool{
 	"du": true, "df": true, "realpath": true, "readlink": true, "lsblk": true, "mkdir": true,
 	"touch": true, "rm": true, "rmdir": true, "printenv": true, "getopts": true, "shift": true,
 	"exit": true, "return": true, "wait": true, "trap": true, "umask": true, "ulimit": true,
+	"lsof": true, "tr": true,
 }
 
 // finish computes whole-command facts once every segment is known.

@@ -38,6 +38,13 @@ readonly = {
     "strings": (ANY, False), "fold": (ANY, False), "fmt": (ANY, False), "paste": (ANY, False), "join": (ANY, False),
     "comm": (ANY, False), "expand": (ANY, False), "unexpand": (ANY, False), "numfmt": (ANY, True), "factor": (ANY, True),
     "tsort": (ANY, False), "look": (ANY, False), "getconf": (ANY, True), "lscpu": (ANY, True), "lsblk": (ANY, True),
+    # lsof lists open files (names and metadata, never contents); base64 -o
+    # (BSD) writes inside the workspace only, as every allowed write; less
+    # and more page files ("+cmd" arguments are code, never allowed; -k
+    # lesskey files can set LESSOPEN, so not on the list).
+    "lsof": (ANY, True), "base64": ("d D decode i input o output b break w wrap ignore-garbage", False),
+    "less": ("F quit-if-one-screen R RAW-CONTROL-CHARS r raw-control-chars S chop-long-lines X no-init N LINE-NUMBERS n line-numbers i ignore-case I IGNORE-CASE M LONG-PROMPT m long-prompt Q QUIET q quiet s squeeze-blank-lines L no-lessopen", False),
+    "more": ("d l f p c s u", False),
     "git-ls": ("", False), "gofmt": ("l d e s", False), "yq": ("r e exit-status o output-format p input-format P prettyPrint I indent C colors M no-colors N no-doc j tojson null-input n unwrapScalar 0 nul-output", False),
 }
 # Programs also covered when every write stays inside the workspace.
@@ -50,8 +57,8 @@ writers = {
     "mv": "f force i interactive n no-clobber T no-target-directory t target-directory u update v verbose",
 }
 git_readonly = {
-    "status": ANY, "log": "S G pickaxe-regex pickaxe-all follow no-decorate decorate source L max-count skip since until author committer grep all-match invert-grep regexp-ignore-case merges no-merges first-parent all branches tags remotes graph oneline format abbrev-commit no-abbrev-commit patch no-patch stat shortstat name-only name-status numstat reverse date color no-color relative-date walk-reflogs NUM",
-    "show": "format abbrev-commit oneline stat name-only name-status patch no-patch color no-color quiet NUM",
+    "status": ANY, "log": "S G pickaxe-regex pickaxe-all follow no-decorate decorate source L max-count skip since until author committer grep all-match invert-grep regexp-ignore-case merges no-merges first-parent all branches tags remotes graph oneline format abbrev-commit no-abbrev-commit patch no-patch stat shortstat name-only name-status numstat reverse date color no-color relative-date walk-reflogs no-ext-diff NUM",
+    "show": "format abbrev-commit oneline stat name-only name-status patch no-patch color no-color quiet no-ext-diff NUM",
     "diff": "cached staged stat numstat shortstat name-only name-status color no-color ignore-all-space patch unified check quiet exit-code R minimal patience histogram diff-algorithm relative text word-diff no-ext-diff NUM",
     "branch": "list all remotes verbose show-current contains no-contains merged no-merged points-at sort format color no-color column no-column ignore-case abbrev no-abbrev r a v",
     "rev-parse": ANY, "ls-files": ANY, "blame": ANY, "help": "a all g guides c config i info m man", "grep": "cached no-index untracked ignore-case I max-depth recursive word-regexp invert-match h H full-name extended-regexp basic-regexp perl-regexp fixed-strings line-number column files-with-matches name-only files-without-match null only-matching count color no-color break heading show-function after-context before-context context function-context max-count threads f e and or not all-match quiet",
