@@ -125,6 +125,7 @@ const (
 	TagOpaqueCode     = "opaque-code"        // carries code outside the safe subset (see Code)
 	TagSecretEnv      = "secret-env"         // reads a secret-looking variable ($GITHUB_TOKEN), an indirect one (${!x}), or dumps them all
 	TagDerived        = "derived"            // some word is known only by static evaluation of values the command set (x=rm; $x)
+	TagHomeRead       = "home-read"          // reads the contents of a file in a home directory outside the workspace (listings and metadata do not count)
 
 	// Summary tags, so that rules can test cheaply (and OPA can index)
 	// whether a list is non-empty before iterating it.
@@ -153,7 +154,8 @@ type Operand struct {
 	Link      string `json:"link,omitempty"`
 	LinkClass string `json:"link_class,omitempty"`
 
-	abs string // absolute path (internal form), "" when unknown
+	abs  string // absolute path (internal form), "" when unknown
+	home bool   // it or its target lies in a home directory outside the workspace
 }
 
 // Redirect is one redirection applying to a segment.

@@ -34,6 +34,7 @@ const (
 	ClassTmp          = "tmp"          // /tmp, /var/tmp
 	ClassSystem       = "system"       // below a system directory
 	ClassHomeSub      = "home-sub"     // below home, outside the workspace
+	ClassPublic       = "public"       // a public file, as read: ~/.ssh/*.pub, ~/.ssh/known_hosts (only Reads carry it)
 	ClassOutside      = "outside"      // anywhere else
 )
 
@@ -223,34 +224,65 @@ func (e *pathEnv) raw(p string) string {
 
 // at classes the static path p (no glob): its absolute form and class and,
 // with FollowSymlinks, where it points and the class there; class is the
-// stricter of the two.
-func (e *pathEnv) at(p string) (abs, class, to, toClass string) {
+// stricter of the two. home reports that the path or its target lies in a
+// home directory outside the workspace (see [pathEnv.inHome]).
+func (e *pathEnv) at(p string) (abs, class, to, toClass string, home bool) {
 	abs = e.absolute(p)
 	if abs == "" {
-		return "", unknownRelative(p), "", ""
+		return "", unknownRelative(p), "", "", false
 	}
-	class = e.classAbs(abs)
+	class, home = e.classAbs(abs), e.inHome(abs)
 	if e.phys == nil {
-		return abs, class, "", ""
+		return abs, class, "", "", home
 	}
 	raw := e.raw(p)
 	if raw == "" {
-		return abs, class, "", ""
+		return abs, class, "", "", home
 	}
 	l := e.resolve(raw)
 	switch {
 	case l.err:
 		// A loop or an unreadable directory: nobody can tell where it
 		// points.
-		return abs, stricter(class, ClassDynamic), "?", ClassDynamic
+		return abs, stricter(class, ClassDynamic), "?", ClassDynamic, home
 	case !l.linked:
-		return abs, class, "", ""
+		return abs, class, "", "", home
 	}
 	tc := e.phys.classAbs(l.resolved)
+	home = home || e.phys.inHome(l.resolved)
 	if stricter(class, tc) == class {
-		return abs, class, e.phys.display(l.resolved), tc
+		return abs, class, e.phys.display(l.resolved), tc, home
 	}
-	return abs, tc, e.phys.display(l.resolved), class
+	return abs, tc, e.phys.display(l.resolved), class, home
+}
+
+// inHome reports whether abs lies in a home directory (the user's, or any
+// under /home, /Users, /root, /var/root, or a Windows drive's Users) and
+// not in the workspace: where agent transcripts, app configuration and
+// caches live, whose contents need consent to read.
+func (e *pathEnv) inHome(abs string) bool {
+	if abs == "" || under(abs, e.workspace) && e.workspace != "/" {
+		return false
+	}
+	if e.home != "/" && under(abs, e.home) {
+		return true
+	}
+	for _, top := range []string{"/home/", "/Users/"} {
+		if rest, ok := strings.CutPrefix(abs, top); ok && rest != "" {
+			return true
+		}
+	}
+	if under(abs, "/root") || under(abs, "/var/root") || under(abs, "/private/var/root") {
+		return true
+	}
+	// A Windows drive's Users, as Git Bash (/c/Users/…) and WSL
+	// (/mnt/c/Users/…) spell it.
+	d := strings.TrimPrefix(abs, "/mnt")
+	if len(d) > 3 && isDriveRoot(d[:2]) && d[2] == '/' {
+		first, rest, _ := strings.Cut(d[3:], "/")
+		return strings.EqualFold(first, "users") && rest != ""
+	}
+	return false
 }
 
 // sameCwd reports whether cd to the raw absolute path lands where its
@@ -275,7 +307,7 @@ var strictness = func() map[string]int {
 	order := []string{ClassNet, ClassDevice, ClassCredentials, ClassRoot, ClassHome, ClassSystemTop,
 		ClassGit, ClassSSH, ClassAgentConfig, ClassRC, ClassCI, ClassEnvrc, ClassSecret, ClassInstructions,
 		ClassProjectCode, ClassDynamic, ClassUnknown, ClassSystem, ClassHomeSub, ClassOutside, ClassTmp,
-		ClassWorkspace, ClassNull}
+		ClassWorkspace, ClassPublic, ClassNull}
 	m := make(map[string]int, len(order))
 	for i, c := range order {
 		m[c] = len(order) - i
@@ -345,36 +377,36 @@ func under(p, dir string) bool {
 // classify returns the class of a static path (already resolved; may be a
 // glob when glob is true, in which case only its directory part counts).
 func (e *pathEnv) classify(text string, glob bool) (abs, class string) {
-	abs, class, _, _ = e.classifyLink(text, glob)
+	abs, class, _, _, _ = e.classifyLink(text, glob)
 	return abs, class
 }
 
 // classifyLink is classify that also returns where the path points and
 // the class there (see [pathEnv.at]).
-func (e *pathEnv) classifyLink(text string, glob bool) (abs, class, to, toClass string) {
+func (e *pathEnv) classifyLink(text string, glob bool) (abs, class, to, toClass string, home bool) {
 	p := text
 	if glob {
 		// Only the directory part is known; a glob of a directory's entries
 		// counts as the directory itself for critical classes.
 		i := strings.IndexAny(p, "*?[")
 		if i < 0 {
-			return "", ClassDynamic, "", "" // zsh's ^ and # globs: not classed
+			return "", ClassDynamic, "", "", false // zsh's ^ and # globs: not classed
 		}
 		if k := strings.LastIndexByte(p[:i], '/'); strings.HasPrefix(p[k+1:], ".") && p[k+1:] != "./" && !strings.HasPrefix(p[k+1:], "../") {
 			// .e* matches .env: a glob spelled to match hidden names can
 			// reach secrets, so it is not classed, unless its directory is
 			// critical (rm -rf ~/.[!.]* wipes every dotfile of home).
-			if abs, c, to, tc := e.at(p[:k+1]); abs != "" {
+			if abs, c, to, tc, h := e.at(p[:k+1]); abs != "" {
 				switch c {
 				case ClassRoot, ClassHome, ClassSystemTop:
-					return abs, c, to, tc
+					return abs, c, to, tc, h
 				}
 			}
-			return "", ClassDynamic, "", ""
+			return "", ClassDynamic, "", "", false
 		}
 		j := strings.LastIndexByte(p[:i], '/')
 		if strings.ContainsAny(p[:j+1], "*?[") {
-			return "", ClassDynamic, "", ""
+			return "", ClassDynamic, "", "", false
 		}
 		if strings.Contains(p[i:], "/") {
 			// /*/ or ~/*/x: a glob in a middle component. Only the
@@ -384,13 +416,13 @@ func (e *pathEnv) classifyLink(text string, glob bool) (abs, class, to, toClass 
 			if dir == "" {
 				dir = "."
 			}
-			if abs, c, to, tc := e.at(dir); abs != "" {
+			if abs, c, to, tc, h := e.at(dir); abs != "" {
 				switch c {
 				case ClassRoot, ClassHome, ClassSystemTop:
-					return abs, c, to, tc
+					return abs, c, to, tc, h
 				}
 			}
-			return "", ClassDynamic, "", ""
+			return "", ClassDynamic, "", "", false
 		}
 		if j < 0 {
 			p = "."

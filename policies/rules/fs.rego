@@ -188,6 +188,17 @@ ask contains {"id": "fs.read-secret"} if "credentials" in input.segment.read_cla
 ask contains {"id": "fs.read-secret"} if "secret-env" in input.segment.tags
 
 # METADATA
+# title: Reading files in a home directory
+# custom:
+#   id: fs.read-home
+#   grantable: true
+#   justification: >-
+#     The command reads the contents of files in a home directory outside the workspace (agent transcripts,
+#     app configuration, caches), which hold tokens and conversation history. Listings and metadata (ls, stat,
+#     find without -exec, du) and public files (~/.ssh/*.pub, known_hosts) need no consent.
+ask contains {"id": "fs.read-home"} if "home-read" in input.segment.tags
+
+# METADATA
 # title: Searching the whole home or system
 # custom:
 #   id: fs.read-broad

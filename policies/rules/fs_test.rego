@@ -364,3 +364,18 @@ test_workspace_chmod_near_misses if {
 		{"id": "fs.permissions"} in rules.ask with input as cmd
 	}
 }
+
+# fs.read-home
+
+test_read_home if {
+	{"id": "fs.read-home"} in rules.ask with input as fx.run(["cat", "~/.claude/stats-cache.json"], {
+		"operands": [fx.path("/home/u/.claude/stats-cache.json", "agent-config")],
+		"tags": {"home-read"},
+	})
+	not {"id": "fs.read-home"} in rules.ask with input as fx.run(["cat", "README.md"], {
+		"operands": [fx.path("README.md", "workspace")],
+	})
+	not {"id": "fs.read-home"} in rules.ask with input as fx.run(["cat", "~/.ssh/id_rsa.pub"], {
+		"operands": [fx.path("/home/u/.ssh/id_rsa.pub", "public")],
+	})
+}
