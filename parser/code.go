@@ -736,6 +736,8 @@ var findArity = map[string]int{
 }
 
 func (p *walker) findCode(f *frame, seg *Segment, ws []word) {
+	first := len(p.cmd.Segments)
+	defer func() { p.findChildListed(seg, first) }()
 	seg.Flags = seg.Flags[:0]
 	seg.Operands = seg.Operands[:0]
 	i := 1
@@ -821,6 +823,12 @@ func (p *walker) execChild(f *frame, parent *Segment, ws []word, placeholder, ro
 		name = parent.Path // an unknown program, as written
 	}
 	seg.Wrappers = append(seg.Wrappers, Wrapper{Name: name, Args: []string{}})
+	seg.fillOnly = placeholder != "" && root != ""
+	for i, w := range ws {
+		if w.dynamic || strings.Contains(w.text, placeholder) && !filled[i].fill {
+			seg.fillOnly = false
+		}
+	}
 	p.command(nf, seg, filled)
 }
 
@@ -1218,6 +1226,7 @@ func (p *walker) pipelineCode(f *frame, info *pipeInfo) {
 				if text, ok := staticOutput(p.cmd.Segments[info.stages[i-1][0]]); ok {
 					p.xargsStatic(f, seg, text)
 				}
+				p.xargsListing(info, i, seg) // xargs fed paths find printed
 			}
 			if !seg.HasTag(TagStdinCode) {
 				continue

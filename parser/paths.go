@@ -416,13 +416,23 @@ func (e *pathEnv) classifyLink(text string, glob bool) (abs, class, to, toClass 
 			if dir == "" {
 				dir = "."
 			}
-			if abs, c, to, tc, h := e.at(dir); abs != "" {
-				switch c {
-				case ClassRoot, ClassHome, ClassSystemTop:
-					return abs, c, to, tc, h
-				}
+			abs, c, to, tc, h := e.at(dir)
+			if abs == "" {
+				return "", ClassDynamic, "", "", false
 			}
-			return "", ClassDynamic, "", "", false
+			switch c {
+			case ClassRoot, ClassHome, ClassSystemTop:
+				return abs, c, to, tc, h
+			}
+			// pkg/*/x.py: every match lies below pkg/ and ends in the
+			// literal parts. Class it as pkg/_/x.py would be (the names
+			// after the glob keep their classes: pkg/*/.git/config is .git),
+			// unless a glob part can match hidden names (.e*/x).
+			if strings.Contains(p[i:], "[") || hiddenGlob(p[j+1:]) {
+				return "", ClassDynamic, "", "", false
+			}
+			_, c, to, tc, h = e.at(dir + globless(p[j+1:]))
+			return abs, c, to, tc, h
 		}
 		if j < 0 {
 			p = "."
@@ -434,6 +444,29 @@ func (e *pathEnv) classifyLink(text string, glob bool) (abs, class, to, toClass 
 		}
 	}
 	return e.at(p)
+}
+
+// hiddenGlob reports a path part with glob characters that starts with a
+// dot (it can match hidden names such as .env).
+func hiddenGlob(rest string) bool {
+	for _, part := range strings.Split(rest, "/") {
+		if strings.HasPrefix(part, ".") && strings.ContainsAny(part, "*?[") {
+			return true
+		}
+	}
+	return false
+}
+
+// globless replaces every path part holding a * or ? with "_": what is
+// known of the paths such a glob matches.
+func globless(rest string) string {
+	parts := strings.Split(rest, "/")
+	for k, part := range parts {
+		if strings.ContainsAny(part, "*?") {
+			parts[k] = "_"
+		}
+	}
+	return strings.Join(parts, "/")
 }
 
 // startupPlace reports whether an rc-named file sits where shells and tools

@@ -275,3 +275,46 @@ git_local if {
 		f in {"no-track", "create-reflog", "quiet"}
 	}
 }
+
+# METADATA
+# title: Read-only program on the paths a listing printed
+# custom:
+#   id: allow.listed-readonly
+#   justification: >-
+#     find … | xargs grep -l X and find … -exec wc -l {} + run a read-only program on the paths find prints, all
+#     below find's roots (the parser adds them as operands, so they are graded as reads): allowed as the program
+#     reading those roots would be.
+allow contains {"id": "allow.listed-readonly"} if {
+	"listed-args" in input.segment.tags
+	data.rivumi.tables.readonly[input.segment.program]
+	input.segment.program != "git"
+	input.segment.path_kind in {"bare", "system"}
+	listed_tags_ok
+	seg.plain_assigns
+	listed_wrappers_ok
+	readonly_flags_ok
+	readonly_operands_ok
+	seg.writes_in_workspace
+	seg.reads_ok
+	count(input.segment.code) == 0
+}
+
+# Arguments appended at run time are the point here; nothing else that is
+# unknowable may be.
+listed_tags_ok if {
+	every t in input.segment.tags {
+		listed_tag_ok(t)
+	}
+}
+
+listed_tag_ok("appended-args")
+
+listed_tag_ok(t) if not data.rivumi.tables.sets.unknowable_tags[t]
+
+# One xargs or find hands the paths over; other wrappers are the harmless ones.
+listed_wrappers_ok if {
+	count([w | some w in input.segment.wrappers; w.name in {"xargs", "find"}]) == 1
+	every w in input.segment.wrappers {
+		w.name in (seg.harmless_wrappers | {"xargs", "find"})
+	}
+}

@@ -445,3 +445,42 @@ test_git_local_near_misses if {
 		"options": {"global:C": ["/tmp/x"], "git-dir-class": ["tmp"]},
 	}))
 }
+
+# allow.listed-readonly
+
+listed(argv, over) := fx.run(argv, object.union(
+	{
+		"wrappers": [fx.wrapper("xargs", [])],
+		"upstream": ["find"],
+		"operands": [object.union(fx.path(".", "workspace"), {"dynamic": true})],
+		"tags": {"appended-args", "listed-args"},
+	},
+	over,
+))
+
+test_listed_readonly if {
+	allowed("allow.listed-readonly", listed(["grep", "-l", "x"], {"flags": {"files-with-matches"}}))
+	allowed("allow.listed-readonly", listed(["wc", "-l"], {"flags": {"lines"}, "wrappers": [fx.wrapper("find", [])]}))
+	allowed("allow.listed-readonly", listed(["cat"], {"wrappers": [fx.wrapper("xargs", []), fx.wrapper("timeout", [])]}))
+}
+
+test_listed_readonly_near_misses if {
+	# Not from a listing; not a read-only program; an option off the list.
+	not allowed("allow.listed-readonly", listed(["cat"], {"tags": {"appended-args"}}))
+	not allowed("allow.listed-readonly", listed(["rm"], {}))
+	not allowed("allow.listed-readonly", listed(["diff", "--ext-x"], {"flags": {"ext-x"}}))
+
+	# Roots in home, secrets, outside writes.
+	not allowed("allow.listed-readonly", listed(["cat"], {"operands": [fx.path("/home/u/.ssh", "ssh")]}))
+	not allowed("allow.listed-readonly", listed(["cat"], {
+		"redirects": [fx.redirect(">", "/tmp/x", "tmp")],
+		"writes": [fx.path("/tmp/x", "tmp")],
+	}))
+
+	# Other unknowable facts; other wrappers; two hand-overs.
+	not allowed("allow.listed-readonly", listed(["cat"], {"tags": {"appended-args", "listed-args", "changed-shell"}}))
+	not allowed("allow.listed-readonly", listed(["cat"], {"wrappers": [fx.wrapper("xargs", []), fx.wrapper("sudo", [])]}))
+	not allowed("allow.listed-readonly", listed(["cat"], {"wrappers": [fx.wrapper("xargs", []), fx.wrapper("xargs", [])]}))
+	not allowed("allow.listed-readonly", listed(["cat"], {"path_kind": "relative"}))
+	not allowed("allow.listed-readonly", listed(["git", "log"], {"subcommand": "log"}))
+}
