@@ -154,6 +154,8 @@ type Operand struct {
 	// (only with [FollowSymlinks]), for humans; LinkClass is the class of
 	// whichever of the written path and the target is not Class (Class is
 	// the stricter of the two). Both are "" when no link was followed.
+	// For a glob that may match names of several classes, Class is the
+	// strictest and LinkClass, with no Link, a secret class among them.
 	Link      string `json:"link,omitempty"`
 	LinkClass string `json:"link_class,omitempty"`
 

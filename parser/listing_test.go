@@ -80,3 +80,37 @@ func TestMiddleGlobClass(t *testing.T) {
 		}
 	}
 }
+
+// A narrow glob matching a name with a class of its own takes that class.
+func TestGlobMatchingSpecialNames(t *testing.T) {
+	for _, tc := range []struct{ path, class string }{
+		{"*.pem", ClassSecret},
+		{"keys/id_*", ClassSecret},
+		{"*.env", ClassSecret},
+		{"*.md", ClassInstructions},
+		{"C*.md", ClassInstructions},
+		{"tests/*.py", ClassProjectCode},
+		{"*.pyc", ClassWorkspace},
+		{"*", ClassWorkspace},
+		{"*.*", ClassWorkspace},
+		{"/tmp/*.pem", ClassSecret},
+		{"docs/[a-c]*.md", ClassInstructions}, // agents.md, claude.md
+		{"[!.]*", ClassAgentConfig},           // any name: mise.toml, credentials, id_rsa …
+	} {
+		e := pathEnv{workspace: "/home/dev/proj", home: "/home/dev", cwd: "/home/dev/proj"}
+		if _, c := e.classify(tc.path, true); c != tc.class {
+			t.Errorf("%q: class %q, want %q", tc.path, c, tc.class)
+		}
+	}
+}
+
+// A glob stricter for writes than for reads keeps the secret class too.
+func TestGlobKeepsSecretClass(t *testing.T) {
+	cmd, err := Parse("cat [!.]*", Cwd("/home/dev/proj"), Workspace("/home/dev/proj"), Home("/home/dev"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := cmd.Segments[0].Reads[0]; r.LinkClass != ClassSecret {
+		t.Errorf("reads %+v, want link_class secret", r)
+	}
+}

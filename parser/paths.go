@@ -2,10 +2,14 @@ package parser
 
 import (
 	"path"
+	"slices"
+	"sort"
 	"strings"
+	"sync"
 
 	"github.com/rivumi/rivumi/internal/realpath"
 	"github.com/rivumi/rivumi/internal/winpath"
+	"github.com/rivumi/rivumi/programs"
 	"github.com/rivumi/rivumi/rules"
 )
 
@@ -434,6 +438,7 @@ func (e *pathEnv) classifyLink(text string, glob bool) (abs, class, to, toClass 
 			_, c, to, tc, h = e.at(dir + globless(p[j+1:]))
 			return abs, c, to, tc, h
 		}
+		last := p[j+1:]
 		if j < 0 {
 			p = "."
 		} else {
@@ -442,9 +447,74 @@ func (e *pathEnv) classifyLink(text string, glob bool) (abs, class, to, toClass 
 		if p == "" {
 			p = "/"
 		}
+		abs, class, to, toClass, home := e.at(p)
+		if abs != "" && narrowGlob(last) {
+			// *.pem, id_*, *.md: a glob spelled to match names that have
+			// a class of their own (keys, CLAUDE.md, conftest.py) takes the
+			// strictest of them. (A bare * is left to its directory's class:
+			// grep x * would otherwise always ask.)
+			pat := strings.ReplaceAll(last, "[!", "[^") // the shell's negation, as path.Match spells it
+			secret := ""
+			for _, name := range specialNames() {
+				if ok, _ := path.Match(pat, name); ok {
+					c := e.classAbs(strings.TrimSuffix(abs, "/") + "/" + name)
+					class = stricter(class, c)
+					if secretPlace[c] {
+						secret = c
+					}
+				}
+			}
+			if secret != "" && secret != class && toClass == "" {
+				// Stricter for writes (agent-config) is not stricter for
+				// reads: keep the secret class too, where both are graded.
+				toClass = secret
+			}
+		}
+		return abs, class, to, toClass, home
 	}
 	return e.at(p)
 }
+
+// narrowGlob reports a glob path part with a literal character (or a
+// bracket expression) besides dots: *.pem, id_*, [a-c]*.md, not * or *.*.
+func narrowGlob(part string) bool {
+	return strings.ContainsAny(part, "*?[") && strings.Trim(part, "*?.") != ""
+}
+
+// specialNames are names (not hidden) that have a class of their own
+// wherever they are: secrets, instructions, agent configuration, CI files
+// and the files programs load, with the spellings their patterns stand for
+// (x.pem, prod.env, CLAUDE.md …). A glob matching one may name it.
+var specialNames = sync.OnceValue(func() []string {
+	var out []string
+	add := func(n string) {
+		if n != "" && n[0] != '.' {
+			out = append(out, n)
+		}
+	}
+	for _, m := range []map[string]bool{secretNames, instructionFiles, agentFiles, ciFiles, rcFiles} {
+		for n, on := range m {
+			if on {
+				add(n)
+				add(strings.ToUpper(strings.TrimSuffix(n, path.Ext(n))) + path.Ext(n)) // CLAUDE.md
+			}
+		}
+	}
+	for _, ext := range secretExts {
+		add("x" + ext)
+	}
+	for _, n := range []string{"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "id_rsa_work", "prod.env", "x-key.json",
+		"x_key.json", "firebase-adminsdk-x.json", "deploy_key_x", "ssh_host_rsa_key", "x.keytab"} {
+		add(n)
+	}
+	for _, p := range programs.All() {
+		for _, f := range p.Loads {
+			add(baseName(f))
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+})
 
 // hiddenGlob reports a path part with glob characters that starts with a
 // dot (it can match hidden names such as .env).
