@@ -741,6 +741,22 @@ func (p *walker) findCode(f *frame, seg *Segment, ws []word) {
 	seg.Flags = seg.Flags[:0]
 	seg.Operands = seg.Operands[:0]
 	i := 1
+	// find -H|-L|-P, -D DEBUGOPTS and -Olevel come before the roots.
+	for i < len(ws) && !ws[i].dynamic {
+		t := ws[i].text
+		if t == "-H" || t == "-L" || t == "-P" || strings.HasPrefix(t, "-O") && len(t) > 2 {
+			seg.Flags = append(seg.Flags, t[1:])
+			i++
+			continue
+		}
+		if t == "-D" && i+1 < len(ws) {
+			seg.Flags = append(seg.Flags, "D")
+			i += 2
+			continue
+		}
+		break
+	}
+	firstRoot := i
 	for i < len(ws) && !strings.HasPrefix(ws[i].text, "-") && ws[i].text != "(" && ws[i].text != "!" && ws[i].text != "\\(" {
 		seg.Operands = append(seg.Operands, p.operand(ws[i]))
 		i++
@@ -767,7 +783,7 @@ func (p *walker) findCode(f *frame, seg *Segment, ws []word) {
 			}
 			root := ""
 			if len(seg.Operands) == 1 && !seg.Operands[0].Dynamic {
-				root = ws[1].path
+				root = ws[firstRoot].path
 			} else if len(seg.Operands) == 0 {
 				root = "."
 			}
@@ -930,7 +946,19 @@ func (p *walker) sedCode(f *frame, seg *Segment, operands []word) {
 		}
 	}
 	if inPlace {
+		// '' names no file (BSD's -i '' suffix, which GNU sed reads as a
+		// file it cannot open): neither read nor written.
+		kept := seg.Operands[:0]
+		for _, o := range seg.Operands {
+			if o.Text != "" || o.Dynamic {
+				kept = append(kept, o)
+			}
+		}
+		seg.Operands = kept
 		for _, w := range files {
+			if w.text == "" && !w.dynamic {
+				continue
+			}
 			seg.Writes = append(seg.Writes, p.operand(w))
 			for _, sfx := range suffixes {
 				for _, b := range sedBackups(w, sfx) {

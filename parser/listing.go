@@ -39,7 +39,10 @@ func findListing(s *Segment) bool {
 	}
 	for _, f := range s.Flags {
 		switch f {
-		case "exec", "execdir", "ok", "okdir", "delete", "printf", "fprintf", "fprint", "fprint0", "fls", "ls", "files0-from":
+		case "exec", "execdir", "ok", "okdir", "delete", "printf", "fprintf", "fprint", "fprint0", "fls", "ls", "files0-from",
+			"L", "follow":
+			// -L and -follow descend through links: the paths below a root
+			// would not lie below it.
 			return false
 		}
 	}
@@ -141,6 +144,9 @@ func (p *walker) findChildListed(parent *Segment, first int) {
 		if o.Dynamic {
 			return
 		}
+	}
+	if hasFlag(parent.Flags, "L") || hasFlag(parent.Flags, "follow") {
+		return // through links, {} leaves the roots
 	}
 	for _, c := range p.cmd.Segments[first:] {
 		if c.Parent != parent.Index || c.Kind != KindExec || !c.fillOnly {

@@ -34,6 +34,11 @@ func TestListedArgs(t *testing.T) {
 		{"find . -exec cat x{} \\;", false, ""},
 		{"find . -exec cat {} \"$X\" \\;", false, ""},
 		{"find a b -exec cat {} \\;", false, ""}, // {} of several roots is not classed
+		{"find -L . | xargs cat", false, ""},
+		{"find -P ~/.claude | xargs cat", true, ClassAgentConfig}, // the root after -P
+		{"find -H -O2 -D tree ~/x -exec cat {} +", true, ClassHomeSub},
+		{"find . -follow -exec cat {} +", false, ""},
+		{"find -L . -exec cat {} +", false, ""},
 	} {
 		cmd, err := Parse(tc.cmd, Cwd("/home/dev/proj"), Workspace("/home/dev/proj"), Home("/home/dev"))
 		if err != nil {
