@@ -72,3 +72,24 @@ func TestPublicReadClass(t *testing.T) {
 		}
 	}
 }
+
+// With home as the workspace, home's hidden directories stay private.
+func TestHomeReadWorkspaceIsHome(t *testing.T) {
+	for _, tc := range []struct {
+		cmd    string
+		tagged bool
+	}{
+		{"cat ~/.claude/projects/x.jsonl", true},
+		{"cat .config/gh/hosts.yml", true},
+		{"cat notes.txt", false},
+		{"cat src/a.py", false},
+	} {
+		cmd, err := Parse(tc.cmd, Cwd("/home/dev"), Workspace("/home/dev"), Home("/home/dev"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cmd.Segments[0].HasTag(TagHomeRead); got != tc.tagged {
+			t.Errorf("%q: home-read %v, want %v", tc.cmd, got, tc.tagged)
+		}
+	}
+}

@@ -265,7 +265,15 @@ func (e *pathEnv) at(p string) (abs, class, to, toClass string, home bool) {
 // not in the workspace: where agent transcripts, app configuration and
 // caches live, whose contents need consent to read.
 func (e *pathEnv) inHome(abs string) bool {
-	if abs == "" || under(abs, e.workspace) && e.workspace != "/" {
+	if abs == "" {
+		return false
+	}
+	if under(abs, e.workspace) && e.workspace != "/" {
+		// A workspace that is home itself (or holds it) does not make
+		// home's hidden directories (~/.claude, ~/.config …) project files.
+		if rest, ok := strings.CutPrefix(abs, e.home+"/"); ok && e.home != "/" && under(e.home, e.workspace) {
+			return strings.HasPrefix(rest, ".")
+		}
 		return false
 	}
 	if e.home != "/" && under(abs, e.home) {
