@@ -690,6 +690,8 @@ var gitBool = map[string]bool{"true": true, "false": true, "yes": true, "no": tr
 // harmlessPager matches the pagers a git -c core.pager=… (or pager.<cmd>=…)
 // may name for one run: cat, or less/more with options that take no value
 // (-k names a lesskey file, which can set LESSOPEN; +cmd runs commands).
+// git pages only its own output, on a terminal, so no file name reaches
+// less's preprocessor.
 var harmlessPager = regexp.MustCompile(`^(cat|(less|more)( +-[FRrSXKNniIMmQqsLeEgGJwWcduaB]+)*)$`)
 
 // gitConfigValue records a configuration key=value that carries code: as

@@ -40,12 +40,10 @@ readonly = {
     "comm": (ANY, False), "expand": (ANY, False), "unexpand": (ANY, False), "numfmt": (ANY, True), "factor": (ANY, True),
     "tsort": (ANY, False), "look": (ANY, False), "getconf": (ANY, True), "lscpu": (ANY, True), "lsblk": (ANY, True),
     # lsof lists open files (names and metadata, never contents); base64 -o
-    # (BSD) writes inside the workspace only, as every allowed write; less
-    # and more page files ("+cmd" arguments are code, never allowed; -k
-    # lesskey files can set LESSOPEN, so not on the list).
+    # (BSD) writes inside the workspace only, as every allowed write.
+    # (less and more are not here: with LESSOPEN set they hand file names
+    # to a preprocessor, CVE-2024-32487.)
     "lsof": (ANY, True), "base64": ("d D decode i input o output b break w wrap ignore-garbage", False),
-    "less": ("F quit-if-one-screen R RAW-CONTROL-CHARS r raw-control-chars S chop-long-lines X no-init N LINE-NUMBERS n line-numbers i ignore-case I IGNORE-CASE M LONG-PROMPT m long-prompt Q QUIET q quiet s squeeze-blank-lines L no-lessopen", False),
-    "more": ("d l f p c s u", False),
     "git-ls": ("", False), "gofmt": ("l d e s", False), "yq": ("r e exit-status o output-format p input-format P prettyPrint I indent C colors M no-colors N no-doc j tojson null-input n unwrapScalar 0 nul-output", False),
 }
 # Programs also covered when every write stays inside the workspace.
