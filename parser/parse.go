@@ -232,7 +232,7 @@ var metadataReaders = map[string]bool{"find": true, "tree": true}
 // pattern: none came by -e or -f (and rg is not listing files).
 func patternFirst(s *Segment) bool {
 	switch s.Program {
-	case "grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack":
+	case "grep", "egrep", "fgrep", "rg": // programs whose options rivumi knows (-e, -f)
 	default:
 		return false
 	}
