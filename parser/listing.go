@@ -58,20 +58,20 @@ func findListing(s *Segment) bool {
 // of a pipeline, looking through filters that only pass some of its lines
 // on (grep PATTERN, head, tail, sort, uniq reading stdin), and whether
 // one does.
-func (p *walker) listingRoots(info *pipeInfo, i int) ([]Operand, bool) {
+func (p *walker) listingRoots(info *pipeInfo, i int) (roots []Operand, secret, ok bool) {
 	for k := i - 1; k >= 0 && len(info.stages[k]) == 1; k-- {
 		s := p.cmd.Segments[info.stages[k][0]]
 		if findListing(s) {
 			if len(s.Operands) == 0 {
-				return []Operand{p.operand(word{text: ".", path: "."})}, true
+				return []Operand{p.operand(word{text: ".", path: "."})}, findsSecrets(s), true
 			}
-			return s.Operands, true
+			return s.Operands, findsSecrets(s), true
 		}
 		if !lineFilter(s) {
-			return nil, false
+			return nil, false, false
 		}
 	}
-	return nil, false
+	return nil, false, false
 }
 
 // lineFilter reports a stage that passes on some of its input lines
@@ -125,15 +125,58 @@ func (p *walker) xargsListing(info *pipeInfo, i int, seg *Segment) {
 	if !nul && !splitSafe[seg.Program] {
 		return
 	}
-	roots, ok := p.listingRoots(info, i)
+	roots, secret, ok := p.listingRoots(info, i)
 	if !ok {
 		return
 	}
 	for _, r := range roots {
 		r.Dynamic = true
+		if secret && r.LinkClass == "" {
+			r.LinkClass = ClassSecret
+		}
 		seg.Operands = append(seg.Operands, r)
 	}
 	seg.tag(TagListedArgs)
+}
+
+// findsSecrets reports a find whose -name, -iname, -path or -ipath
+// pattern matches a secret's name (find . -name .env, -name '*.pem'): what
+// it lists is read as a secret.
+func findsSecrets(s *Segment) bool {
+	for _, k := range []string{"name", "iname", "path", "ipath", "wholename", "iwholename"} {
+		for _, v := range s.Options[k] {
+			pat := strings.ReplaceAll(baseName(v), "[!", "[^")
+			if k[0] == 'i' {
+				pat = strings.ToLower(pat)
+			}
+			if pat == "" || strings.Trim(pat, "*?") == "" {
+				continue // -name '*' lists everything, as no -name does
+			}
+			for _, n := range secretSamples() {
+				if globNames(pat, n) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// secretSamples are the names of secrets, hidden ones included, and the
+// spellings their patterns stand for.
+func secretSamples() []string {
+	out := []string{}
+	for _, n := range specialNames() {
+		if isSecretName(n) {
+			out = append(out, n)
+		}
+	}
+	for n, on := range secretNames {
+		if on && strings.HasPrefix(n, ".") {
+			out = append(out, n)
+		}
+	}
+	return append(out, ".env.local", ".env.production")
 }
 
 // findChildListed tags the segments find -exec/-execdir runs, from first
@@ -148,10 +191,16 @@ func (p *walker) findChildListed(parent *Segment, first int) {
 	if hasFlag(parent.Flags, "L") || hasFlag(parent.Flags, "follow") {
 		return // through links, {} leaves the roots
 	}
+	secret := findsSecrets(parent)
 	for _, c := range p.cmd.Segments[first:] {
 		if c.Parent != parent.Index || c.Kind != KindExec || !c.fillOnly {
 			continue
 		}
 		c.tag(TagListedArgs)
+		for k := range c.Operands {
+			if o := &c.Operands[k]; secret && o.Text == "{}" && o.LinkClass == "" {
+				o.LinkClass = ClassSecret
+			}
+		}
 	}
 }

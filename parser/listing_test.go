@@ -119,3 +119,27 @@ func TestGlobKeepsSecretClass(t *testing.T) {
 		t.Errorf("reads %+v, want link_class secret", r)
 	}
 }
+
+// A find whose pattern names secrets hands over paths read as secrets.
+func TestListedSecrets(t *testing.T) {
+	for _, tc := range []struct {
+		cmd    string
+		secret bool
+	}{
+		{"find . -name '*.pem' | xargs cat", true},
+		{"find . -iname 'ID_RSA' -exec cat {} +", true},
+		{"find . -name .env -print0 | xargs -0 cat", true},
+		{"find . -name '*.py' | xargs cat", false},
+		{"find . -name '*' -exec cat {} +", false},
+	} {
+		cmd, err := Parse(tc.cmd, Cwd("/home/dev/proj"), Workspace("/home/dev/proj"), Home("/home/dev"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := cmd.Segments[len(cmd.Segments)-1]
+		root := s.Operands[len(s.Operands)-1]
+		if got := root.LinkClass == ClassSecret; got != tc.secret || !s.HasTag(TagListedArgs) {
+			t.Errorf("%q: root %+v tags %v, want secret %v", tc.cmd, root, s.Tags, tc.secret)
+		}
+	}
+}

@@ -464,7 +464,7 @@ func (e *pathEnv) classifyLink(text string, glob bool) (abs, class, to, toClass 
 			pat := strings.ReplaceAll(last, "[!", "[^") // the shell's negation, as path.Match spells it
 			secret := ""
 			for _, name := range specialNames() {
-				if ok, _ := path.Match(pat, name); ok {
+				if globNames(pat, name) {
 					c := e.classAbs(strings.TrimSuffix(abs, "/") + "/" + name)
 					class = stricter(class, c)
 					if secretPlace[c] {
@@ -481,6 +481,21 @@ func (e *pathEnv) classifyLink(text string, glob bool) (abs, class, to, toClass 
 		return abs, class, to, toClass, home
 	}
 	return e.at(p)
+}
+
+// globNames reports whether the glob pat (path.Match syntax) may name
+// the special file name. A pattern that is * and a plain suffix (*.json,
+// *.txt) names a secret only when the suffix itself marks one (*.pem,
+// *.env, *-key.json): credentials.json and keys.txt are among *.json and
+// *.txt, but a glob of every JSON file is not aimed at them.
+func globNames(pat, name string) bool {
+	if ok, _ := path.Match(pat, name); !ok {
+		return false
+	}
+	if rest, star := strings.CutPrefix(pat, "*"); star && !strings.ContainsAny(rest, "*?[") && isSecretName(name) {
+		return isSecretName("x" + rest)
+	}
+	return true
 }
 
 // narrowGlob reports a glob path part with a literal character (or a
