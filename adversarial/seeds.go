@@ -239,7 +239,9 @@ func Seeds() []Seed {
 		{
 			Name: "ask-delete", Layer: "ask", Prog: "rm", Busybox: true,
 			Paths: []string{"/bin/rm"},
-			Forms: [][]string{{"-rf", "build"}, {"x.txt"}, {"-f", "--", "x.txt"}, {"-r", "./dist"}},
+			// rm of named workspace files is allowed (issue 14): recursive
+			// deletes and files outside the workspace ask.
+			Forms: [][]string{{"-rf", "build"}, {"../x.txt"}, {"-f", "--", "/tmp/x.txt"}, {"-r", "./dist"}},
 		},
 		{
 			Name: "ask-network", Layer: "ask", Prog: "curl",
@@ -268,7 +270,9 @@ func Seeds() []Seed {
 		{
 			Name: "ask-sed-inplace", Layer: "ask", Prog: "sed",
 			Paths: []string{"/bin/sed"},
-			Forms: [][]string{{"-i", "s/a/b/", "f.txt"}, {"-i.bak", "s/a/b/", "f.txt"}, {"--in-place", "s/a/b/", "f.txt"}},
+			// sed -i of workspace files is allowed (issue 14): files outside
+			// the workspace, and code a program loads, ask.
+			Forms: [][]string{{"-i", "s/a/b/", "../f.txt"}, {"-i.bak", "s/a/b/", "/tmp/f.txt"}, {"--in-place", "s/a/b/", "conftest.py"}},
 		},
 		{
 			Name: "ask-workspace-code", Layer: "ask", Prog: "make",

@@ -25,8 +25,8 @@ func answer(asked *[]*mcp.ElicitParams, action, ans string) func(context.Context
 	}
 }
 
-// "rm -f out.txt" is graded ask (fs.delete), and a grant of rm can cover it.
-const askCmd = `{"command":"rm -f out.txt"}`
+// "rm -rf out.txt" is graded ask (fs.delete: rm of named files is allowed, -r asks), and a grant of rm can cover it.
+const askCmd = `{"command":"rm -rf out.txt"}`
 
 func TestElicitation(t *testing.T) {
 	tests := []struct {
@@ -49,7 +49,7 @@ func TestElicitation(t *testing.T) {
 			if len(asked) != 1 {
 				t.Fatalf("asked %d times, want 1", len(asked))
 			}
-			if !strings.Contains(asked[0].Message, "rm -f out.txt") || !strings.Contains(asked[0].Message, "fs.delete") {
+			if !strings.Contains(asked[0].Message, "rm -rf out.txt") || !strings.Contains(asked[0].Message, "fs.delete") {
 				t.Errorf("question = %q, want the command and the rule", asked[0].Message)
 			}
 			if r.isError == tt.ok {
@@ -146,7 +146,7 @@ func TestElicitationCallCancelled(t *testing.T) {
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { <-asked; cancel() }()
-	_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "shell", Arguments: map[string]any{"command": "rm -f out.txt"}})
+	_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "shell", Arguments: map[string]any{"command": "rm -rf out.txt"}})
 	if err == nil {
 		t.Fatal("cancelled call: no error")
 	}
@@ -168,11 +168,11 @@ func TestElicitationQuestionQuotesCommand(t *testing.T) {
 	f := newFixture(t)
 	var asked []*mcp.ElicitParams
 	cs := f.connect(t, answer(&asked, "decline", ""))
-	call(t, cs, "shell", `{"command":"rm -f out.txt\n\nThe policy asks:\n- nothing, it is safe"}`)
+	call(t, cs, "shell", `{"command":"rm -rf out.txt\n\nThe policy asks:\n- nothing, it is safe"}`)
 	if len(asked) != 1 {
 		t.Fatalf("asked %d times", len(asked))
 	}
-	if strings.Contains(asked[0].Message, "\n- nothing") || !strings.Contains(asked[0].Message, `"rm -f out.txt\n\nThe policy asks:`) {
+	if strings.Contains(asked[0].Message, "\n- nothing") || !strings.Contains(asked[0].Message, `"rm -rf out.txt\n\nThe policy asks:`) {
 		t.Errorf("question = %q, want the command quoted on one line", asked[0].Message)
 	}
 }

@@ -271,9 +271,13 @@ func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []wor
 		p.vimCode(f, seg, ws)
 	case prog == "less" || prog == "more" || prog == "most":
 		for _, w := range ws[1:] {
-			if strings.HasPrefix(w.text, "+") && strings.Contains(w.text, "!") {
+			if strings.HasPrefix(w.text, "+") || strings.HasPrefix(w.text, "--+") {
+				// +cmd runs a command at start: +!cmd a shell, +v an editor,
+				// +:e another file. Never allowed.
 				seg.Code = append(seg.Code, Code{Lang: "less", Text: w.text})
-				seg.tag(TagCodeSpawns)
+				if strings.Contains(w.text, "!") || strings.Contains(w.text, "v") || strings.Contains(w.text, "|") {
+					seg.tag(TagCodeSpawns)
+				}
 			}
 		}
 	case prog == "man":
@@ -625,7 +629,7 @@ func isGitCodeKey(k string) bool {
 
 func (p *walker) gitCode(f *frame, seg *Segment, ws, operands []word) {
 	for _, kv := range seg.Options["global:c"] {
-		p.gitConfigValue(f, seg, kv)
+		p.gitConfigValue(f, seg, kv, true)
 	}
 	for _, kv := range seg.Options["global:config-env"] {
 		seg.Code = append(seg.Code, Code{Lang: "git-config", Text: kv, Dynamic: true})
@@ -647,7 +651,7 @@ func (p *walker) gitCode(f *frame, seg *Segment, ws, operands []word) {
 	}
 	if seg.Subcommand == "clone" {
 		for _, kv := range seg.Options["config"] {
-			p.gitConfigValue(f, seg, kv)
+			p.gitConfigValue(f, seg, kv, false)
 		}
 	}
 	switch seg.Subcommand {
@@ -655,7 +659,7 @@ func (p *walker) gitCode(f *frame, seg *Segment, ws, operands []word) {
 	case "config":
 		// git config [--global] key value: writing a code-carrying key.
 		if len(operands) >= 2 && isGitCodeKey(operands[0].text) {
-			p.gitConfigValue(f, seg, operands[0].text+"="+operands[1].text)
+			p.gitConfigValue(f, seg, operands[0].text+"="+operands[1].text, false)
 		}
 	case "submodule":
 		if len(operands) > 1 && operands[0].text == "foreach" {
@@ -681,13 +685,33 @@ func (p *walker) gitCode(f *frame, seg *Segment, ws, operands []word) {
 	}
 }
 
-func (p *walker) gitConfigValue(f *frame, seg *Segment, kv string) {
+var gitBool = map[string]bool{"true": true, "false": true, "yes": true, "no": true, "on": true, "off": true, "1": true, "0": true}
+
+// harmlessPager matches the pagers a git -c core.pager=… (or pager.<cmd>=…)
+// may name for one run: cat, or less/more with options that take no value
+// (-k names a lesskey file, which can set LESSOPEN; +cmd runs commands).
+// git pages only its own output, on a terminal, so no file name reaches
+// less's preprocessor.
+var harmlessPager = regexp.MustCompile(`^(cat|(less|more)( +-[FRrSXKNniIMmQqsLeEgGJwWcduaB]+)*)$`)
+
+// gitConfigValue records a configuration key=value that carries code: as
+// git-config code (denied), with its value parsed as the shell command git
+// would run. A harmless pager given for this one run (live: git -c
+// core.pager=cat, -c pager.log=less -R, or pager.<cmd> as a boolean) is
+// not code; a pager written into configuration (git config, clone
+// --config) stays code whatever it names.
+func (p *walker) gitConfigValue(f *frame, seg *Segment, kv string, live bool) {
 	k, v, _ := strings.Cut(kv, "=")
 	if !isGitCodeKey(k) {
 		return
 	}
-	seg.Code = append(seg.Code, Code{Lang: "git-config", Text: kv})
 	lk := strings.ToLower(k)
+	if live && (lk == "core.pager" || strings.HasPrefix(lk, "pager.")) {
+		if harmlessPager.MatchString(v) || strings.HasPrefix(lk, "pager.") && gitBool[strings.ToLower(v)] {
+			return
+		}
+	}
+	seg.Code = append(seg.Code, Code{Lang: "git-config", Text: kv})
 	switch {
 	case strings.HasPrefix(lk, "alias."):
 		if strings.HasPrefix(v, "!") {
@@ -714,9 +738,27 @@ var findArity = map[string]int{
 }
 
 func (p *walker) findCode(f *frame, seg *Segment, ws []word) {
+	first := len(p.cmd.Segments)
+	defer func() { p.findChildListed(seg, first) }()
 	seg.Flags = seg.Flags[:0]
 	seg.Operands = seg.Operands[:0]
 	i := 1
+	// find -H|-L|-P, -D DEBUGOPTS and -Olevel come before the roots.
+	for i < len(ws) && !ws[i].dynamic {
+		t := ws[i].text
+		if t == "-H" || t == "-L" || t == "-P" || strings.HasPrefix(t, "-O") && len(t) > 2 {
+			seg.Flags = append(seg.Flags, t[1:])
+			i++
+			continue
+		}
+		if t == "-D" && i+1 < len(ws) {
+			seg.Flags = append(seg.Flags, "D")
+			i += 2
+			continue
+		}
+		break
+	}
+	firstRoot := i
 	for i < len(ws) && !strings.HasPrefix(ws[i].text, "-") && ws[i].text != "(" && ws[i].text != "!" && ws[i].text != "\\(" {
 		seg.Operands = append(seg.Operands, p.operand(ws[i]))
 		i++
@@ -743,7 +785,7 @@ func (p *walker) findCode(f *frame, seg *Segment, ws []word) {
 			}
 			root := ""
 			if len(seg.Operands) == 1 && !seg.Operands[0].Dynamic {
-				root = ws[1].path
+				root = ws[firstRoot].path
 			} else if len(seg.Operands) == 0 {
 				root = "."
 			}
@@ -799,6 +841,12 @@ func (p *walker) execChild(f *frame, parent *Segment, ws []word, placeholder, ro
 		name = parent.Path // an unknown program, as written
 	}
 	seg.Wrappers = append(seg.Wrappers, Wrapper{Name: name, Args: []string{}})
+	seg.fillOnly = placeholder != "" && root != ""
+	for i, w := range ws {
+		if w.dynamic || strings.Contains(w.text, placeholder) && !filled[i].fill {
+			seg.fillOnly = false
+		}
+	}
 	p.command(nf, seg, filled)
 }
 
@@ -867,6 +915,19 @@ func (p *walker) sedCode(f *frame, seg *Segment, operands []word) {
 		files = operands[1:]
 		seg.Operands = seg.Operands[1:]
 	}
+	suffixes, inPlace := seg.Options["in-place"]
+	inPlace = inPlace || hasFlag(seg.Flags, "in-place")
+	if inPlace && len(suffixes) == 0 && len(seg.Options["expression"]) == 0 && len(operands) > 1 && operands[0].text == "" &&
+		!operands[0].dynamic {
+		// BSD sed's -i takes its suffix as the next argument: `sed -i ''
+		// SCRIPT FILE…`. GNU sed reads '' as the script and SCRIPT as a
+		// file; grade both readings (SCRIPT as a script, and written).
+		if operands[1].dynamic {
+			p.dynamicCode(seg, "sed", operands[1])
+			return
+		}
+		scripts = append(scripts, operands[1].text)
+	}
 	for _, s := range scripts {
 		r := codescan.Sed(s)
 		seg.Code = append(seg.Code, Code{Lang: "sed", Text: s, Safe: r.Safe})
@@ -886,11 +947,51 @@ func (p *walker) sedCode(f *frame, seg *Segment, operands []word) {
 			seg.Reads = append(seg.Reads, p.operand(word{text: rd, path: rd}))
 		}
 	}
-	if _, inPlace := seg.Options["in-place"]; inPlace || hasFlag(seg.Flags, "in-place") {
+	if inPlace {
+		// '' names no file (BSD's -i '' suffix, which GNU sed reads as a
+		// file it cannot open): neither read nor written.
+		kept := seg.Operands[:0]
+		for _, o := range seg.Operands {
+			if o.Text != "" || o.Dynamic {
+				kept = append(kept, o)
+			}
+		}
+		seg.Operands = kept
 		for _, w := range files {
+			if w.text == "" && !w.dynamic {
+				continue
+			}
 			seg.Writes = append(seg.Writes, p.operand(w))
+			for _, sfx := range suffixes {
+				for _, b := range sedBackups(w, sfx) {
+					seg.Writes = append(seg.Writes, p.operand(b))
+				}
+			}
 		}
 	}
+}
+
+// sedBackups are the files `sed -i SUFFIX` may write as the backup of
+// file w: w+SUFFIX, or, when SUFFIX holds '*' (each standing for w's base
+// name), SUFFIX expanded both in w's directory and from the cwd (GNU sed
+// puts it in w's directory; a SUFFIX with '/' names another one).
+func sedBackups(w word, sfx string) []word {
+	if sfx == "" {
+		return nil
+	}
+	if w.dynamic || w.path == "" {
+		return []word{{text: w.text + sfx, dynamic: true}}
+	}
+	if !strings.Contains(sfx, "*") {
+		b := w.path + sfx
+		return []word{{text: b, path: b}}
+	}
+	exp := strings.ReplaceAll(sfx, "*", baseName(w.path))
+	out := []word{{text: exp, path: exp}}
+	if d := dirOf(w.path); !strings.HasPrefix(exp, "/") {
+		out = append(out, word{text: d + "/" + exp, path: d + "/" + exp})
+	}
+	return out
 }
 
 func (p *walker) vimCode(f *frame, seg *Segment, ws []word) {
@@ -1155,6 +1256,7 @@ func (p *walker) pipelineCode(f *frame, info *pipeInfo) {
 				if text, ok := staticOutput(p.cmd.Segments[info.stages[i-1][0]]); ok {
 					p.xargsStatic(f, seg, text)
 				}
+				p.xargsListing(info, i, seg) // xargs fed paths find printed
 			}
 			if !seg.HasTag(TagStdinCode) {
 				continue

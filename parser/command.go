@@ -77,12 +77,14 @@ type Segment struct {
 	// Tags are boolean facts; see the Tag* constants.
 	Tags []string `json:"tags"`
 
-	segCwdAbs string          // absolute cwd set by env -C / git -C, for classing operands
-	cwdAbs    string          // absolute cwd the segment runs in, "" when unknown or virtual
-	ws        string          // the absolute workspace, "" when unknown
-	hdoc      *hdocInfo       // the heredoc or here-string on its stdin, if any
-	dynOpts   map[string]word // dynamic option values by "name\x00text"
-	procOut   bool            // runs inside >( ) of its parent
+	segCwdAbs string              // absolute cwd set by env -C / git -C, for classing operands
+	cwdAbs    string              // absolute cwd the segment runs in, "" when unknown or virtual
+	ws        string              // the absolute workspace, "" when unknown
+	hdoc      *hdocInfo           // the heredoc or here-string on its stdin, if any
+	dynOpts   map[string]word     // dynamic option values by "name\x00text"
+	procOut   bool                // runs inside >( ) of its parent
+	xargsOpts map[string][]string // the options of the xargs that runs it, by canonical name
+	fillOnly  bool                // run by find -exec: its only dynamic words are {} standing for paths below a static root
 }
 
 // Where a segment sits (Segment.Kind).
@@ -125,6 +127,8 @@ const (
 	TagOpaqueCode     = "opaque-code"        // carries code outside the safe subset (see Code)
 	TagSecretEnv      = "secret-env"         // reads a secret-looking variable ($GITHUB_TOKEN), an indirect one (${!x}), or dumps them all
 	TagDerived        = "derived"            // some word is known only by static evaluation of values the command set (x=rm; $x)
+	TagListedArgs     = "listed-args"        // the arguments appended at run time are paths a listing printed (find … | xargs, find -exec … {}), below the roots now among the operands; none can be an option
+	TagHomeRead       = "home-read"          // reads the contents of a file in a home directory outside the workspace (listings and metadata do not count)
 
 	// Summary tags, so that rules can test cheaply (and OPA can index)
 	// whether a list is non-empty before iterating it.
@@ -150,10 +154,13 @@ type Operand struct {
 	// (only with [FollowSymlinks]), for humans; LinkClass is the class of
 	// whichever of the written path and the target is not Class (Class is
 	// the stricter of the two). Both are "" when no link was followed.
+	// For a glob that may match names of several classes, Class is the
+	// strictest and LinkClass, with no Link, a secret class among them.
 	Link      string `json:"link,omitempty"`
 	LinkClass string `json:"link_class,omitempty"`
 
-	abs string // absolute path (internal form), "" when unknown
+	abs  string // absolute path (internal form), "" when unknown
+	home bool   // it or its target lies in a home directory outside the workspace
 }
 
 // Redirect is one redirection applying to a segment.

@@ -40,6 +40,7 @@ var writeOptions = map[string][]string{
 	"openssl":    {"out"},
 	"tree":       {"o"},
 	"aria2c":     {"out"},
+	"base64":     {"output"},
 }
 
 func (p *walker) facts(f *frame, seg *Segment, operands []word) {
@@ -275,7 +276,7 @@ var readOptions = map[string]map[string]bool{
 	"git": {"contents": true, "ignore-revs-file": true, "file": true, "F": true, "pathspec-from-file": true, "f": true},
 	"jq":  jqReadOptions, "gojq": jqReadOptions, "jaq": jqReadOptions, "tar": {"files-from": true, "exclude-from": true},
 	"curl": {"config": true, "upload-file": true, "cert": true, "key": true}, "rsync": {"files-from": true, "exclude-from": true, "include-from": true, "password-file": true},
-	"sed": {"file": true}, "awk": {"file": true}, "cut": {}, "ssh": {"i": true, "F": true}, "scp": {"i": true, "F": true},
+	"sed": {"file": true}, "awk": {"file": true}, "cut": {}, "base64": {"input": true}, "ssh": {"i": true, "F": true}, "scp": {"i": true, "F": true},
 }
 
 // jqReadOptions are jq's options naming files it reads (see jqCode).

@@ -220,6 +220,46 @@ var stringOperands = map[string]bool{
 	"du": true, "df": true, "realpath": true, "readlink": true, "lsblk": true, "mkdir": true,
 	"touch": true, "rm": true, "rmdir": true, "printenv": true, "getopts": true, "shift": true,
 	"exit": true, "return": true, "wait": true, "trap": true, "umask": true, "ulimit": true,
+	"lsof": true, "tr": true,
+}
+
+// metadataReaders take paths whose names and metadata they read, never
+// their contents: find's roots, tree's directories. (What find -exec runs
+// is a segment of its own, reading below the roots.)
+var metadataReaders = map[string]bool{"find": true, "tree": true}
+
+// patternFirst reports a grep-like segment whose first operand is its
+// pattern: none came by -e or -f (and rg is not listing files).
+func patternFirst(s *Segment) bool {
+	switch s.Program {
+	case "grep", "egrep", "fgrep", "rg": // programs whose options rivumi knows (-e, -f)
+	default:
+		return false
+	}
+	for _, k := range []string{"regexp", "file", "e", "f"} {
+		if _, ok := s.Options[k]; ok {
+			return false
+		}
+	}
+	return !hasFlag(s.Flags, "files") && !hasFlag(s.Flags, "type-list")
+}
+
+// publicRead reports a read of a public file: a public key (*.pub) or
+// known_hosts in a .ssh directory, itself no link (a link named id_rsa.pub
+// may point at id_rsa).
+func publicRead(r Operand) bool {
+	if r.Class != ClassSSH || r.LinkClass != "" || r.abs == "" {
+		return false
+	}
+	dir, base := dirOf(r.abs), baseName(r.abs)
+	if strings.ContainsAny(r.Text, "*?[") {
+		// A glob: abs is its directory (cat ~/.ssh/*.pub).
+		dir, base = r.abs, baseName(r.Text)
+		if strings.ContainsAny(strings.TrimSuffix(base, ".pub"), "[") {
+			return false
+		}
+	}
+	return baseName(dir) == ".ssh" && (strings.HasSuffix(base, ".pub") || base == "known_hosts" || base == "known_hosts.old")
 }
 
 // finish computes whole-command facts once every segment is known.
@@ -232,17 +272,32 @@ func (p *walker) finish() {
 			p.cmd.Shape.DynamicCommand = true
 		}
 		s.Flags = uniqSorted(s.Flags)
+		from := len(s.Reads)
 		if !stringOperands[s.Program] {
-			for _, o := range s.Operands {
+			ops := s.Operands
+			if len(ops) > 0 && patternFirst(s) {
+				ops = ops[1:] // grep PATTERN FILE…: the pattern is no file
+			}
+			for _, o := range ops {
 				if o.Class == ClassCredentials && (o.abs == "/etc/passwd" || o.abs == "/etc/group") {
 					o.Class = ClassSystem // world-readable: only writing them is critical
 				}
 				s.Reads = append(s.Reads, o)
 			}
 		}
+		to := len(s.Reads)
 		for _, r := range s.Redirects {
 			if r.Op == "<" || r.Op == "<>" || r.Op == "<&" {
 				s.Reads = append(s.Reads, r.Target)
+			}
+		}
+		for i := range s.Reads {
+			r := &s.Reads[i]
+			switch {
+			case publicRead(*r):
+				r.Class, r.home = ClassPublic, false
+			case r.home && !(metadataReaders[s.Program] && from <= i && i < to):
+				s.tag(TagHomeRead)
 			}
 		}
 		for _, c := range s.Code {

@@ -211,8 +211,9 @@ func TestPathClasses(t *testing.T) {
 		{"rm $X/y", ClassDynamic},
 		{"rm /dev/sda", ClassDevice},
 		{"rm /dev/null", ClassNull},
-		{"rm /???/r?", ClassRoot}, // a glob reaching into / counts as / itself
-		{"rm x/*/y", ClassDynamic},
+		{"rm /???/r?", ClassRoot},    // a glob reaching into / counts as / itself
+		{"rm x/*/y", ClassWorkspace}, // below x/, ending in y (issue 14)
+		{"rm x/.*/y", ClassDynamic},
 		{"rm *", ClassWorkspace},
 		{"rm ~user/x", ClassDynamic},
 	}

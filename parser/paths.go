@@ -2,10 +2,14 @@ package parser
 
 import (
 	"path"
+	"slices"
+	"sort"
 	"strings"
+	"sync"
 
 	"github.com/rivumi/rivumi/internal/realpath"
 	"github.com/rivumi/rivumi/internal/winpath"
+	"github.com/rivumi/rivumi/programs"
 	"github.com/rivumi/rivumi/rules"
 )
 
@@ -34,6 +38,7 @@ const (
 	ClassTmp          = "tmp"          // /tmp, /var/tmp
 	ClassSystem       = "system"       // below a system directory
 	ClassHomeSub      = "home-sub"     // below home, outside the workspace
+	ClassPublic       = "public"       // a public file, as read: ~/.ssh/*.pub, ~/.ssh/known_hosts (only Reads carry it)
 	ClassOutside      = "outside"      // anywhere else
 )
 
@@ -223,34 +228,73 @@ func (e *pathEnv) raw(p string) string {
 
 // at classes the static path p (no glob): its absolute form and class and,
 // with FollowSymlinks, where it points and the class there; class is the
-// stricter of the two.
-func (e *pathEnv) at(p string) (abs, class, to, toClass string) {
+// stricter of the two. home reports that the path or its target lies in a
+// home directory outside the workspace (see [pathEnv.inHome]).
+func (e *pathEnv) at(p string) (abs, class, to, toClass string, home bool) {
 	abs = e.absolute(p)
 	if abs == "" {
-		return "", unknownRelative(p), "", ""
+		return "", unknownRelative(p), "", "", false
 	}
-	class = e.classAbs(abs)
+	class, home = e.classAbs(abs), e.inHome(abs)
 	if e.phys == nil {
-		return abs, class, "", ""
+		return abs, class, "", "", home
 	}
 	raw := e.raw(p)
 	if raw == "" {
-		return abs, class, "", ""
+		return abs, class, "", "", home
 	}
 	l := e.resolve(raw)
 	switch {
 	case l.err:
 		// A loop or an unreadable directory: nobody can tell where it
 		// points.
-		return abs, stricter(class, ClassDynamic), "?", ClassDynamic
+		return abs, stricter(class, ClassDynamic), "?", ClassDynamic, home
 	case !l.linked:
-		return abs, class, "", ""
+		return abs, class, "", "", home
 	}
 	tc := e.phys.classAbs(l.resolved)
+	home = home || e.phys.inHome(l.resolved)
 	if stricter(class, tc) == class {
-		return abs, class, e.phys.display(l.resolved), tc
+		return abs, class, e.phys.display(l.resolved), tc, home
 	}
-	return abs, tc, e.phys.display(l.resolved), class
+	return abs, tc, e.phys.display(l.resolved), class, home
+}
+
+// inHome reports whether abs lies in a home directory (the user's, or any
+// under /home, /Users, /root, /var/root, or a Windows drive's Users) and
+// not in the workspace: where agent transcripts, app configuration and
+// caches live, whose contents need consent to read.
+func (e *pathEnv) inHome(abs string) bool {
+	if abs == "" {
+		return false
+	}
+	if under(abs, e.workspace) && e.workspace != "/" {
+		// A workspace that is home itself (or holds it) does not make
+		// home's hidden directories (~/.claude, ~/.config …) project files.
+		if rest, ok := strings.CutPrefix(abs, e.home+"/"); ok && e.home != "/" && under(e.home, e.workspace) {
+			return strings.HasPrefix(rest, ".")
+		}
+		return false
+	}
+	if e.home != "/" && under(abs, e.home) {
+		return true
+	}
+	for _, top := range []string{"/home/", "/Users/"} {
+		if rest, ok := strings.CutPrefix(abs, top); ok && rest != "" {
+			return true
+		}
+	}
+	if under(abs, "/root") || under(abs, "/var/root") || under(abs, "/private/var/root") {
+		return true
+	}
+	// A Windows drive's Users, as Git Bash (/c/Users/…) and WSL
+	// (/mnt/c/Users/…) spell it.
+	d := strings.TrimPrefix(abs, "/mnt")
+	if len(d) > 3 && isDriveRoot(d[:2]) && d[2] == '/' {
+		first, rest, _ := strings.Cut(d[3:], "/")
+		return strings.EqualFold(first, "users") && rest != ""
+	}
+	return false
 }
 
 // sameCwd reports whether cd to the raw absolute path lands where its
@@ -275,7 +319,7 @@ var strictness = func() map[string]int {
 	order := []string{ClassNet, ClassDevice, ClassCredentials, ClassRoot, ClassHome, ClassSystemTop,
 		ClassGit, ClassSSH, ClassAgentConfig, ClassRC, ClassCI, ClassEnvrc, ClassSecret, ClassInstructions,
 		ClassProjectCode, ClassDynamic, ClassUnknown, ClassSystem, ClassHomeSub, ClassOutside, ClassTmp,
-		ClassWorkspace, ClassNull}
+		ClassWorkspace, ClassPublic, ClassNull}
 	m := make(map[string]int, len(order))
 	for i, c := range order {
 		m[c] = len(order) - i
@@ -345,36 +389,36 @@ func under(p, dir string) bool {
 // classify returns the class of a static path (already resolved; may be a
 // glob when glob is true, in which case only its directory part counts).
 func (e *pathEnv) classify(text string, glob bool) (abs, class string) {
-	abs, class, _, _ = e.classifyLink(text, glob)
+	abs, class, _, _, _ = e.classifyLink(text, glob)
 	return abs, class
 }
 
 // classifyLink is classify that also returns where the path points and
 // the class there (see [pathEnv.at]).
-func (e *pathEnv) classifyLink(text string, glob bool) (abs, class, to, toClass string) {
+func (e *pathEnv) classifyLink(text string, glob bool) (abs, class, to, toClass string, home bool) {
 	p := text
 	if glob {
 		// Only the directory part is known; a glob of a directory's entries
 		// counts as the directory itself for critical classes.
 		i := strings.IndexAny(p, "*?[")
 		if i < 0 {
-			return "", ClassDynamic, "", "" // zsh's ^ and # globs: not classed
+			return "", ClassDynamic, "", "", false // zsh's ^ and # globs: not classed
 		}
 		if k := strings.LastIndexByte(p[:i], '/'); strings.HasPrefix(p[k+1:], ".") && p[k+1:] != "./" && !strings.HasPrefix(p[k+1:], "../") {
 			// .e* matches .env: a glob spelled to match hidden names can
 			// reach secrets, so it is not classed, unless its directory is
 			// critical (rm -rf ~/.[!.]* wipes every dotfile of home).
-			if abs, c, to, tc := e.at(p[:k+1]); abs != "" {
+			if abs, c, to, tc, h := e.at(p[:k+1]); abs != "" {
 				switch c {
 				case ClassRoot, ClassHome, ClassSystemTop:
-					return abs, c, to, tc
+					return abs, c, to, tc, h
 				}
 			}
-			return "", ClassDynamic, "", ""
+			return "", ClassDynamic, "", "", false
 		}
 		j := strings.LastIndexByte(p[:i], '/')
 		if strings.ContainsAny(p[:j+1], "*?[") {
-			return "", ClassDynamic, "", ""
+			return "", ClassDynamic, "", "", false
 		}
 		if strings.Contains(p[i:], "/") {
 			// /*/ or ~/*/x: a glob in a middle component. Only the
@@ -384,14 +428,25 @@ func (e *pathEnv) classifyLink(text string, glob bool) (abs, class, to, toClass 
 			if dir == "" {
 				dir = "."
 			}
-			if abs, c, to, tc := e.at(dir); abs != "" {
-				switch c {
-				case ClassRoot, ClassHome, ClassSystemTop:
-					return abs, c, to, tc
-				}
+			abs, c, to, tc, h := e.at(dir)
+			if abs == "" {
+				return "", ClassDynamic, "", "", false
 			}
-			return "", ClassDynamic, "", ""
+			switch c {
+			case ClassRoot, ClassHome, ClassSystemTop:
+				return abs, c, to, tc, h
+			}
+			// pkg/*/x.py: every match lies below pkg/ and ends in the
+			// literal parts. Class it as pkg/_/x.py would be (the names
+			// after the glob keep their classes: pkg/*/.git/config is .git),
+			// unless a glob part can match hidden names (.e*/x).
+			if strings.Contains(p[i:], "[") || hiddenGlob(p[j+1:]) {
+				return "", ClassDynamic, "", "", false
+			}
+			_, c, to, tc, h = e.at(dir + globless(p[j+1:]))
+			return abs, c, to, tc, h
 		}
+		last := p[j+1:]
 		if j < 0 {
 			p = "."
 		} else {
@@ -400,8 +455,111 @@ func (e *pathEnv) classifyLink(text string, glob bool) (abs, class, to, toClass 
 		if p == "" {
 			p = "/"
 		}
+		abs, class, to, toClass, home := e.at(p)
+		if abs != "" && narrowGlob(last) {
+			// *.pem, id_*, *.md: a glob spelled to match names that have
+			// a class of their own (keys, CLAUDE.md, conftest.py) takes the
+			// strictest of them. (A bare * is left to its directory's class:
+			// grep x * would otherwise always ask.)
+			pat := strings.ReplaceAll(last, "[!", "[^") // the shell's negation, as path.Match spells it
+			secret := ""
+			for _, name := range specialNames() {
+				if globNames(pat, name) {
+					c := e.classAbs(strings.TrimSuffix(abs, "/") + "/" + name)
+					class = stricter(class, c)
+					if secretPlace[c] {
+						secret = c
+					}
+				}
+			}
+			if secret != "" && secret != class && toClass == "" {
+				// Stricter for writes (agent-config) is not stricter for
+				// reads: keep the secret class too, where both are graded.
+				toClass = secret
+			}
+		}
+		return abs, class, to, toClass, home
 	}
 	return e.at(p)
+}
+
+// globNames reports whether the glob pat (path.Match syntax) may name
+// the special file name. A pattern that is * and a plain suffix (*.json,
+// *.txt) names a secret only when the suffix itself marks one (*.pem,
+// *.env, *-key.json): credentials.json and keys.txt are among *.json and
+// *.txt, but a glob of every JSON file is not aimed at them.
+func globNames(pat, name string) bool {
+	if ok, _ := path.Match(pat, name); !ok {
+		return false
+	}
+	if rest, star := strings.CutPrefix(pat, "*"); star && !strings.ContainsAny(rest, "*?[") && isSecretName(name) {
+		return isSecretName("x" + rest)
+	}
+	return true
+}
+
+// narrowGlob reports a glob path part with a literal character (or a
+// bracket expression) besides dots: *.pem, id_*, [a-c]*.md, not * or *.*.
+func narrowGlob(part string) bool {
+	return strings.ContainsAny(part, "*?[") && strings.Trim(part, "*?.") != ""
+}
+
+// specialNames are names (not hidden) that have a class of their own
+// wherever they are: secrets, instructions, agent configuration, CI files
+// and the files programs load, with the spellings their patterns stand for
+// (x.pem, prod.env, CLAUDE.md …). A glob matching one may name it.
+var specialNames = sync.OnceValue(func() []string {
+	var out []string
+	add := func(n string) {
+		if n != "" && n[0] != '.' {
+			out = append(out, n)
+		}
+	}
+	for _, m := range []map[string]bool{secretNames, instructionFiles, agentFiles, ciFiles, rcFiles} {
+		for n, on := range m {
+			if on {
+				add(n)
+				add(strings.ToUpper(strings.TrimSuffix(n, path.Ext(n))) + path.Ext(n)) // CLAUDE.md
+			}
+		}
+	}
+	for _, ext := range secretExts {
+		add("x" + ext)
+	}
+	for _, n := range []string{"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "id_rsa_work", "prod.env", "x-key.json",
+		"x_key.json", "firebase-adminsdk-x.json", "deploy_key_x", "ssh_host_rsa_key", "x.keytab"} {
+		add(n)
+	}
+	for _, p := range programs.All() {
+		for _, f := range p.Loads {
+			add(baseName(f))
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+})
+
+// hiddenGlob reports a path part with glob characters that starts with a
+// dot (it can match hidden names such as .env).
+func hiddenGlob(rest string) bool {
+	for _, part := range strings.Split(rest, "/") {
+		if strings.HasPrefix(part, ".") && strings.ContainsAny(part, "*?[") {
+			return true
+		}
+	}
+	return false
+}
+
+// globless replaces every path part holding a * or ? with "_": what is
+// known of the paths such a glob matches.
+func globless(rest string) string {
+	parts := strings.Split(rest, "/")
+	for k, part := range parts {
+		if strings.ContainsAny(part, "*?") {
+			parts[k] = "_"
+		}
+	}
+	return strings.Join(parts, "/")
 }
 
 // startupPlace reports whether an rc-named file sits where shells and tools

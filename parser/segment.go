@@ -470,8 +470,8 @@ func (p *walker) operand(w word) Operand {
 		op.Class = ClassDynamic
 		return op
 	}
-	abs, class, to, toClass := p.env.classifyLink(w.path, w.pathGlob)
-	op.Path, op.Class, op.abs, op.Link, op.LinkClass = p.env.display(abs), class, abs, to, toClass
+	abs, class, to, toClass, home := p.env.classifyLink(w.path, w.pathGlob)
+	op.Path, op.Class, op.abs, op.Link, op.LinkClass, op.home = p.env.display(abs), class, abs, to, toClass, home
 	return op
 }
 

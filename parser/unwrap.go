@@ -411,6 +411,7 @@ func (p *walker) unwrapSimple(f *frame, seg *Segment, name string, ws []word) ([
 		i = k
 	case "xargs":
 		seg.tag(TagAppendedArgs)
+		seg.xargsOpts = opts
 		if i >= len(ws) {
 			return ws, false
 		}

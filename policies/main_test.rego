@@ -31,9 +31,11 @@ rm_root := fx.run(["rm", "-rf", "/"], {
 	"writes": [fx.path("/", "root")],
 })
 
-rm_log := fx.run(["rm", "build.log"], {
-	"operands": [fx.path("build.log", "workspace")],
-	"writes": [fx.path("build.log", "workspace")],
+# rm -r asks (rm of named files is allowed: allow.workspace-delete).
+rm_build := fx.run(["rm", "-r", "build"], {
+	"flags": {"recursive"},
+	"operands": [fx.path("build", "workspace")],
+	"writes": [fx.path("build", "workspace")],
 })
 
 force_push := fx.run(["git", "push", "--force"], {"subcommand": "push", "flags": {"force"}})
@@ -95,12 +97,12 @@ test_disabled_deny_rule if {
 # Grants
 
 test_grant_cancels_granted_grantable_ask if {
-	r := result(with_grants(rm_log, {"fs.delete"}))
+	r := result(with_grants(rm_build, {"fs.delete"}))
 	r.decision == "allow"
 	ids(r.granted) == {"fs.delete"}
 	count(r.ask) == 0
 	count(r.allow) == 0
-	main.covered with input as with_grants(rm_log, {"fs.delete"}) with data.rivumi.meta.grantable as grantable
+	main.covered with input as with_grants(rm_build, {"fs.delete"}) with data.rivumi.meta.grantable as grantable
 }
 
 test_grant_cancels_only_the_asks_it_names if {
@@ -135,7 +137,7 @@ test_grant_leaves_non_grantable_asks_open if {
 }
 
 test_grantable_ask_needs_a_grant if {
-	r := result(rm_log)
+	r := result(rm_build)
 	r.decision == "ask"
 	ids(r.ask) == {"fs.delete"}
 	count(r.granted) == 0
@@ -190,7 +192,7 @@ test_user_layers if {
 
 # hits (the engine's fast path) holds each layer's hits before grants.
 test_hits_before_grants if {
-	cmd := with_grants(rm_log, {"fs.delete"})
+	cmd := with_grants(rm_build, {"fs.delete"})
 	hits := main.hits with input as cmd
 		with data.rivumi.tables as fx.tables
 		with data.rivumi.meta.grantable as grantable

@@ -27,7 +27,8 @@ readonly = {
     "sort": ("output ignore-leading-blanks dictionary-order ignore-case general-numeric-sort ignore-nonprinting month-sort human-numeric-sort numeric-sort random-sort reverse sort version-sort check C debug key merge stable buffer-size field-separator parallel unique zero-terminated help version", False),
     "uniq": (ANY, False), "tree": ("o a d l f i q N Q p u g s h D F r t v U x L P I gitignore noreport charset dirsfirst filesfirst sort du prune J X C n", False),
     "rg": ("regexp file after-context before-context context count count-matches color colors column no-column max-depth encoding fixed-strings files files-with-matches files-without-match glob iglob help hidden with-filename no-filename ignore-case json follow max-count max-columns max-filesize line-number no-line-number no-heading heading only-matching pretty quiet replace case-sensitive smart-case sort sortr type type-not type-list unrestricted invert-match version word-regexp line-regexp null multiline multiline-dotall pcre2 no-ignore no-ignore-vcs no-ignore-dot no-ignore-parent no-ignore-global trim vimgrep stats null-data no-messages no-config byte-offset text binary block-buffered line-buffered crlf one-file-system no-follow glob-case-insensitive field-match-separator field-context-separator path-separator engine sort-files threads", False),
-    "find": ("name iname path ipath wholename iwholename regex iregex type xtype size mtime mmin atime amin ctime cmin newer anewer cnewer user group uid gid perm maxdepth mindepth links inum samefile lname ilname fstype print print0 printf ls prune quit true false not o or a and empty executable readable writable nogroup nouser depth follow mount xdev noleaf daystart regextype L H P O0 O1 O2 O3 D readable", False),
+    # -exec/-execdir: what they run is a segment of its own, graded as such.
+    "find": ("exec execdir name iname path ipath wholename iwholename regex iregex type xtype size mtime mmin atime amin ctime cmin newer anewer cnewer user group uid gid perm maxdepth mindepth links inum samefile lname ilname fstype print print0 printf ls prune quit true false not o or a and empty executable readable writable nogroup nouser depth follow mount xdev noleaf daystart regextype L H P O0 O1 O2 O3 D readable", False),
     "hash": ("t l", True), "command": ("v V p", True), "set": (ANY, False), "shopt": ("p q", False),
     "history": ("", True), "whereis": (ANY, False), "locale": (ANY, True),
     "nproc": (ANY, True), "free": (ANY, True), "uptime": (ANY, True), "ps": (ANY, True), "groups": (ANY, True),
@@ -38,6 +39,11 @@ readonly = {
     "strings": (ANY, False), "fold": (ANY, False), "fmt": (ANY, False), "paste": (ANY, False), "join": (ANY, False),
     "comm": (ANY, False), "expand": (ANY, False), "unexpand": (ANY, False), "numfmt": (ANY, True), "factor": (ANY, True),
     "tsort": (ANY, False), "look": (ANY, False), "getconf": (ANY, True), "lscpu": (ANY, True), "lsblk": (ANY, True),
+    # lsof lists open files (names and metadata, never contents); base64 -o
+    # (BSD) writes inside the workspace only, as every allowed write.
+    # (less and more are not here: with LESSOPEN set they hand file names
+    # to a preprocessor, CVE-2024-32487.)
+    "lsof": (ANY, True), "base64": ("d D decode i input o output b break w wrap ignore-garbage", False),
     "git-ls": ("", False), "gofmt": ("l d e s", False), "yq": ("r e exit-status o output-format p input-format P prettyPrint I indent C colors M no-colors N no-doc j tojson null-input n unwrapScalar 0 nul-output", False),
 }
 # Programs also covered when every write stays inside the workspace.
@@ -50,8 +56,8 @@ writers = {
     "mv": "f force i interactive n no-clobber T no-target-directory t target-directory u update v verbose",
 }
 git_readonly = {
-    "status": ANY, "log": "S G pickaxe-regex pickaxe-all follow no-decorate decorate source L max-count skip since until author committer grep all-match invert-grep regexp-ignore-case merges no-merges first-parent all branches tags remotes graph oneline format abbrev-commit no-abbrev-commit patch no-patch stat shortstat name-only name-status numstat reverse date color no-color relative-date walk-reflogs NUM",
-    "show": "format abbrev-commit oneline stat name-only name-status patch no-patch color no-color quiet NUM",
+    "status": ANY, "log": "S G pickaxe-regex pickaxe-all follow no-decorate decorate source L max-count skip since until author committer grep all-match invert-grep regexp-ignore-case merges no-merges first-parent all branches tags remotes graph oneline format abbrev-commit no-abbrev-commit patch no-patch stat shortstat name-only name-status numstat reverse date color no-color relative-date walk-reflogs no-ext-diff NUM",
+    "show": "format abbrev-commit oneline stat name-only name-status patch no-patch color no-color quiet no-ext-diff NUM",
     "diff": "cached staged stat numstat shortstat name-only name-status color no-color ignore-all-space patch unified check quiet exit-code R minimal patience histogram diff-algorithm relative text word-diff no-ext-diff NUM",
     "branch": "list all remotes verbose show-current contains no-contains merged no-merged points-at sort format color no-color column no-column ignore-case abbrev no-abbrev r a v",
     "rev-parse": ANY, "ls-files": ANY, "blame": ANY, "help": "a all g guides c config i info m man", "grep": "cached no-index untracked ignore-case I max-depth recursive word-regexp invert-match h H full-name extended-regexp basic-regexp perl-regexp fixed-strings line-number column files-with-matches name-only files-without-match null only-matching count color no-color break heading show-function after-context before-context context function-context max-count threads f e and or not all-match quiet",

@@ -60,6 +60,59 @@ ask contains {"id": "fs.project-code-write"} if "project-code" in input.segment.
 ask contains {"id": "fs.delete"} if {
 	input.segment.program in {"rm", "rmdir", "unlink", "shred", "srm", "trash", "trash-put", "wipe"}
 	not seg.query_only
+	not workspace_delete
+}
+
+# METADATA
+# title: Deleting named files in the workspace
+# custom:
+#   id: allow.workspace-delete
+#   justification: >-
+#     rm (or unlink) of named files, without -r or -d, that are all plain workspace files (not .git/, agent
+#     configuration, instructions, code a program loads or secrets) removes what the agent made or can recreate.
+allow contains {"id": "allow.workspace-delete"} if workspace_delete
+
+# workspace_delete holds for a non-recursive rm of workspace files named
+# plainly or by a glob with a literal part in a workspace directory (rm
+# *.pyc; rm * asks). rm removes a symlink, not its target, but a link is
+# graded where it points too (write_classes), so a link out of the
+# workspace is not a workspace file here.
+workspace_delete if {
+	input.segment.program in {"rm", "unlink"}
+	seg.plain
+	count(input.segment.operands) > 0
+	every f in input.segment.flags {
+		f in {"force", "verbose", "i", "I", "interactive"}
+	}
+	input.segment.write_classes == {"workspace"}
+	every o in input.segment.operands {
+		delete_operand_ok(o)
+	}
+	seg.reads_ok
+}
+
+delete_operand_ok(o) if {
+	not o.dynamic
+	o.class == "workspace"
+}
+
+delete_operand_ok(o) if {
+	o.dynamic
+	o.class == "workspace"
+	narrow_glob(o.text)
+}
+
+# narrow_glob holds for a glob whose last part has a literal character
+# besides dots once bracket expressions are dropped: *.pyc, test_*.py, not
+# *, *.* or [!.]*. It also needs a literal that no rm option spells, so a
+# planted file named -rf cannot match it and become an option (a name
+# matching *.pyc that starts with - is an invalid option: rm stops).
+narrow_glob(t) if {
+	parts := split(t, "/")
+	last := regex.replace(parts[count(parts) - 1], `\[[^]]*\]`, "")
+	regex.match(`[*?]`, last)
+	regex.match(`[^*?.]`, last)
+	regex.match(`[^*?dfirvIR=-]`, last)
 }
 
 ask contains {"id": "fs.delete"} if {
@@ -75,7 +128,35 @@ ask contains {"id": "fs.delete"} if {
 #   justification: chmod, chown, chgrp, chattr and setfacl change who may read, write or run files.
 ask contains {"id": "fs.permissions"} if {
 	input.segment.program in {"chmod", "chown", "chgrp", "chattr", "setfacl", "umask"}
+	not workspace_chmod
 }
+
+# METADATA
+# title: Changing permissions of workspace files
+# custom:
+#   id: allow.workspace-chmod
+#   justification: >-
+#     chmod +x script.sh or chmod 644 f of workspace files, without -R, setuid, setgid or sticky bits, only sets
+#     who may read, write or run them; running one is graded on its own.
+allow contains {"id": "allow.workspace-chmod"} if workspace_chmod
+
+workspace_chmod if {
+	input.segment.program == "chmod"
+	seg.plain
+	seg.static_args
+	count(input.segment.operands) > 1
+	every f in input.segment.flags {
+		f in {"changes", "silent", "verbose"}
+	}
+	plain_mode(input.segment.operands[0].text)
+	input.segment.write_classes == {"workspace"}
+}
+
+# plain_mode: an octal mode without setuid, setgid or sticky bits, or
+# symbolic clauses of r, w, x, X and u/g/o copies (no s, t).
+plain_mode(m) if regex.match(`^0*[0-7]{1,3}$`, m)
+
+plain_mode(m) if regex.match(`^[ugoa]*([-+=][rwxXugo]*)+(,[ugoa]*([-+=][rwxXugo]*)+)*$`, m)
 
 # METADATA
 # title: Unpacking or writing archives
@@ -105,6 +186,17 @@ ask contains {"id": "fs.read-secret"} if "ssh" in input.segment.read_classes
 ask contains {"id": "fs.read-secret"} if "credentials" in input.segment.read_classes
 
 ask contains {"id": "fs.read-secret"} if "secret-env" in input.segment.tags
+
+# METADATA
+# title: Reading files in a home directory
+# custom:
+#   id: fs.read-home
+#   grantable: true
+#   justification: >-
+#     The command reads the contents of files in a home directory outside the workspace (agent transcripts,
+#     app configuration, caches), which hold tokens and conversation history. Listings and metadata (ls, stat,
+#     find without -exec, du) and public files (~/.ssh/*.pub, known_hosts) need no consent.
+ask contains {"id": "fs.read-home"} if "home-read" in input.segment.tags
 
 # METADATA
 # title: Searching the whole home or system

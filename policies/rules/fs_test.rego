@@ -69,11 +69,65 @@ test_write_outside_leaves_protected_to_deny if {
 # fs.delete
 
 test_delete if {
-	every prog in ["rm", "rmdir", "unlink", "shred", "srm", "trash", "trash-put", "wipe"] {
+	every prog in ["rmdir", "shred", "srm", "trash", "trash-put", "wipe"] {
 		{"id": "fs.delete"} in rules.ask with input as fx.run([prog, "f"], {
 			"operands": [fx.path("f", "workspace")],
 			"writes": [fx.path("f", "workspace")],
 		})
+	}
+	every prog in ["rm", "unlink"] {
+		{"id": "fs.delete"} in rules.ask with input as fx.run([prog, "../f"], {
+			"operands": [fx.path("/work/f", "outside")],
+			"writes": [fx.path("/work/f", "outside")],
+		})
+	}
+}
+
+# allow.workspace-delete
+
+rm_files(argv, over) := fx.run(array.concat(["rm"], argv), over)
+
+workspace_files(names) := {
+	"operands": [fx.path(n, "workspace") | some n in names],
+	"writes": [fx.path(n, "workspace") | some n in names],
+}
+
+test_workspace_delete if {
+	every cmd in [
+		rm_files(["reproduce.py"], workspace_files(["reproduce.py"])),
+		rm_files(["-f", "a.txt", "b.txt"], object.union(workspace_files(["a.txt", "b.txt"]), {"flags": {"force"}})),
+		rm_files(["*.pyc"], {"operands": [glob("*.pyc")], "writes": [glob("*.pyc")]}),
+	] {
+		{"id": "allow.workspace-delete"} in rules.allow with input as cmd
+		not {"id": "fs.delete"} in rules.ask with input as cmd
+	}
+}
+
+glob(t) := object.union(fx.path(t, "workspace"), {"dynamic": true})
+
+test_workspace_delete_near_misses if {
+	every cmd in [
+		# recursive, or directories
+		rm_files(["-r", "build"], object.union(workspace_files(["build"]), {"flags": {"recursive"}})),
+		rm_files(["-d", "empty"], object.union(workspace_files(["empty"]), {"flags": {"dir"}})),
+		# outside the workspace, in .git/, code a program loads, a secret
+		rm_files(["/tmp/x"], {"operands": [fx.path("/tmp/x", "tmp")], "writes": [fx.path("/tmp/x", "tmp")]}),
+		rm_files(["conftest.py"], {
+			"operands": [fx.path("conftest.py", "project-code")],
+			"writes": [fx.path("conftest.py", "project-code")],
+		}),
+		rm_files([".env"], {"operands": [fx.path(".env", "secret")], "writes": [fx.path(".env", "secret")]}),
+		# a variable, a wide glob, a glob a planted -rf file can match
+		rm_files(["$f"], {"operands": [fx.path("$f", "dynamic")], "writes": [fx.path("$f", "dynamic")]}),
+		rm_files(["*"], {"operands": [glob("*")], "writes": [glob("*")]}),
+		rm_files(["*.*"], {"operands": [glob("*.*")], "writes": [glob("*.*")]}),
+		rm_files(["[!.]*"], {"operands": [glob("[!.]*")], "writes": [glob("[!.]*")]}),
+		rm_files(["*rf"], {"operands": [glob("*rf")], "writes": [glob("*rf")]}),
+		# wrapped by sudo
+		rm_files(["x"], object.union(workspace_files(["x"]), {"wrappers": [fx.wrapper("sudo", [])]})),
+	] {
+		not {"id": "allow.workspace-delete"} in rules.allow with input as cmd
+		{"id": "fs.delete"} in rules.ask with input as cmd
 	}
 }
 
@@ -274,5 +328,54 @@ test_project_code_write if {
 test_project_code_write_near_miss if {
 	not {"id": "fs.project-code-write"} in rules.ask with input as fx.run(["tee", "test_x.py"], {
 		"writes": [fx.path("test_x.py", "workspace")],
+	})
+}
+
+# allow.workspace-chmod
+
+chmod(argv, over) := fx.run(array.concat(["chmod"], argv), over)
+
+test_workspace_chmod if {
+	every mode in ["+x", "u+x", "a+rx,go-w", "755", "0644", "u=rwx,g=rx,o="] {
+		cmd := chmod([mode, "run.sh"], {
+			"operands": [fx.path(mode, "workspace"), fx.path("run.sh", "workspace")],
+			"writes": [fx.path("run.sh", "workspace")],
+		})
+		{"id": "allow.workspace-chmod"} in rules.allow with input as cmd
+		not {"id": "fs.permissions"} in rules.ask with input as cmd
+	}
+}
+
+test_workspace_chmod_near_misses if {
+	# setuid, setgid, sticky; -R; outside the workspace; no file
+	every cmd in [
+		chmod(["4755", "x"], {"operands": [fx.path("4755", "workspace"), fx.path("x", "workspace")], "writes": [fx.path("x", "workspace")]}),
+		chmod(["u+s", "x"], {"operands": [fx.path("u+s", "workspace"), fx.path("x", "workspace")], "writes": [fx.path("x", "workspace")]}),
+		chmod(["+t", "d"], {"operands": [fx.path("+t", "workspace"), fx.path("d", "workspace")], "writes": [fx.path("d", "workspace")]}),
+		chmod(["-R", "+x", "d"], {
+			"flags": {"recursive"},
+			"operands": [fx.path("+x", "workspace"), fx.path("d", "workspace")],
+			"writes": [fx.path("d", "workspace")],
+		}),
+		chmod(["+x", "/tmp/x"], {"operands": [fx.path("+x", "workspace"), fx.path("/tmp/x", "tmp")], "writes": [fx.path("/tmp/x", "tmp")]}),
+		chmod(["-x", "x"], {"flags": {"x"}, "operands": [fx.path("x", "workspace")]}),
+	] {
+		not {"id": "allow.workspace-chmod"} in rules.allow with input as cmd
+		{"id": "fs.permissions"} in rules.ask with input as cmd
+	}
+}
+
+# fs.read-home
+
+test_read_home if {
+	{"id": "fs.read-home"} in rules.ask with input as fx.run(["cat", "~/.claude/stats-cache.json"], {
+		"operands": [fx.path("/home/u/.claude/stats-cache.json", "agent-config")],
+		"tags": {"home-read"},
+	})
+	not {"id": "fs.read-home"} in rules.ask with input as fx.run(["cat", "README.md"], {
+		"operands": [fx.path("README.md", "workspace")],
+	})
+	not {"id": "fs.read-home"} in rules.ask with input as fx.run(["cat", "~/.ssh/id_rsa.pub"], {
+		"operands": [fx.path("/home/u/.ssh/id_rsa.pub", "public")],
 	})
 }

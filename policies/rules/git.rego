@@ -182,7 +182,36 @@ ask contains {"id": "git.global-options"} if {
 		"global:C", "global:no-pager", "global:P", "global:no-optional-locks", "global:literal-pathspecs",
 		"global:version", "global:help", "global:v", "global:h",
 	}
+	not git_c_ok(k)
 }
+
+git_c_ok("global:c") if git_c_harmless
+
+# git_c_harmless holds when every git -c setting changes only how output
+# looks or who is named (color.*, log.*, user.name …), or is a pager: git -c
+# core.pager=cat (or pager.<cmd>=…) runs the command it names, which the
+# parser grades as its own child segment (cat allows; sh -c … does not), and
+# every other code-carrying key stays git-config code (git.config-code).
+git_c_harmless if {
+	every kv in input.segment.options["global:c"] {
+		git_harmless_setting(lower(split(kv, "=")[0]))
+	}
+}
+
+git_harmless_setting(k) if k in {
+	"core.pager", "core.quotepath", "core.abbrev", "user.name", "user.email", "column.ui",
+	"log.decorate", "log.date", "log.abbrevcommit", "log.follow", "log.mailmap", "format.pretty",
+	"grep.linenumber", "grep.extendedregexp", "grep.patterntype", "init.defaultbranch", "i18n.logoutputencoding",
+}
+
+git_harmless_setting(k) if startswith(k, "pager.")
+
+git_harmless_setting(k) if {
+	startswith(k, "color.")
+	k != "color.pager"
+}
+
+git_harmless_setting(k) if startswith(k, "advice.")
 
 ask contains {"id": "git.global-options"} if {
 	input.segment.program == "git"

@@ -178,9 +178,22 @@ test_config_code if {
 
 test_config_code_near_misses if {
 	# Plain configuration through -c is asked about (git.global-options), not denied.
-	cmd := git(["-c", "user.name=x", "log"], "log", {"options": {"global:c": ["user.name=x"]}})
+	cmd := git(["-c", "http.proxy=x", "log"], "log", {"options": {"global:c": ["http.proxy=x"]}})
 	not {"id": "git.config-code"} in rules.deny with input as cmd
 	{"id": "git.global-options"} in rules.ask with input as cmd
+
+	# Settings of how output looks, identity and harmless pagers do not ask.
+	every kv in ["user.name=x", "Color.UI=always", "core.pager=cat", "pager.log=false", "advice.detachedHead=false"] {
+		not {"id": "git.global-options"} in rules.ask with input as git(["-c", kv, "log"], "log", {
+			"options": {"global:c": [kv]},
+		})
+	}
+	not {"id": "git.global-options"} in rules.ask with input as git(["-c", "a", "-c", "b", "log"], "log", {
+		"options": {"global:c": ["core.quotepath=off", "color.ui=never"]},
+	})
+	{"id": "git.global-options"} in rules.ask with input as git(["-c", "a", "-c", "b", "log"], "log", {
+		"options": {"global:c": ["color.ui=never", "include.path=/tmp/x"]},
+	})
 
 	# Code of another language on git's segment.
 	not {"id": "git.config-code"} in rules.deny with input as git(["rebase", "-x", "make"], "rebase", {

@@ -146,7 +146,9 @@ allow contains {"id": "allow.workspace-write"} if {
 # title: awk or sed in the safe subset
 # custom:
 #   id: allow.text-script
-#   justification: The awk or sed script only transforms text (no system, getline, pipes, e or w), reading files in place.
+#   justification: >-
+#     The awk or sed script only transforms text (no system, getline, pipes, e or w); sed -i rewrites its files,
+#     allowed when every file it writes (backups included) is in the workspace and none is code a program loads.
 allow contains {"id": "allow.text-script"} if {
 	input.segment.program in {"awk", "gawk", "mawk", "nawk", "sed", "gsed"}
 	seg.plain
@@ -156,7 +158,7 @@ allow contains {"id": "allow.text-script"} if {
 		c.safe
 	}
 	every f in input.segment.flags {
-		f in {"n", "quiet", "silent", "E", "r", "regexp-extended", "s", "separate", "z", "null-data", "e", "expression", "F", "field-separator", "v", "assign", "posix", "sandbox", "u", "unbuffered"}
+		f in {"n", "quiet", "silent", "E", "r", "regexp-extended", "s", "separate", "z", "null-data", "e", "expression", "F", "field-separator", "v", "assign", "posix", "sandbox", "u", "unbuffered", "in-place"}
 	}
 	seg.writes_in_workspace
 	seg.reads_ok
@@ -191,6 +193,8 @@ git_globals_ok if {
 git_option_ok(k) if not startswith(k, "global:")
 
 git_option_ok(k) if k in {"global:C", "global:no-pager", "global:P"}
+
+git_option_ok("global:c") if git_c_harmless
 
 git_list_ok if {
 	git_words_ok
@@ -227,4 +231,90 @@ git_list_flags_ok if count(input.segment.operands) == 0
 git_list_flags_ok if {
 	some f in data.rivumi.tables.git_list_flags[input.segment.subcommand]
 	f in input.segment.flags
+}
+
+# METADATA
+# title: Staging files or creating a branch
+# custom:
+#   id: allow.git-local
+#   justification: >-
+#     git add of repository paths (not -p, -i, -e or -f) and git branch NAME [START] change only the index and
+#     local refs: the work tree is untouched, nothing leaves the machine, and no hook a clone brings runs (the
+#     reference-transaction hook lives in .git/hooks, which nothing may write).
+allow contains {"id": "allow.git-local"} if {
+	input.segment.program == "git"
+	git_local
+	seg.plain
+	seg.static_args
+	git_globals_ok
+	seg.writes_in_workspace
+	seg.reads_ok
+	count(input.segment.code) == 0
+}
+
+git_local if {
+	input.segment.subcommand == "add"
+	every f in input.segment.flags {
+		f in {
+			"all", "update", "no-all", "ignore-removal", "no-ignore-removal", "intent-to-add", "verbose", "dry-run",
+			"refresh", "ignore-errors", "ignore-missing",
+		}
+	}
+	every o in input.segment.operands {
+		o.class in {"workspace", "instructions", "project-code", "ci", "agent-config", "envrc"}
+	}
+}
+
+# git branch NAME [START]: -d, -D, -m, -M, -c, -C, -f and --edit-description
+# are not on the list (git.delete-ref asks for the first ones).
+git_local if {
+	input.segment.subcommand == "branch"
+	count(input.segment.operands) in {1, 2}
+	not startswith(input.segment.operands[0].text, "-")
+	every f in input.segment.flags {
+		f in {"no-track", "create-reflog", "quiet"}
+	}
+}
+
+# METADATA
+# title: Read-only program on the paths a listing printed
+# custom:
+#   id: allow.listed-readonly
+#   justification: >-
+#     find … | xargs grep -l X and find … -exec wc -l {} + run a read-only program on the paths find prints, all
+#     below find's roots (the parser adds them as operands, so they are graded as reads): allowed as the program
+#     reading those roots would be.
+allow contains {"id": "allow.listed-readonly"} if {
+	"listed-args" in input.segment.tags
+	data.rivumi.tables.readonly[input.segment.program]
+	input.segment.program != "git"
+	input.segment.path_kind in {"bare", "system"}
+	listed_tags_ok
+	seg.plain_assigns
+	listed_wrappers_ok
+	readonly_flags_ok
+	readonly_operands_ok
+	seg.writes_in_workspace
+	seg.reads_ok
+	count(input.segment.code) == 0
+}
+
+# Arguments appended at run time are the point here; nothing else that is
+# unknowable may be.
+listed_tags_ok if {
+	every t in input.segment.tags {
+		listed_tag_ok(t)
+	}
+}
+
+listed_tag_ok("appended-args")
+
+listed_tag_ok(t) if not data.rivumi.tables.sets.unknowable_tags[t]
+
+# One xargs or find hands the paths over; other wrappers are the harmless ones.
+listed_wrappers_ok if {
+	count([w | some w in input.segment.wrappers; w.name in {"xargs", "find"}]) == 1
+	every w in input.segment.wrappers {
+		w.name in (seg.harmless_wrappers | {"xargs", "find"})
+	}
 }

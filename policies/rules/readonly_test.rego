@@ -152,8 +152,8 @@ test_git_readonly_near_misses if {
 	not allowed("allow.git-readonly", git(["-C", "/tmp/x", "status"], "status", {
 		"options": {"global:C": ["/tmp/x"], "git-dir-class": ["tmp"]},
 	}))
-	not allowed("allow.git-readonly", git(["-c", "user.name=x", "log"], "log", {
-		"options": {"global:c": ["user.name=x"]},
+	not allowed("allow.git-readonly", git(["-c", "http.proxy=x", "log"], "log", {
+		"options": {"global:c": ["http.proxy=x"]},
 	}))
 
 	# A listing subcommand used to change something.
@@ -262,9 +262,23 @@ test_text_script_near_misses if {
 		"tags": {"code-unsafe", "code-spawns"},
 	}))
 
-	# sed -i edits files in place: not in the subset's options.
-	not allowed("allow.text-script", fx.run(["sed", "-i", "s/a/b/", "f"], {
+	# sed -i of a file outside the workspace, or of code a program loads.
+	not allowed("allow.text-script", fx.run(["sed", "-i", "s/a/b/", "/tmp/f"], {
 		"flags": {"in-place"},
+		"operands": [fx.path("/tmp/f", "tmp")],
+		"writes": [fx.path("/tmp/f", "tmp")],
+		"code": [fx.code("sed", "s/a/b/", true)],
+	}))
+	not allowed("allow.text-script", fx.run(["sed", "-i", "s/a/b/", "Makefile"], {
+		"flags": {"in-place"},
+		"operands": [fx.path("Makefile", "project-code")],
+		"writes": [fx.path("Makefile", "project-code")],
+		"code": [fx.code("sed", "s/a/b/", true)],
+	}))
+
+	# --follow-symlinks writes where a link points: not on the list.
+	not allowed("allow.text-script", fx.run(["sed", "-i", "--follow-symlinks", "s/a/b/", "f"], {
+		"flags": {"in-place", "follow-symlinks"},
 		"operands": [fx.path("f", "workspace")],
 		"writes": [fx.path("f", "workspace")],
 		"code": [fx.code("sed", "s/a/b/", true)],
@@ -387,4 +401,86 @@ test_version_project_loaders if {
 		not allowed("allow.version", fx.run([prog, "--version"], {"program": prog, "flags": {"version"}}))
 		not allowed("allow.version", fx.run([prog, "--help"], {"program": prog, "flags": {"help"}}))
 	}
+}
+
+# allow.text-script: sed -i
+
+test_text_script_sed_in_place if {
+	allowed("allow.text-script", fx.run(["sed", "-i.bak", "s/a/b/", "f.py"], {
+		"flags": {"in-place"},
+		"options": {"in-place": [".bak"]},
+		"operands": [fx.path("f.py", "workspace")],
+		"writes": [fx.path("f.py", "workspace"), fx.path("f.py.bak", "workspace")],
+		"code": [fx.code("sed", "s/a/b/", true)],
+	}))
+}
+
+# allow.git-local
+
+test_git_local if {
+	allowed("allow.git-local", git(["add", "-A"], "add", {"flags": {"all"}}))
+	allowed("allow.git-local", git(["add", "."], "add", {"operands": [fx.path(".", "workspace")]}))
+	allowed("allow.git-local", git(["add", "CLAUDE.md"], "add", {"operands": [fx.path("CLAUDE.md", "instructions")]}))
+	allowed("allow.git-local", git(["branch", "fix-x"], "branch", {"operands": [fx.path("fix-x", "workspace")]}))
+	allowed("allow.git-local", git(["branch", "fix-x", "main"], "branch", {
+		"operands": [fx.path("fix-x", "workspace"), fx.path("main", "workspace")],
+	}))
+}
+
+test_git_local_near_misses if {
+	# Interactive or forced adds; a secret; a path outside the repository.
+	not allowed("allow.git-local", git(["add", "-p"], "add", {"flags": {"patch"}}))
+	not allowed("allow.git-local", git(["add", "-f", "x"], "add", {"flags": {"force"}, "operands": [fx.path("x", "workspace")]}))
+	not allowed("allow.git-local", git(["add", ".env"], "add", {"operands": [fx.path(".env", "secret")]}))
+	not allowed("allow.git-local", git(["add", "/tmp/x"], "add", {"operands": [fx.path("/tmp/x", "tmp")]}))
+
+	# Deleting, moving, forcing or copying branches; editing a description.
+	every f in ["delete", "D", "move", "M", "force", "copy", "edit-description", "set-upstream-to"] {
+		not allowed("allow.git-local", git(["branch", "x"], "branch", {"flags": {f}, "operands": [fx.path("x", "workspace")]}))
+	}
+
+	# Global options outside the workspace.
+	not allowed("allow.git-local", git(["add", "-A"], "add", {
+		"flags": {"all"},
+		"options": {"global:C": ["/tmp/x"], "git-dir-class": ["tmp"]},
+	}))
+}
+
+# allow.listed-readonly
+
+listed(argv, over) := fx.run(argv, object.union(
+	{
+		"wrappers": [fx.wrapper("xargs", [])],
+		"upstream": ["find"],
+		"operands": [object.union(fx.path(".", "workspace"), {"dynamic": true})],
+		"tags": {"appended-args", "listed-args"},
+	},
+	over,
+))
+
+test_listed_readonly if {
+	allowed("allow.listed-readonly", listed(["grep", "-l", "x"], {"flags": {"files-with-matches"}}))
+	allowed("allow.listed-readonly", listed(["wc", "-l"], {"flags": {"lines"}, "wrappers": [fx.wrapper("find", [])]}))
+	allowed("allow.listed-readonly", listed(["cat"], {"wrappers": [fx.wrapper("xargs", []), fx.wrapper("timeout", [])]}))
+}
+
+test_listed_readonly_near_misses if {
+	# Not from a listing; not a read-only program; an option off the list.
+	not allowed("allow.listed-readonly", listed(["cat"], {"tags": {"appended-args"}}))
+	not allowed("allow.listed-readonly", listed(["rm"], {}))
+	not allowed("allow.listed-readonly", listed(["diff", "--ext-x"], {"flags": {"ext-x"}}))
+
+	# Roots in home, secrets, outside writes.
+	not allowed("allow.listed-readonly", listed(["cat"], {"operands": [fx.path("/home/u/.ssh", "ssh")]}))
+	not allowed("allow.listed-readonly", listed(["cat"], {
+		"redirects": [fx.redirect(">", "/tmp/x", "tmp")],
+		"writes": [fx.path("/tmp/x", "tmp")],
+	}))
+
+	# Other unknowable facts; other wrappers; two hand-overs.
+	not allowed("allow.listed-readonly", listed(["cat"], {"tags": {"appended-args", "listed-args", "changed-shell"}}))
+	not allowed("allow.listed-readonly", listed(["cat"], {"wrappers": [fx.wrapper("xargs", []), fx.wrapper("sudo", [])]}))
+	not allowed("allow.listed-readonly", listed(["cat"], {"wrappers": [fx.wrapper("xargs", []), fx.wrapper("xargs", [])]}))
+	not allowed("allow.listed-readonly", listed(["cat"], {"path_kind": "relative"}))
+	not allowed("allow.listed-readonly", listed(["git", "log"], {"subcommand": "log"}))
 }

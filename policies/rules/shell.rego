@@ -139,9 +139,12 @@ ask contains {"id": "shell.arith-dynamic"} if {
 # custom:
 #   id: shell.appended-args
 #   scope: wrapper
-#   justification: xargs, parallel and find -exec … + add arguments that are only known at run time.
+#   justification: >-
+#     xargs, parallel and find -exec … + add arguments that are only known at run time (unless they are paths a
+#     listing printed: listed-args, graded by allow.listed-readonly).
 ask contains {"id": "shell.appended-args"} if {
 	"appended-args" in input.segment.tags
+	not "listed-args" in input.segment.tags
 }
 
 # METADATA

@@ -85,6 +85,13 @@ test_appended_args if {
 		"upstream": ["ls"],
 		"tags": {"appended-args"},
 	})
+
+	# Paths a listing printed are graded as the reads they are.
+	not {"id": "shell.appended-args"} in rules.ask with input as fx.run(["grep", "-l", "x"], {
+		"wrappers": [fx.wrapper("xargs", [])],
+		"upstream": ["find"],
+		"tags": {"appended-args", "listed-args"},
+	})
 }
 
 test_name_normalized if {

@@ -152,14 +152,14 @@ func TestShellAlwaysRecordsGrant(t *testing.T) {
 		})
 	})
 	var out tools.ShellOutput
-	f.mustOK(t, tools.ToolShell, tools.ShellArgs{Command: "rm -f out.txt"}, &out)
+	f.mustOK(t, tools.ToolShell, tools.ShellArgs{Command: "rm -rf out.txt"}, &out)
 	if len(asked) != 1 || len(asked[0].Grants) != 1 || asked[0].Grants[0].Prefix[0] != "rm" {
 		t.Fatalf("asked %+v, want one ask offering a grant for rm", asked)
 	}
 	if gs := store.List(); len(gs) != 1 || gs[0].Prefix[0] != "rm" {
 		t.Fatalf("store = %+v, want the rm grant", gs)
 	}
-	f.mustOK(t, tools.ToolShell, tools.ShellArgs{Command: "rm -f out.txt"}, &out)
+	f.mustOK(t, tools.ToolShell, tools.ShellArgs{Command: "rm -rf out.txt"}, &out)
 	if len(asked) != 1 || out.Decision != "allow" {
 		t.Errorf("second call: asked %d times, decision %s; want the grant to allow it", len(asked), out.Decision)
 	}
@@ -181,7 +181,7 @@ func TestShellAlwaysWithoutStoreIsOnce(t *testing.T) {
 		})
 	})
 	var out tools.ShellOutput
-	f.mustOK(t, tools.ToolShell, tools.ShellArgs{Command: "rm -f out.txt"}, &out)
+	f.mustOK(t, tools.ToolShell, tools.ShellArgs{Command: "rm -rf out.txt"}, &out)
 	evs, _ := f.w.Bundle().Events()
 	if evs[0].Approval != "once" {
 		t.Errorf("event approval = %q, want once", evs[0].Approval)
