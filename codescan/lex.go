@@ -82,6 +82,91 @@ type lexer struct {
 	pending      []pendingDoc
 	nonASCII     bool // a non-ASCII byte appeared outside literals and comments
 	dynamic      bool // perl s///ee seen
+
+	// toks, when not nil, collects the token stream for the call analysis
+	// (certain.go): identifiers, numbers, punctuation, newlines and
+	// literals, in source order.
+	toks   *[]token
+	prefix string // the python string prefix of the literal being read
+}
+
+// token is one token of the stream collected for the call analysis.
+type token struct {
+	kind   byte // tIdent, tNum, tPunct, tNewline, tLit, tOther
+	start  int
+	end    int
+	text   string // identifier or punctuation as written; a literal's decoded value
+	interp bool   // a literal with interpolation ("$x", f"{x}", `${x}`, "#{x}"): not a constant
+	cmd    bool   // a command literal: backticks, qx, %x
+	idx    int    // index in the token stream (certain.go)
+	nl     bool   // a newline comes before it (certain.go)
+}
+
+const (
+	tIdent   byte = 'i'
+	tNum     byte = 'n'
+	tPunct   byte = 'p'
+	tNewline byte = 'l'
+	tLit     byte = 's'
+	tOther   byte = 'o' // a regex literal
+)
+
+func (lx *lexer) tok(kind byte, start, end int) {
+	if lx.toks == nil {
+		return
+	}
+	text := ""
+	switch {
+	case kind == tNewline:
+	case end == start+1 && lx.src[start] < 0x80:
+		text = oneByte[lx.src[start]] // no pointer into the source for punctuation
+	default:
+		text = lx.src[start:end]
+	}
+	*lx.toks = append(*lx.toks, token{kind: kind, start: start, end: end, text: text})
+}
+
+var oneByte = func() (t [128]string) {
+	for i := range t {
+		t[i] = string(rune(i))
+	}
+	return t
+}()
+
+// endLits sets the end of the literal tokens just emitted (end 0) to lx.i.
+func (lx *lexer) endLits() {
+	if lx.toks == nil {
+		return
+	}
+	t := *lx.toks
+	for k := len(t) - 1; k >= 0 && t[k].kind == tLit && t[k].end < 0; k-- {
+		t[k].end = lx.i
+	}
+}
+
+// interpolates reports whether a literal body read in mode is built at run
+// time by the language (a constant only when false).
+func (lx *lexer) interpolates(body string, mode escMode) bool {
+	st := lx.st
+	switch {
+	case st.pyPrefix:
+		return strings.ContainsAny(lx.prefix, "fFtT")
+	case st.backtick == 1: // JS: template literals
+		return strings.Contains(body, "${")
+	case mode == escRaw || mode == escMinimal || mode == escPwshSingle || mode == escLua:
+		return false
+	case st.rubyInterp:
+		return strings.Contains(body, "#{") || strings.Contains(body, "#$") || strings.Contains(body, "#@")
+	case st.perlQuote || st.phpInterp || st.pwshInterp:
+		for k := 0; k+1 < len(body); k++ {
+			if (body[k] == '$' || body[k] == '@' && st.perlQuote) && (isIdentStart(body[k+1]) || body[k+1] == '{' ||
+				body[k+1] == '(' && st.pwshInterp) && (k == 0 || body[k-1] != '\\') {
+				return true
+			}
+		}
+		return false
+	}
+	return strings.Contains(body, "#{") // other languages: elixir's and the like
 }
 
 func (lx *lexer) at(i int) byte {
@@ -96,9 +181,11 @@ func (lx *lexer) run() {
 	for lx.i < len(s) {
 		c := s[lx.i]
 		if c == '\n' {
+			lx.tok(tNewline, lx.i, lx.i+1)
 			lx.i++
 			if len(lx.pending) > 0 {
 				lx.heredocBodies()
+				lx.endLits()
 			}
 			lx.lineStartDoc()
 			continue
@@ -114,6 +201,7 @@ func (lx *lexer) run() {
 			continue
 		}
 		if lx.quote() {
+			lx.endLits()
 			continue
 		}
 		switch {
@@ -124,25 +212,33 @@ func (lx *lexer) run() {
 			}
 			w := s[start:lx.i]
 			if lx.afterWord(start, w) {
+				lx.endLits()
 				continue
 			}
+			lx.tok(tIdent, start, lx.i)
 			lx.prev, lx.prevWord = 'a', w
 		case isDigit(c):
+			start := lx.i
 			for lx.i < len(s) && (isIdentChar(s[lx.i]) || s[lx.i] == '.') {
 				lx.i++
 			}
+			lx.tok(tNum, start, lx.i)
 			lx.prev, lx.prevWord = 'a', ""
 		case c == '/' && lx.st.regex && lx.regexAllowed():
+			start := lx.i
 			if !lx.skipRegex() {
 				lx.i++
+				lx.tok(tPunct, start, lx.i)
 				lx.prev, lx.prevWord = '/', ""
 			} else {
+				lx.tok(tOther, start, lx.i)
 				lx.prev, lx.prevWord = 'a', ""
 			}
 		default:
 			if c >= 0x80 {
 				lx.nonASCII = true
 			}
+			lx.tok(tPunct, lx.i, lx.i+1)
 			lx.i++
 			if c == ')' || c == ']' {
 				lx.prev = 'a'
@@ -391,6 +487,10 @@ func (lx *lexer) quote() bool {
 func (lx *lexer) emitLit(start int, body string, mode escMode, cmd bool) {
 	val, changed := decodeLiteral(body, mode, lx.st)
 	lx.emit(lit{start: start, val: val, changed: changed, cmd: cmd})
+	if lx.toks != nil {
+		*lx.toks = append(*lx.toks, token{kind: tLit, start: start, end: -1, text: val,
+			interp: lx.interpolates(body, mode), cmd: cmd})
+	}
 }
 
 // simpleString consumes a quoted string starting at i with quote q.
@@ -566,6 +666,8 @@ func (lx *lexer) afterWord(start int, w string) bool {
 	s := lx.src
 	st := lx.st
 	if st.pyPrefix && isPyPrefix(w) && lx.i < len(s) && (s[lx.i] == '\'' || s[lx.i] == '"') {
+		lx.prefix = w
+		defer func() { lx.prefix = "" }()
 		q := s[lx.i : lx.i+1]
 		if strings.HasPrefix(s[lx.i:], q+q+q) {
 			lx.triple(lx.i, w, q+q+q)

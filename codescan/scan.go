@@ -15,6 +15,14 @@ type Findings struct {
 	Destructive bool     // calls a file-destroying or overwriting API: rmtree, rm_rf, rm_r, remove_dir_all, rmSync, rmdirSync, unlinkSync, unlink, os.remove, os.removedirs, shutil.rmtree, FileUtils.rm*, File.delete, Path.unlink, truncate, writeFileSync/ write_text / open(..., 'w' or 'a'), chmod, chown
 	Network     bool     // opens network connections: socket, connect, fsockopen, IO::Socket, TCPSocket, net.connect, net.Socket, http.request, urllib, requests., fetch(, XMLHttpRequest
 	Dynamic     bool     // evaluates code built at run time: eval(, exec( of a string, Function(, compile(, __import__, importlib, instance_eval, class_eval, send(, base64 decode fed to exec
+
+	// What the code certainly does, read from its calls with constant
+	// arguments (see "Certain evidence" in [Scan]); the flags above are
+	// heuristics over names, these are not.
+	Commands []string // shell command lines run with constant arguments, argv lists shell-quoted and joined
+	Destroys []string // constant paths deleted, moved away or overwritten (absolute or ~; relative ones only after a constant chdir)
+	FetchRun bool     // evaluates, or runs as a command, data read from the network in the same expression or through a variable
+	RevShell bool     // runs commands read from a socket, or wires file descriptors to stdio and spawns a shell in code that opens connections
 }
 
 // Scan inspects code written for the interpreter lang and reports its string
@@ -191,6 +199,9 @@ func Scan(lang, code string) Findings {
 	if st.b64 && (st.execWord || f.Spawns || f.Dynamic) {
 		f.Dynamic = true
 	}
+	c := sc.certain(lang, code)
+	f.Commands, f.Destroys, f.FetchRun = c.commands, c.destroys, c.fetchRun
+	f.RevShell = c.revShell || f.Network && c.wiring && c.shellSpawned()
 	return f
 }
 

@@ -173,6 +173,11 @@ func inInterp(p *programs.Program, prog, cmd string) string {
 		code = fmt.Sprintf(raw, cmd)
 	case p.Language == "pwsh":
 		code = fmt.Sprintf(tmpl, "'"+strings.ReplaceAll(cmd, "'", "''")+"'") // PowerShell quotes '' in '…'
+	case p.Language == "perl" || p.Language == "php":
+		// Single quotes: in double quotes perl and php interpolate their own
+		// variables ("$HOME" is perl's $HOME, not the shell's).
+		q := strings.ReplaceAll(strings.ReplaceAll(cmd, `\`, `\\`), "'", `\'`)
+		code = fmt.Sprintf(tmpl, "'"+q+"'")
 	default:
 		code = fmt.Sprintf(tmpl, strconv.Quote(cmd))
 	}

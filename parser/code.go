@@ -1154,40 +1154,64 @@ func (p *walker) opaque(f *frame, seg *Segment, lang, text string, dynamic bool)
 	if fnd.Spawns {
 		seg.tag(TagCodeSpawns)
 	}
-	if fnd.Network && fnd.Spawns {
-		seg.tag(TagCodeRevShell)
-	}
-	if fnd.Network && fnd.Dynamic {
-		seg.tag(TagFetchedCode) // exec(urlopen(…).read())
-	}
 	if fnd.Dynamic {
 		seg.tag(TagDynamicCode)
 	}
-	critical := false
-	for _, lit := range fnd.Literals {
-		if fnd.Destructive && isCriticalLiteral(p, lit) {
-			critical = true
+	// The floor denies only on what the code certainly does (a dangerous
+	// call with constant arguments, codescan's Commands, Destroys, FetchRun
+	// and RevShell); names that merely occur together ask, with tags of
+	// their own.
+	switch {
+	case fnd.RevShell:
+		seg.tag(TagCodeRevShell)
+	case fnd.Network && fnd.Spawns:
+		seg.tag(TagSuspectRevShell)
+	}
+	switch {
+	case fnd.FetchRun:
+		seg.tag(TagFetchedCode) // exec(urlopen(…).read())
+	case fnd.Network && fnd.Dynamic:
+		seg.tag(TagSuspectFetch)
+	}
+	for _, d := range fnd.Destroys {
+		if isCriticalLiteral(p, d) {
+			seg.tag(TagCodeCritical)
 		}
 	}
-	if critical {
-		seg.tag(TagCodeCritical)
-	}
-	if fnd.Spawns || lang == "awk" || !codescan.HasScanner(lang) {
-		// A language rivumi cannot scan may run any of its strings
-		// (julia's run(`…`), erlang's os:cmd("…")): read them all as shell.
+	if !seg.HasTag(TagCodeCritical) && fnd.Destructive {
 		for _, lit := range fnd.Literals {
-			if looksLikeCommand(lit) {
-				p.script(f, lit, seg.Index, KindEmbedded, false)
+			if isCriticalLiteral(p, lit) {
+				seg.tag(TagSuspectCritical) // os.chdir('/') … shutil.rmtree(tmpdir)
+				break
 			}
 		}
-		// subprocess.run(["rm", "-rf", "/"]): the argv is spread over
-		// literals; read them together as one command too.
+	}
+	// Commands the code certainly runs are graded as the shell commands
+	// they are, floor included.
+	certain := make(map[string]bool, len(fnd.Commands))
+	for _, c := range fnd.Commands {
+		certain[c] = true
+		p.script(f, c, seg.Index, KindEmbedded, false)
+	}
+	if fnd.Spawns || lang == "awk" || !codescan.HasScanner(lang) {
+		// Other strings of code that runs programs (or of a language
+		// rivumi cannot scan, julia's run(`…`), erlang's os:cmd("…")) may be
+		// commands too, or data: a floor shape among them asks.
+		for _, lit := range fnd.Literals {
+			if !certain[strings.TrimSpace(lit)] && looksLikeCommand(lit) && len(codescan.Floor(lit)) > 0 {
+				seg.tag(TagSuspectFloor)
+			}
+		}
+		// subprocess.run(["rm", "-rf", x]) … os.chdir("/"): an argv spread
+		// over literals, read together.
 		if len(fnd.Literals) > 1 && len(fnd.Literals) <= 32 {
 			quoted := make([]string, len(fnd.Literals))
 			for i, l := range fnd.Literals {
 				quoted[i] = shquote.Word(l)
 			}
-			p.script(f, strings.Join(quoted, " "), seg.Index, KindEmbedded, false)
+			if joined := strings.Join(quoted, " "); !certain[joined] && len(codescan.Floor(joined)) > 0 {
+				seg.tag(TagSuspectFloor)
+			}
 		}
 	}
 }

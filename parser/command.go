@@ -103,32 +103,39 @@ const (
 
 // Tags (Segment.Tags).
 const (
-	TagDynamicProgram = "dynamic-program"    // the program name is not static
-	TagDynamicArgs    = "dynamic-args"       // some argument is not static
-	TagAppendedArgs   = "appended-args"      // more arguments come at run time (xargs, find -exec … +)
-	TagChangedShell   = "changed-shell"      // an earlier statement changed how words resolve
-	TagNameNormalized = "name-normalized"    // the program was spelled with other case or .exe
-	TagDynamicCode    = "dynamic-code"       // a code-carrying argument is not static
-	TagFetchedCode    = "fetched-code"       // code comes from a network fetch
-	TagStdinCode      = "stdin-code"         // a shell or interpreter reads code from a pipe or file
-	TagScriptFile     = "script-file"        // a shell or interpreter runs a script file
-	TagRunsAnything   = "runs-anything"      // the program runs whatever it is handed (a shell, an interpreter, a wrapper, npm exec): never grantable
-	TagInteractive    = "interactive"        // a shell or interpreter started with no code: interactive
-	TagRunsDownloaded = "runs-downloaded"    // runs a file an earlier segment downloaded
-	TagForkBomb       = "fork-bomb"          // a function that calls itself in a pipe or background
-	TagCodeCritical   = "code-critical"      // opaque code destroys a critical path
-	TagCodeRevShell   = "code-revshell"      // opaque code opens a network connection and runs programs
-	TagCodeSpawns     = "code-spawns"        // opaque code can run programs
-	TagBackground     = "background"         // runs in the background (&)
-	TagRemote         = "remote"             // runs on another host
-	TagArithDynamic   = "arith-dynamic"      // a variable is evaluated arithmetically
-	TagResolution     = "changes-resolution" // this statement changes how later words resolve
-	TagCodeUnsafe     = "code-unsafe"        // an awk or sed script outside the safe subset
-	TagOpaqueCode     = "opaque-code"        // carries code outside the safe subset (see Code)
-	TagSecretEnv      = "secret-env"         // reads a secret-looking variable ($GITHUB_TOKEN), an indirect one (${!x}), or dumps them all
-	TagDerived        = "derived"            // some word is known only by static evaluation of values the command set (x=rm; $x)
-	TagListedArgs     = "listed-args"        // the arguments appended at run time are paths a listing printed (find … | xargs, find -exec … {}), below the roots now among the operands; none can be an option
-	TagHomeRead       = "home-read"          // reads the contents of a file in a home directory outside the workspace (listings and metadata do not count)
+	TagDynamicProgram = "dynamic-program" // the program name is not static
+	TagDynamicArgs    = "dynamic-args"    // some argument is not static
+	TagAppendedArgs   = "appended-args"   // more arguments come at run time (xargs, find -exec … +)
+	TagChangedShell   = "changed-shell"   // an earlier statement changed how words resolve
+	TagNameNormalized = "name-normalized" // the program was spelled with other case or .exe
+	TagDynamicCode    = "dynamic-code"    // a code-carrying argument is not static
+	TagFetchedCode    = "fetched-code"    // code comes from a network fetch
+	TagStdinCode      = "stdin-code"      // a shell or interpreter reads code from a pipe or file
+	TagScriptFile     = "script-file"     // a shell or interpreter runs a script file
+	TagRunsAnything   = "runs-anything"   // the program runs whatever it is handed (a shell, an interpreter, a wrapper, npm exec): never grantable
+	TagInteractive    = "interactive"     // a shell or interpreter started with no code: interactive
+	TagRunsDownloaded = "runs-downloaded" // runs a file an earlier segment downloaded
+	TagForkBomb       = "fork-bomb"       // a function that calls itself in a pipe or background
+	TagCodeCritical   = "code-critical"   // opaque code destroys a critical path
+	TagCodeRevShell   = "code-revshell"   // opaque code runs commands read from a socket, or wires a socket to a shell
+	// Heuristic evidence in opaque code: names that occur together, with no
+	// call proven to get the dangerous argument. They ask; the floor
+	// denies only on the certain tags above.
+	TagSuspectCritical = "code-suspect-critical" // destroys or overwrites something, and names a critical path somewhere
+	TagSuspectFetch    = "code-suspect-fetch"    // reads the network and evaluates code, not provably the same data
+	TagSuspectRevShell = "code-suspect-revshell" // opens network connections and runs programs
+	TagSuspectFloor    = "code-suspect-floor"    // runs programs, and a string of it (or all of them joined) has a floor shape
+	TagCodeSpawns      = "code-spawns"           // opaque code can run programs
+	TagBackground      = "background"            // runs in the background (&)
+	TagRemote          = "remote"                // runs on another host
+	TagArithDynamic    = "arith-dynamic"         // a variable is evaluated arithmetically
+	TagResolution      = "changes-resolution"    // this statement changes how later words resolve
+	TagCodeUnsafe      = "code-unsafe"           // an awk or sed script outside the safe subset
+	TagOpaqueCode      = "opaque-code"           // carries code outside the safe subset (see Code)
+	TagSecretEnv       = "secret-env"            // reads a secret-looking variable ($GITHUB_TOKEN), an indirect one (${!x}), or dumps them all
+	TagDerived         = "derived"               // some word is known only by static evaluation of values the command set (x=rm; $x)
+	TagListedArgs      = "listed-args"           // the arguments appended at run time are paths a listing printed (find … | xargs, find -exec … {}), below the roots now among the operands; none can be an option
+	TagHomeRead        = "home-read"             // reads the contents of a file in a home directory outside the workspace (listings and metadata do not count)
 
 	// Summary tags, so that rules can test cheaply (and OPA can index)
 	// whether a list is non-empty before iterating it.

@@ -113,6 +113,51 @@ ask contains {"id": "shell.code-spawns"} if {
 }
 
 # METADATA
+# title: Code that may destroy a critical path
+# custom:
+#   id: shell.suspect-critical
+#   justification: >-
+#     The code deletes or overwrites something and names /, home, a system directory or a credential
+#     file, but no delete is proven to get that path (os.chdir('/') then shutil.rmtree(tmpdir)). Read
+#     which path it deletes before approving.
+ask contains {"id": "shell.suspect-critical"} if {
+	"code-suspect-critical" in input.segment.tags
+}
+
+# METADATA
+# title: Code that may run something fetched
+# custom:
+#   id: shell.suspect-fetch-run
+#   justification: >-
+#     The code uses the network and evaluates code (importlib, eval, exec), but the evaluated code is not
+#     proven to be what it fetched. Check what it evaluates before approving.
+ask contains {"id": "shell.suspect-fetch-run"} if {
+	"code-suspect-fetch" in input.segment.tags
+}
+
+# METADATA
+# title: Code that opens connections and runs programs
+# custom:
+#   id: shell.suspect-reverse-shell
+#   justification: >-
+#     The code opens network connections and runs programs, but does not wire a socket to a shell or run
+#     what it receives as far as rivumi can tell. Check what it runs before approving.
+ask contains {"id": "shell.suspect-reverse-shell"} if {
+	"code-suspect-revshell" in input.segment.tags
+}
+
+# METADATA
+# title: Code holding a string with a critical shape
+# custom:
+#   id: shell.suspect-floor-string
+#   justification: >-
+#     The code runs programs, and one of its strings (or all of them joined) reads like a command the floor
+#     forbids (rm -rf /, curl | sh), though no call is proven to run it. Check that it is only data.
+ask contains {"id": "shell.suspect-floor-string"} if {
+	"code-suspect-floor" in input.segment.tags
+}
+
+# METADATA
 # title: awk, sed or jq script outside the safe subset
 # custom:
 #   id: shell.code-unsafe

@@ -19,6 +19,10 @@ tag_rules := {
 	"shell.name-normalized": "name-normalized",
 	"shell.remote": "remote",
 	"shell.background": "background",
+	"shell.suspect-critical": "code-suspect-critical",
+	"shell.suspect-fetch-run": "code-suspect-fetch",
+	"shell.suspect-reverse-shell": "code-suspect-revshell",
+	"shell.suspect-floor-string": "code-suspect-floor",
 }
 
 test_tag_rules_fire if {
@@ -205,4 +209,25 @@ test_inline_builtins_need_an_argument if {
 	every prog in ["eval", "source", "exec"] {
 		not {"id": "shell.inline"} in rules.ask with input as fx.run([prog], {})
 	}
+}
+
+# Heuristic evidence in interpreter code asks and never reaches the floor:
+# os.chdir('/') then shutil.rmtree(tmpdir).
+test_suspect_critical_asks_not_floor if {
+	cmd := fx.run(["python3", "-c", "import os, shutil; os.chdir('/'); shutil.rmtree(tmpdir)"], {
+		"code": [{"lang": "python", "text": "import os, shutil; os.chdir('/'); shutil.rmtree(tmpdir)"}],
+		"tags": {"opaque-code", "runs-anything", "code-suspect-critical"},
+	})
+	{"id": "shell.suspect-critical"} in rules.ask with input as cmd
+	count(rules.floor) == 0 with input as cmd
+}
+
+# importlib.reload(requests.models): network and dynamic names, no fetch run.
+test_suspect_fetch_asks_not_floor if {
+	cmd := fx.run(["python3", "-"], {
+		"stdin": "heredoc",
+		"tags": {"opaque-code", "runs-anything", "dynamic-code", "code-suspect-fetch"},
+	})
+	{"id": "shell.suspect-fetch-run"} in rules.ask with input as cmd
+	count(rules.floor) == 0 with input as cmd
 }
