@@ -968,7 +968,8 @@ func (a *callAnalysis) list(parts [][]token) cvalue {
 // homeForms are expressions whose value is the home directory, written
 // without spaces.
 var homeForms = map[string]bool{
-	"Path.home()": true, "pathlib.Path.home()": true, "os.homedir()": true, "Dir.home": true,
+	"Path.home()": true, "pathlib.Path.home()": true, "os.homedir()": true, "require('os').homedir()": true,
+	"require('node:os').homedir()": true, "Dir.home": true,
 	"Dir.home()": true, "process.env.HOME": true, "$ENV{HOME}": true, "ENV.fetch('HOME')": true,
 	"File.expand_path('~')": true,
 }

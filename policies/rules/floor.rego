@@ -40,6 +40,36 @@ floor contains {"id": "floor.find-delete-critical"} if {
 	"delete" in input.segment.flags
 	some o in input.segment.operands
 	o.class in seg.critical_classes
+	not find_narrowed
+}
+
+# A test that picks some files (find / -name '*.pyc' -delete) makes the delete
+# a choice the user can approve, not a wipe; -o, !, -not and a pattern of
+# only * pick everything again.
+find_narrowed if {
+	some f in {
+		"name", "iname", "path", "ipath", "wholename", "iwholename", "regex", "iregex", "lname", "ilname",
+		"newer", "newermt", "mtime", "mmin", "atime", "amin", "ctime", "cmin", "size", "user", "group",
+		"uid", "gid", "perm", "inum", "samefile", "links", "used", "nouser", "nogroup",
+	}
+	f in input.segment.flags
+	not find_widened
+}
+
+find_widened if {
+	some f in {"o", "or", "not"}
+	f in input.segment.flags
+}
+
+find_widened if {
+	some a in input.segment.argv
+	a in {"!", ","}
+}
+
+find_widened if {
+	some i, a in input.segment.argv
+	a in {"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex"}
+	regex.match(`^[*.]*$`, input.segment.argv[i + 1])
 }
 
 # METADATA
@@ -50,10 +80,23 @@ floor contains {"id": "floor.find-delete-critical"} if {
 #     Moving away or shredding the root, home or a system directory breaks the machine.
 #     Move the specific files you mean instead.
 floor contains {"id": "floor.mv-critical"} if {
-	input.segment.program in {"mv", "shred", "wipe"}
+	input.segment.program in {"shred", "wipe"}
 	some o in input.segment.operands
 	o.class in seg.critical_classes
 }
+
+floor contains {"id": "floor.mv-critical"} if {
+	# What mv moves away: every operand but the destination (all of them
+	# with -t). mv notes.txt ~ moves a file into home, which only asks.
+	input.segment.program == "mv"
+	some i, o in input.segment.operands
+	o.class in seg.critical_classes
+	mv_source(i)
+}
+
+mv_source(i) if i < count(input.segment.operands) - 1
+
+mv_source(_) if "target-directory" in input.segment.flags
 
 # METADATA
 # title: Fork bomb
@@ -138,9 +181,19 @@ floor contains {"id": "floor.device-partition"} if {
 }
 
 floor contains {"id": "floor.device-partition"} if {
+	# On a device; an image file (cryptsetup luksFormat vault.img) asks.
 	input.segment.program == "cryptsetup"
 	some o in input.segment.operands
 	o.text in {"luksFormat", "erase", "luksErase", "reencrypt", "format", "luksKillSlot"}
+	"device" in input.segment.read_classes
+}
+
+floor contains {"id": "floor.device-partition"} if {
+	input.segment.program == "cryptsetup"
+	some o in input.segment.operands
+	o.text in {"luksFormat", "erase", "luksErase", "reencrypt", "format", "luksKillSlot"}
+	some d in input.segment.operands
+	d.class == "device"
 }
 
 partition_listing if {
@@ -150,19 +203,38 @@ partition_listing if {
 }
 
 partition_listing if {
+	# parted DEV print [free|all|unit s …]: every word but the device reads.
 	input.segment.program == "parted"
 	some o in input.segment.operands
 	o.text == "print"
-	count(input.segment.operands) == 2
+	every op in input.segment.operands {
+		parted_reads(op)
+	}
+}
+
+parted_reads(op) if op.class == "device"
+
+parted_reads(op) if op.text in {
+	"print", "free", "all", "list", "devices", "unit", "s", "B", "kB", "MB", "MiB", "GB", "GiB",
+	"TB", "TiB", "%", "cyl", "chs", "compact", "help", "version",
 }
 
 # METADATA
-# title: Formatting with mkfs
+# title: Formatting a device with mkfs
 # custom:
 #   id: floor.mkfs
-#   justification: mkfs creates a new file system, erasing whatever was on the target. Never run it from an agent.
+#   justification: >-
+#     mkfs on a device creates a new file system, erasing whatever was on it. Never run it from an agent;
+#     an image file in the workspace (mkfs.ext4 disk.img) only asks.
 floor contains {"id": "floor.mkfs"} if {
 	startswith(input.segment.program, "mkfs")
+	"device" in input.segment.read_classes
+}
+
+floor contains {"id": "floor.mkfs"} if {
+	startswith(input.segment.program, "mkfs")
+	some o in input.segment.operands
+	o.class == "device"
 }
 
 # METADATA
@@ -215,9 +287,32 @@ floor contains {"id": "floor.reverse-shell"} if {
 }
 
 floor contains {"id": "floor.reverse-shell"} if {
+	# A shell reading commands from the network: nc host | sh.
 	data.rivumi.tables.programs.shells[input.segment.program]
-	some p in array.concat(input.segment.upstream, input.segment.downstream)
+	some p in input.segment.upstream
 	p in {"nc", "ncat", "netcat", "telnet", "socat", "openssl"}
+}
+
+floor contains {"id": "floor.reverse-shell"} if {
+	# A shell with no script of its own sending its output to the network
+	# (sh -i 2>&1 | nc h 1 > /tmp/f): it reads its commands from elsewhere.
+	# bash build.sh | nc logs 9000 only ships a script's output, and asks.
+	data.rivumi.tables.programs.shells[input.segment.program]
+	some p in input.segment.downstream
+	p in {"nc", "ncat", "netcat", "telnet", "socat", "openssl"}
+	shell_reads_commands
+}
+
+shell_reads_commands if "stdin-code" in input.segment.tags
+
+shell_reads_commands if "interactive" in input.segment.tags
+
+shell_reads_commands if "i" in input.segment.flags
+
+shell_reads_commands if {
+	# sh 0</tmp/fifo: no script, no -c: its input is its code
+	count(input.segment.operands) == 0
+	not "c" in input.segment.flags
 }
 
 floor contains {"id": "floor.reverse-shell"} if {

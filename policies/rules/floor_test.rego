@@ -135,7 +135,15 @@ test_device_format_spares_image_file if {
 # floor.mkfs
 
 test_mkfs if {
-	{"id": "floor.mkfs"} in rules.floor with input as fx.run(["mkfs.ext4", "disk.img"], {
+	{"id": "floor.mkfs"} in rules.floor with input as fx.run(["mkfs.ext4", "/dev/sdb1"], {
+		"operands": [fx.path("/dev/sdb1", "device")],
+	})
+}
+
+# An image file in the workspace is not a device: it asks.
+test_mkfs_image_file_is_not_floor if {
+	not {"id": "floor.mkfs"} in rules.floor with input as fx.run(["mkfs.ext4", "-F", "disk.img"], {
+		"flags": {"F"},
 		"operands": [fx.path("disk.img", "workspace")],
 	})
 }
@@ -212,7 +220,7 @@ test_reverse_shell_dev_tcp_operand if {
 test_reverse_shell_shell_in_network_pipe if {
 	{"id": "floor.reverse-shell"} in rules.floor with input as fx.run(["sh"], {"upstream": ["nc"]})
 		with data.rivumi.tables as fx.tables
-	{"id": "floor.reverse-shell"} in rules.floor with input as fx.run(["bash", "-i"], {"downstream": ["telnet"]})
+	{"id": "floor.reverse-shell"} in rules.floor with input as fx.run(["bash", "-i"], {"downstream": ["telnet"], "flags": {"i"}})
 		with data.rivumi.tables as fx.tables
 	not {"id": "floor.reverse-shell"} in rules.floor with input as fx.run(["grep", "x"], {"upstream": ["nc"]})
 		with data.rivumi.tables as fx.tables
@@ -421,5 +429,56 @@ test_device_partition_listing_is_fine if {
 	})
 	not {"id": "floor.device-partition"} in rules.floor with input as fx.run(["parted", "/dev/sda", "print"], {
 		"operands": [fx.path("/dev/sda", "device"), fx.path("print", "workspace")],
+	})
+}
+
+# Near misses of the shell floor: a find that picks files, mv into home, a
+# shell shipping a script's output, parted listing, cryptsetup on an image.
+test_find_delete_narrowed_is_not_floor if {
+	not {"id": "floor.find-delete-critical"} in rules.floor with input as fx.run(
+		["find", "/", "-name", "*.pyc", "-delete"],
+		{"flags": {"name", "delete"}, "operands": [fx.path("/", "root")]},
+	)
+	{"id": "floor.find-delete-critical"} in rules.floor with input as fx.run(
+		["find", "/", "!", "-name", "x", "-delete"],
+		{"flags": {"name", "delete"}, "operands": [fx.path("/", "root")]},
+	)
+	{"id": "floor.find-delete-critical"} in rules.floor with input as fx.run(
+		["find", "/", "-name", "*", "-delete"],
+		{"flags": {"name", "delete"}, "operands": [fx.path("/", "root")]},
+	)
+}
+
+test_mv_into_home_is_not_floor if {
+	not {"id": "floor.mv-critical"} in rules.floor with input as fx.run(["mv", "notes.txt", "~"], {
+		"operands": [fx.path("notes.txt", "workspace"), fx.path("~", "home")],
+	})
+	{"id": "floor.mv-critical"} in rules.floor with input as fx.run(["mv", "-t", "/tmp/x", "/usr"], {
+		"flags": {"target-directory"},
+		"operands": [fx.path("/usr", "system-top")],
+	})
+}
+
+test_shell_output_to_network_is_not_floor if {
+	not {"id": "floor.reverse-shell"} in rules.floor with input as fx.run(["bash", "build.sh"], {
+		"downstream": ["nc"],
+		"operands": [fx.path("build.sh", "workspace")],
+		"tags": {"script-file"},
+	})
+		with data.rivumi.tables as fx.tables
+	{"id": "floor.reverse-shell"} in rules.floor with input as fx.run(["sh"], {
+		"downstream": ["nc"],
+		"tags": {"stdin-code"},
+	})
+		with data.rivumi.tables as fx.tables
+}
+
+test_partition_near_misses if {
+	not {"id": "floor.device-partition"} in rules.floor with input as fx.run(["parted", "/dev/sda", "print", "free"], {
+		"operands": [fx.path("/dev/sda", "device"), fx.path("print", "workspace"), fx.path("free", "workspace")],
+		"read_classes": {"device"},
+	})
+	not {"id": "floor.device-partition"} in rules.floor with input as fx.run(["cryptsetup", "luksFormat", "vault.img"], {
+		"operands": [fx.path("luksFormat", "workspace"), fx.path("vault.img", "workspace")],
 	})
 }
