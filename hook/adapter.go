@@ -16,6 +16,7 @@ import (
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/internal/applypatch"
 	"github.com/rivumi/rivumi/internal/strictjson"
 	"github.com/rivumi/rivumi/internal/winpath"
 	"github.com/rivumi/rivumi/server"
@@ -435,8 +436,8 @@ func toolCall(cfg *Config, tool string, in map[string]any, cwd string) (call, bo
 		if agent == Codex {
 			// Codex applies `apply_patch <<'EOF' … EOF` itself, without a
 			// shell: the patch's files are what it writes.
-			if dir, patch, ok := applyPatchInvocation(in["command"]); ok {
-				c := call{op: OpWrite, cwd: cwd, paths: patchPaths(patch)}
+			if dir, patch, ok := applypatch.Invocation(in["command"]); ok {
+				c := call{op: OpWrite, cwd: cwd, paths: applypatch.Paths(patch)}
 				if dir != "" {
 					c.cwd = joinCwd(cwd, cfg.slash(dir))
 				}
@@ -485,7 +486,7 @@ func toolCall(cfg *Config, tool string, in map[string]any, cwd string) (call, bo
 	case ft.patch:
 		for _, v := range in {
 			if s, ok := v.(string); ok {
-				c.paths = append(c.paths, patchPaths(s)...)
+				c.paths = append(c.paths, applypatch.Paths(s)...)
 			}
 		}
 		if len(c.paths) == 0 {
@@ -591,105 +592,6 @@ func joinCwd(cwd, d string) string {
 		return path.Clean(d)
 	}
 	return path.Join(cwd, d)
-}
-
-// applyPatchInvocation recognizes the shell command forms Codex applies
-// as a patch itself: `apply_patch <<'EOF'\n…\nEOF` (or applypatch, any
-// quoted heredoc delimiter), optionally after `cd DIR && `, and the argv
-// ["apply_patch", PATCH]. Anything else around it (more commands, words,
-// redirections) is not recognized, and the command is graded as shell.
-func applyPatchInvocation(command any) (dir, patch string, ok bool) {
-	switch c := command.(type) {
-	case []any:
-		if len(c) == 2 {
-			p0, _ := c[0].(string)
-			p1, ok := c[1].(string)
-			if (p0 == "apply_patch" || p0 == "applypatch") && ok && strings.Contains(p1, "*** Begin Patch") {
-				return "", p1, true
-			}
-		}
-		return "", "", false
-	case string:
-		s := strings.TrimLeft(c, " \t")
-		if rest, ok := strings.CutPrefix(s, "cd "); ok {
-			d, after, found := strings.Cut(rest, "&&")
-			d = strings.TrimSpace(d)
-			if !found || !plainWord(d) {
-				return "", "", false
-			}
-			dir, s = strings.Trim(d, `'"`), strings.TrimLeft(after, " \t")
-		}
-		prog, rest, _ := strings.Cut(s, " ")
-		if prog != "apply_patch" && prog != "applypatch" {
-			return "", "", false
-		}
-		rest = strings.TrimLeft(rest, " \t")
-		rest, ok := strings.CutPrefix(rest, "<<")
-		if !ok {
-			return "", "", false
-		}
-		head, body, ok := strings.Cut(strings.TrimLeft(rest, " \t"), "\n")
-		if !ok {
-			return "", "", false
-		}
-		// Only a quoted delimiter: should Codex hand the command to a shell
-		// after all, an unquoted heredoc body would be expanded ($(…)).
-		delim := strings.TrimSpace(head)
-		if len(delim) < 3 || (delim[0] != '\'' && delim[0] != '"') || delim[len(delim)-1] != delim[0] {
-			return "", "", false
-		}
-		delim = delim[1 : len(delim)-1]
-		if delim == "" || strings.IndexFunc(delim, func(r rune) bool {
-			return !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
-		}) >= 0 {
-			return "", "", false
-		}
-		lines := strings.Split(strings.TrimRight(body, "\n \t"), "\n")
-		if len(lines) < 2 || lines[len(lines)-1] != delim {
-			return "", "", false
-		}
-		for _, l := range lines[:len(lines)-1] {
-			if l == delim {
-				return "", "", false // the heredoc ends early: more follows
-			}
-		}
-		patch = strings.Join(lines[:len(lines)-1], "\n")
-		if !strings.Contains(patch, "*** Begin Patch") {
-			return "", "", false
-		}
-		return dir, patch, true
-	}
-	return "", "", false
-}
-
-// plainWord reports whether a cd argument is one word with no expansion:
-// letters, digits and -_./@+,:~ only, or such a word in quotes.
-func plainWord(w string) bool {
-	if len(w) >= 2 && (w[0] == '\'' || w[0] == '"') && w[len(w)-1] == w[0] {
-		w = w[1 : len(w)-1]
-		if w == "" || strings.ContainsAny(w, `'"$\`+"`") {
-			return false
-		}
-		return !strings.HasPrefix(w, "~")
-	}
-	return w != "" && !strings.HasPrefix(w, "~") && strings.IndexFunc(w, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./@+,:", r))
-	}) < 0
-}
-
-// patchPaths returns the files a Codex patch adds, updates, deletes or
-// moves to.
-func patchPaths(s string) []string {
-	var out []string
-	for _, line := range strings.Split(s, "\n") {
-		line = strings.TrimSpace(line)
-		for _, h := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
-			if p, ok := strings.CutPrefix(line, h); ok && strings.TrimSpace(p) != "" {
-				out = append(out, strings.TrimSpace(p))
-			}
-		}
-	}
-	return out
 }
 
 func gradeShell(ctx context.Context, cfg *Config, c call, workspace string) (engine.Verdict, error) {

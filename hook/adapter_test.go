@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/internal/applypatch"
 	"github.com/rivumi/rivumi/server"
 )
 
@@ -147,7 +148,7 @@ func TestShellDialect(t *testing.T) {
 
 func TestPatchPaths(t *testing.T) {
 	patch := "*** Begin Patch\n*** Add File: a.txt\n+x\n*** Update File: src/b.go\n*** Move to: src/c.go\n@@\n*** Delete File: old.txt\n*** End Patch\n"
-	got := strings.Join(patchPaths(patch), " ")
+	got := strings.Join(applypatch.Paths(patch), " ")
 	if got != "a.txt src/b.go src/c.go old.txt" {
 		t.Errorf("patchPaths: %s", got)
 	}
@@ -202,7 +203,7 @@ func TestApplyPatchInvocation(t *testing.T) {
 		{[]any{"bash", "-lc", "apply_patch"}, "", false, "other argv"},
 		{7, "", false, "not a command"},
 	} {
-		dir, patch, ok := applyPatchInvocation(c.cmd)
+		dir, patch, ok := applypatch.Invocation(c.cmd)
 		if ok != c.ok || ok && (dir != c.dir || patch != p) {
 			t.Errorf("%s: got (%q, %q, %v), want ok %v dir %q", c.comment, dir, patch, ok, c.ok, c.dir)
 		}
