@@ -8,6 +8,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/rivumi/rivumi/codescan"
+	"github.com/rivumi/rivumi/internal/applypatch"
 	"github.com/rivumi/rivumi/internal/shquote"
 	"github.com/rivumi/rivumi/programs"
 	"github.com/rivumi/rivumi/rules"
@@ -302,6 +303,8 @@ func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []wor
 		} else {
 			p.stdinCode(f, seg, "shell") // at reads the job's commands from stdin
 		}
+	case prog == "apply_patch" || prog == "applypatch":
+		p.applyPatch(f, seg)
 	case prog == "expect" || prog == "gdb":
 		// expect -c 'spawn CMD…' and gdb -ex 'shell CMD' / -ex '!CMD' run CMD;
 		// gdb's shell, ! and pipe take the rest of the line.
@@ -848,6 +851,24 @@ func (p *walker) execChild(f *frame, parent *Segment, ws []word, placeholder, ro
 		}
 	}
 	p.command(nf, seg, filled)
+}
+
+// applyPatch reads Codex's `apply_patch <<'EOF' … EOF`, which Codex applies
+// itself: the files the patch adds, updates, deletes or moves to are the
+// segment's writes, graded by the path policy like a file tool's. Anything
+// else (arguments, a heredoc with expansions, no patch) leaves it uncovered.
+func (p *walker) applyPatch(f *frame, seg *Segment) {
+	if f.hdoc == nil || f.hdoc.dynamic || len(seg.Argv) != 1 || !strings.Contains(f.hdoc.text, "*** Begin Patch") {
+		return
+	}
+	paths := applypatch.Paths(f.hdoc.text)
+	if len(paths) == 0 {
+		return
+	}
+	for _, path := range paths {
+		seg.Writes = append(seg.Writes, p.operand(word{text: path, path: path}))
+	}
+	seg.tag(TagApplyPatch)
 }
 
 func (p *walker) awkCode(f *frame, seg *Segment, operands []word) {

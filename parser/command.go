@@ -126,6 +126,7 @@ const (
 	TagSuspectRevShell = "code-suspect-revshell" // opens network connections and runs programs
 	TagSuspectFloor    = "code-suspect-floor"    // runs programs, and a string of it (or all of them joined) has a floor shape
 	TagCodeSpawns      = "code-spawns"           // opaque code can run programs
+	TagApplyPatch      = "apply-patch"           // Codex's apply_patch with a static patch: its files are the writes
 	TagBackground      = "background"            // runs in the background (&)
 	TagRemote          = "remote"                // runs on another host
 	TagArithDynamic    = "arith-dynamic"         // a variable is evaluated arithmetically

@@ -143,6 +143,22 @@ allow contains {"id": "allow.workspace-write"} if {
 }
 
 # METADATA
+# title: Codex applying a patch inside the workspace
+# custom:
+#   id: allow.apply-patch
+#   justification: >-
+#     Codex applies `apply_patch <<'EOF' … EOF` itself, like its file tool: allowed when every file the
+#     patch adds, updates, deletes or moves to is in the workspace (.git/, agent config and outside paths
+#     are graded by the write rules).
+allow contains {"id": "allow.apply-patch"} if {
+	input.segment.program in {"apply_patch", "applypatch"}
+	"apply-patch" in input.segment.tags
+	seg.plain
+	count(input.segment.argv) == 1
+	seg.writes_in_workspace
+}
+
+# METADATA
 # title: awk or sed in the safe subset
 # custom:
 #   id: allow.text-script

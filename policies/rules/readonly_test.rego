@@ -484,3 +484,20 @@ test_listed_readonly_near_misses if {
 	not allowed("allow.listed-readonly", listed(["cat"], {"path_kind": "relative"}))
 	not allowed("allow.listed-readonly", listed(["git", "log"], {"subcommand": "log"}))
 }
+
+# allow.apply-patch: Codex's apply_patch heredoc writing workspace files only.
+test_apply_patch_in_workspace if {
+	allowed("allow.apply-patch", fx.run(["apply_patch"], {
+		"stdin": "heredoc",
+		"writes": [fx.path("src/app.py", "workspace")],
+		"write_classes": {"workspace"},
+		"tags": {"apply-patch", "writes", "redirect"},
+	}))
+	not allowed("allow.apply-patch", fx.run(["apply_patch"], {
+		"stdin": "heredoc",
+		"writes": [fx.path(".git/config", "git")],
+		"write_classes": {"git"},
+		"tags": {"apply-patch", "writes", "redirect"},
+	}))
+	not allowed("allow.apply-patch", fx.run(["apply_patch"], {"stdin": "heredoc", "tags": {"redirect"}}))
+}
