@@ -1,5 +1,7 @@
 package codescan
 
+import "strings"
+
 // AwkResult describes an awk program text.
 type AwkResult struct {
 	Safe   bool
@@ -27,6 +29,9 @@ type AwkResult struct {
 //     the statement (';', '}', or a newline not following ',', '&&', '||'
 //     or '{'): "print redirected to a file". So print $1 > 5 is a
 //     redirection, while print ($1 > 5) and if ($1 > 5) print are not;
+//     a redirection to awk's own output streams ("/dev/stdout",
+//     "/dev/stderr", "/dev/fd/1", "/dev/fd/2") that ends the statement is
+//     not a file and stays safe;
 //   - @include, @load or @namespace: "gawk @include/@load/@namespace
 //     directive"; any other '@' (gawk indirect function calls such as
 //     @f(), which can reach system()): "gawk indirect function call";
@@ -73,6 +78,43 @@ func isIdentStart(c byte) bool {
 }
 
 func isIdentChar(c byte) bool { return isIdentStart(c) || isDigit(c) }
+
+// awkStreams are the special files every awk writes to as its own output
+// streams (gawk handles them itself; the others open the fd).
+var awkStreams = map[string]bool{`"/dev/stdout"`: true, `"/dev/stderr"`: true, `"/dev/fd/1"`: true, `"/dev/fd/2"`: true}
+
+// stdStream consumes a print redirection at a.i to "/dev/stdout" or
+// "/dev/stderr" that ends the statement, and reports whether it did. A
+// name built on from there ("/dev/stderr" ".log") is a file.
+func (a *awkScanner) stdStream() bool {
+	j := a.i + 1
+	if j < len(a.s) && a.s[j] == '>' {
+		j++
+	}
+	for j < len(a.s) && (a.s[j] == ' ' || a.s[j] == '\t') {
+		j++
+	}
+	end := len(a.s)
+	for e := j + 1; e < len(a.s); e++ {
+		if a.s[e] == '"' {
+			end = e + 1
+			break
+		}
+	}
+	if j >= len(a.s) || a.s[j] != '"' || !awkStreams[a.s[j:min(end, len(a.s))]] {
+		return false
+	}
+	n := end
+	for n < len(a.s) && (a.s[n] == ' ' || a.s[n] == '\t') {
+		n++
+	}
+	if n < len(a.s) && !strings.ContainsRune(";}\n#", rune(a.s[n])) {
+		return false
+	}
+	a.i = end
+	a.operand, a.last = false, tkOther
+	return true
+}
 
 func (a *awkScanner) run() string {
 	a.operand = true
@@ -139,6 +181,9 @@ func (a *awkScanner) run() string {
 			continue
 		case c == '>':
 			if a.inPrint && a.paren <= a.printParen {
+				if a.stdStream() {
+					continue // print > "/dev/stderr": the output streams, not a file
+				}
 				return "print redirected to a file"
 			}
 			a.i++

@@ -12,6 +12,13 @@ var awkCases = []struct {
 }{
 	// Safe programs.
 	{prog: "{print $1}", safe: true},
+	// awk's own output streams are not files.
+	{prog: `{print > "/dev/stderr"}`, safe: true},
+	{prog: `{print $1 >> "/dev/stdout"; n++} END {print n}`, safe: true},
+	{prog: `{printf "%s\n", $0 > "/dev/fd/2"}`, safe: true},
+	{prog: `{print > "/dev/stderr" ".log"}`, reason: "redirected"},
+	{prog: `{print > "/dev/stderrx"}`, reason: "redirected"},
+	{prog: `{print > "/dev/sda"}`, reason: "redirected"},
 	{prog: "NR==1", safe: true},
 	{prog: "$3 > 100 {print}", safe: true},
 	{prog: "{ s += $2 } END { print s }", safe: true},
@@ -74,7 +81,7 @@ var awkCases = []struct {
 	// Redirections.
 	{prog: `{print > "out"}`, reason: "print redirected"},
 	{prog: `{printf "%s\n", $1 >> "f"}`, reason: "print redirected"},
-	{prog: `{ printf "%s", $0 > "/dev/stderr" }`, reason: "print redirected"},
+	{prog: `{ printf "%s", $0 > "/dev/stderr" }`, safe: true}, // the output stream, not a file (issue 14)
 	{prog: "{ print $1 > 5 }", reason: "print redirected"},
 	{prog: "{ print $1, $2 > $3 }", reason: "print redirected"},
 	{prog: `{ printf("%s\n", $1) > "f" }`, reason: "print redirected"},
