@@ -446,3 +446,47 @@ func sortStrings(a []string) {
 		}
 	}
 }
+
+// markPresence records the expansion tested by [ -n "$TOKEN" ],
+// test -z "$TOKEN" (args) or [[ -n $TOKEN ]] (w): it reveals whether the
+// variable is set, never its value, and is no secret read. ${#TOKEN} (a
+// length) is recognised where it is resolved.
+func (p *walker) markPresence(args []*syntax.Word, w *syntax.Word) {
+	if w == nil && len(args) >= 3 {
+		name := args[0].Lit()
+		switch {
+		case name == "[" && len(args) == 4 && args[3].Lit() == "]", name == "test" && len(args) == 3:
+			if op := args[1].Lit(); op == "-n" || op == "-z" {
+				w = args[2]
+			}
+		}
+	}
+	if w == nil {
+		return
+	}
+	if pe := soleParam(w); pe != nil {
+		if p.presence == nil {
+			p.presence = map[*syntax.ParamExp]bool{}
+		}
+		p.presence[pe] = true
+	}
+}
+
+// soleParam returns the word's expansion when the word is exactly one plain
+// $NAME or ${NAME}, quoted or not.
+func soleParam(w *syntax.Word) *syntax.ParamExp {
+	parts := w.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return nil
+	}
+	pe, ok := parts[0].(*syntax.ParamExp)
+	if !ok || pe.Excl || pe.Length || pe.Index != nil || pe.Exp != nil || pe.Repl != nil || pe.Slice != nil || pe.Param == nil {
+		return nil
+	}
+	return pe
+}

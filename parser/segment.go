@@ -73,6 +73,7 @@ func (p *walker) callExpr(f *frame, c *syntax.CallExpr, s *syntax.Stmt) {
 	seg := p.newSegment(f, f.source(s))
 	// Words first: their substitutions become children of this segment.
 	var words []word
+	p.markPresence(c.Args, nil)
 	for _, w := range c.Args {
 		words = p.appendArgWords(words, f, w, seg.Index)
 	}
@@ -576,6 +577,9 @@ func (p *walker) walkTest(f *frame, seg *Segment, e syntax.TestExpr) {
 				seg.tag(TagArithDynamic)
 			}
 			return
+		}
+		if w, ok := x.X.(*syntax.Word); ok && (x.Op == syntax.TsNempStr || x.Op == syntax.TsEmpStr) {
+			p.markPresence(nil, w)
 		}
 		p.walkTest(f, seg, x.X)
 	case *syntax.ParenTest:

@@ -30,6 +30,9 @@ type walker struct {
 	// secretRead is set when a secret-looking variable is expanded anywhere
 	// in the command; every segment is then tagged secret-env.
 	secretRead bool
+	// presence holds the expansions that only test whether a variable is
+	// set or measure it (markPresenceTests): not secret reads.
+	presence map[*syntax.ParamExp]bool
 	// arithResolution is set when an arithmetic assignment changed a
 	// resolution variable (the clause being walked is tagged).
 	arithResolution bool

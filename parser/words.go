@@ -164,7 +164,7 @@ func (p *walker) resolvePart(f *frame, part syntax.WordPart, parent int, first, 
 			// qualifiers (*(e:…:)) run code.
 			out.zshQual = true
 		}
-		if x.Excl || (x.Param != nil && secretVarName(x.Param.Value)) {
+		if x.Excl || (x.Param != nil && secretVarName(x.Param.Value) && !p.presence[x] && !lengthOnly(x)) {
 			out.secretEnv = true
 			p.secretRead = true // wherever it is expanded: an argument, a here-string, [[ ]], case, for
 		}
@@ -622,4 +622,9 @@ func cloneWord(w *syntax.Word) *syntax.Word {
 func isAllIndex(e syntax.ArithmExpr) bool {
 	w, ok := e.(*syntax.Word)
 	return ok && (w.Lit() == "@" || w.Lit() == "*")
+}
+
+// lengthOnly reports ${#NAME}: the length of a value, not the value.
+func lengthOnly(x *syntax.ParamExp) bool {
+	return x.Length && !x.Excl && x.Index == nil && x.Exp == nil && x.Repl == nil && x.Slice == nil
 }

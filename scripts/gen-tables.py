@@ -18,6 +18,10 @@ readonly = {
     "cmp": (ANY, False), "cut": (ANY, False), "tr": (ANY, False), "nl": (ANY, False), "tac": (ANY, False),
     "rev": (ANY, False), "column": (ANY, False), "jq": ("raw-output join-output raw-output0 compact-output slurp null-input exit-status ascii-output sort-keys color-output monochrome-output tab indent unbuffered arg argjson slurpfile rawfile argfile args jsonargs raw-input seq stream stream-errors binary help version build-configuration", False),
     "basename": (ANY, True), "dirname": (ANY, True), "realpath": (ANY, False), "readlink": (ANY, False),
+    # ":" with literal words only: ${V:=x} assigns and $(…) runs (issue 14);
+    # GNU bc has no shell escape (dc's "!" is one: dc is not here), and reads
+    # only standard input when given no file.
+    ":": (ANY, False), "bc": ("l mathlib q quiet s standard w warn", False),
     "true": (ANY, True), "false": (ANY, True), "test": (ANY, True), "[": (ANY, True), "[[": (ANY, True),
     "((": (ANY, True), "let": (ANY, True), "printenv": ("0 null", True), "grep": (ANY, False), "egrep": (ANY, False),
     "fgrep": (ANY, False), "sleep": (ANY, True), "seq": (ANY, True), "expr": (ANY, True), "cd": ("L P e @", True),
@@ -158,7 +162,7 @@ tables = {"readonly": {}, "writers": {}, "git_readonly": {}, "git_list_words": g
           "package_managers": package_managers,
           "workspace_runners": workspace_runners, "ops_tools": {p: True for p in ops_tools}}
 # Programs that change something when given operands (hostname NAME sets it).
-no_operands = {"hostname", "history"}
+no_operands = {"hostname", "history", "bc"}
 for prog, (spec, dyn) in readonly.items():
     e = flagset(spec); e["dynamic_ok"] = dyn
     if prog in no_operands:
