@@ -1067,8 +1067,6 @@ func addSink(names string, kind sinkKind, mask langMask, pos ...int) {
 	}
 }
 
-const mShellish = mPerl | mRuby | mPHP | mGen
-
 func init() {
 	addSink("os.system os.popen subprocess.run subprocess.call subprocess.check_call subprocess.check_output "+
 		"subprocess.Popen subprocess.getoutput subprocess.getstatusoutput commands.getoutput "+
@@ -1269,6 +1267,7 @@ func (a *callAnalysis) apply(s sink, args [][]token) {
 		a.networkInto(args)
 	case skArgv:
 		var words []string
+	argv:
 		for i := range args {
 			v := val(i)
 			switch {
@@ -1279,8 +1278,8 @@ func (a *callAnalysis) apply(s sink, args [][]token) {
 			case i == 0 && isHash(args[0]):
 				continue // ruby system({"ENV" => "x"}, "cmd")
 			default:
-				words = nil
-				i = len(args)
+				words = nil // a word not known: no argv
+				break argv
 			}
 		}
 		if len(words) == 1 {
