@@ -3,6 +3,8 @@ package codescan
 import (
 	"path"
 	"strings"
+
+	"github.com/rivumi/rivumi/programs"
 )
 
 // The certain half of Scan: what the code provably does with constant
@@ -1589,15 +1591,19 @@ func firstWord(c string) string {
 	return f[0]
 }
 
-// isShellWord reports a shell named as a program: sh, /bin/bash, cmd.exe …
+// isShellWord reports a shell named as a program (/bin/bash, sh, cmd.exe,
+// pwsh), by the program registry.
 func isShellWord(w string) bool {
 	w = strings.ToLower(path.Base(strings.ReplaceAll(w, `\`, "/")))
 	w = strings.TrimSuffix(w, ".exe")
-	switch w {
-	case "sh", "bash", "zsh", "dash", "ksh", "ash", "csh", "tcsh", "fish", "mksh", "busybox", "cmd", "powershell", "pwsh":
+	if w == "cmd" || w == "busybox" {
 		return true
 	}
-	return false
+	p := programs.Lookup(w)
+	if p == nil {
+		p = programs.Lookup(trimVersion(w))
+	}
+	return p != nil && (p.Shell || p.Language == "pwsh")
 }
 
 // shellSpawned reports a certain command that starts a shell.
