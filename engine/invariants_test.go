@@ -82,7 +82,10 @@ func valuesUnsettled(x, y string) bool {
 		return false
 	}
 	both, err := parser.Parse(x+"\n"+y, opts...)
-	return err == nil && !hasTag(both, parser.TagDerived) && hasTag(both, parser.TagChangedShell)
+	// A program x names dynamically ("$(printf rm)") may be a function or
+	// declare, which can set y's variables, just as a changed shell can.
+	return err == nil && !hasTag(both, parser.TagDerived) &&
+		(hasTag(both, parser.TagChangedShell) || hasTag(both, parser.TagDynamicProgram))
 }
 
 func hasTag(c *parser.Command, tag string) bool {
