@@ -88,6 +88,7 @@ func (p *walker) command(f *frame, seg *Segment, words []word) {
 	for _, w := range ws {
 		seg.Argv = append(seg.Argv, w.text)
 		seg.Dynamic = append(seg.Dynamic, w.dynamic || w.glob)
+		seg.tilde = seg.tilde || w.tilde
 	}
 	for _, w := range ws[1:] {
 		if w.dynamic && !w.pipe {
@@ -102,8 +103,8 @@ func (p *walker) command(f *frame, seg *Segment, words []word) {
 		p.writtenCode(f, seg, p.env.absolute(seg.Path)) // ./x.sh after writing it
 	}
 	p.codePositions(f, seg, ws, operands)
-	if hasWrapper(seg, "xargs") && seg.hdoc != nil && !seg.hdoc.dynamic {
-		p.xargsStatic(f, seg, seg.hdoc.text) // xargs rm -rf <<< /
+	if seg.xargs != nil {
+		p.xargsData(f, seg) // echo / | xargs rm -rf, xargs rm -rf <<< /
 	}
 	p.facts(f, seg, operands)
 }
@@ -1252,10 +1253,6 @@ func (p *walker) pipelineCode(f *frame, info *pipeInfo) {
 				}
 			}
 			if i > 0 && len(info.stages[i-1]) == 1 && hasWrapper(seg, "xargs") && seg.HasTag(TagAppendedArgs) {
-				// xargs fed static text: grade the command with those arguments too.
-				if text, ok := staticOutput(p.cmd.Segments[info.stages[i-1][0]]); ok {
-					p.xargsStatic(f, seg, text)
-				}
 				p.xargsListing(info, i, seg) // xargs fed paths find printed
 			}
 			if !seg.HasTag(TagStdinCode) {
@@ -1265,7 +1262,7 @@ func (p *walker) pipelineCode(f *frame, info *pipeInfo) {
 				seg.tag(TagFetchedCode)
 			}
 			if src := p.staticSource(info, i); src != nil {
-				if text, ok := staticOutput(src); ok {
+				if text, ok := p.staticOutput(src); ok {
 					if isShell(seg.Program) || seg.Program == "source" || seg.Program == "." || seg.Program == "at" || seg.Program == "batch" {
 						p.script(f, text, seg.Index, KindStdin, false)
 					} else if in, isInterp := interpreterOf(seg.Program); isInterp {
@@ -1291,8 +1288,9 @@ func (p *walker) staticSource(info *pipeInfo, i int) *Segment {
 }
 
 // staticOutput returns what a segment prints when that is statically
-// known: echo or printf of static words, cat of a static heredoc.
-func staticOutput(s *Segment) (string, bool) {
+// known: echo or printf of static words, cat of a static heredoc or of a
+// file an earlier segment wrote static text to (cat f, cat < f).
+func (p *walker) staticOutput(s *Segment) (string, bool) {
 	for _, d := range s.Dynamic {
 		if d {
 			return "", false
@@ -1331,6 +1329,18 @@ func staticOutput(s *Segment) (string, bool) {
 		if len(s.Argv) == 1 && s.hdoc != nil && !s.hdoc.dynamic {
 			return s.hdoc.text, true
 		}
+		if len(s.Argv) == 2 && len(s.Operands) == 1 && s.Operands[0].abs != "" {
+			t, ok := p.written[s.Operands[0].abs] // cat f
+			return t, ok
+		}
+		if len(s.Argv) == 1 && s.hdoc == nil {
+			for i := len(s.Redirects) - 1; i >= 0; i-- {
+				if r := s.Redirects[i]; r.Op == "<" && (r.Fd == "" || r.Fd == "0") {
+					t, ok := p.written[r.Target.abs] // cat < f
+					return t, ok && r.Target.abs != ""
+				}
+			}
+		}
 	}
 	return "", false
 }
@@ -1356,7 +1366,7 @@ func (p *walker) substOutputCode(f *frame, seg *Segment, from, to int) {
 		if c.Kind != KindProcSubst && c.Kind != KindSubst {
 			continue
 		}
-		if text, ok := staticOutput(c); ok {
+		if text, ok := p.staticOutput(c); ok {
 			p.script(f, text, seg.Index, KindStdin, false)
 		}
 	}
@@ -1385,25 +1395,6 @@ func hasWrapper(s *Segment, name string) bool {
 		}
 	}
 	return false
-}
-
-// xargsStatic adds a child segment for `echo a b | xargs cmd`: cmd with the
-// static words appended (words with a replacement string are left alone).
-func (p *walker) xargsStatic(f *frame, seg *Segment, text string) {
-	for _, d := range seg.Dynamic {
-		if d {
-			return // -I placeholders or other dynamic words
-		}
-	}
-	fields := strings.Fields(text)
-	if len(fields) == 0 || len(fields) > 64 {
-		return
-	}
-	ws := make([]word, 0, len(seg.Argv)+len(fields))
-	for _, a := range append(append([]string(nil), seg.Argv...), fields...) {
-		ws = append(ws, word{text: a, path: a})
-	}
-	p.execChild(f, seg, ws, "", "")
 }
 
 // runnerSubcommand reports a subcommand that runs an arbitrary package or

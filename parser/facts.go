@@ -314,7 +314,7 @@ func (p *walker) redirectFacts(seg *Segment) {
 				p.download[r.Target.abs] = true
 			}
 			if r.Target.abs != "" && (r.Fd == "" || r.Fd == "1") && (r.Op == ">" || r.Op == ">>" || r.Op == ">|") {
-				if text, ok := staticOutput(seg); ok {
+				if text, ok := p.staticOutput(seg); ok {
 					if r.Op == ">>" {
 						text = p.written[r.Target.abs] + text
 					}

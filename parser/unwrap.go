@@ -415,6 +415,9 @@ func (p *walker) unwrapSimple(f *frame, seg *Segment, name string, ws []word) ([
 		if i >= len(ws) {
 			return ws, false
 		}
+		if seg.xargs == nil {
+			seg.xargs = &xargsPlan{opts: wrapperArgs(ws, 1, i), cmd: append([]word(nil), ws[i:]...)}
+		}
 		repl := ""
 		if v, ok := opts["I"]; ok && len(v) > 0 {
 			repl = v[len(v)-1]

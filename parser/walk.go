@@ -69,6 +69,12 @@ type hdocInfo struct {
 	dynamic bool
 	fetch   bool // its substitutions fetch from the network
 	op      string
+	// home is set when text starts with a tilde the shell expands to the
+	// home directory (`<<< ~/x`: bash expands a here-string's tilde);
+	// homeText is the text of a here-string that is dynamic only through
+	// $HOME (`<<< "$HOME/x"`), with ~ standing for it.
+	home     bool
+	homeText string
 }
 
 type pipeInfo struct {

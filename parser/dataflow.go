@@ -1,0 +1,533 @@
+package parser
+
+import (
+	"strings"
+
+	"github.com/rivumi/rivumi/rules"
+)
+
+// Static data into runners. When what arrives on a runner's input is known
+// from the text itself (echo or printf of static words, a here-string, a
+// heredoc without expansions, cat of a file an earlier segment wrote), the
+// commands the runner builds from it are graded too: xargs splits it as
+// GNU xargs does, parallel takes a line per argument, and `while read`
+// assigns it to its variables. The runner's own segment keeps its
+// appended-args tag (it asks); the built commands are added to it, so a
+// verdict can only rise.
+
+// maxDataItems and maxDataRuns bound the data substituted and the commands
+// built from it; past them the rest is not graded (the runner still asks).
+const (
+	maxDataItems = 256
+	maxDataRuns  = 16
+)
+
+// xargsPlan is what xargs was given: its option words and the command it
+// runs, before the replacement string was marked dynamic.
+type xargsPlan struct {
+	opts []string
+	cmd  []word
+}
+
+// xargsOpts are the options of one xargs invocation that shape how its
+// input becomes arguments (GNU findutils 4.9, plus BSD's -J).
+type xargsOpts struct {
+	delim    byte // with useDelim: -0 (NUL) or -d
+	useDelim bool
+	repl     string // -I, -i, --replace: per-line replacement
+	replJ    string // BSD -J: the whole batch replaces one word
+	eof      string // -E, -e, --eof: input ends at this item
+	maxArgs  int    // -n
+	maxLines int    // -L, -l
+	argFile  string // -a, --arg-file: input comes from this file
+	bothNI   bool   // -n and -I both given: GNU keeps the last, grade both
+}
+
+// parseXargsOpts reads xargs' option words as getopt_long does with GNU
+// xargs' option string "+0a:E:e::i::I:l::L:n:prs:txP:d:" (optional values
+// attached only).
+func parseXargsOpts(words []string) (xargsOpts, bool) {
+	var o xargsOpts
+	sawN, sawI := false, false
+	spec := rules.ProgramSpec("xargs")
+	for i := 0; i < len(words); i++ {
+		t := words[i]
+		if t == "--" {
+			break
+		}
+		if strings.HasPrefix(t, "--") {
+			name, val, hasVal := strings.Cut(t[2:], "=")
+			opt, ok := spec.LookupLong(name)
+			if !ok {
+				return o, false
+			}
+			if opt.Arg == rules.ArgRequired && !hasVal {
+				if i+1 >= len(words) {
+					return o, false
+				}
+				i++
+				val = words[i]
+			}
+			switch opt.Canon {
+			case "null":
+				o.delim, o.useDelim = 0, true
+			case "arg-file":
+				o.argFile = val
+			case "delimiter":
+				d, ok := xargsDelim(val)
+				if !ok {
+					return o, false
+				}
+				o.delim, o.useDelim = d, true
+			case "eof":
+				o.eof = val
+			case "replace":
+				o.repl, sawI = "{}", true
+				if hasVal && val != "" {
+					o.repl = val
+				}
+			case "max-lines":
+				o.maxLines = 1
+				if hasVal {
+					o.maxLines = atoiPos(val)
+				}
+			case "max-args":
+				o.maxArgs, sawN = atoiPos(val), true
+			}
+			continue
+		}
+		for j := 1; j < len(t); j++ {
+			c := t[j]
+			rest := t[j+1:]
+			switch c {
+			case '0':
+				o.delim, o.useDelim = 0, true
+				continue
+			case 'p', 'r', 't', 'x', 'o':
+				continue
+			case 'e', 'i', 'l':
+				// Optional values are attached only.
+				switch c {
+				case 'e':
+					o.eof = rest
+				case 'i':
+					o.repl, sawI = "{}", true
+					if rest != "" {
+						o.repl = rest
+					}
+				case 'l':
+					o.maxLines = 1
+					if rest != "" {
+						o.maxLines = atoiPos(rest)
+					}
+				}
+				j = len(t)
+				continue
+			case 'a', 'E', 'I', 'L', 'n', 's', 'P', 'd', 'J', 'R', 'S':
+				val := rest
+				if val == "" {
+					if i+1 >= len(words) {
+						return o, false
+					}
+					i++
+					val = words[i]
+				}
+				switch c {
+				case 'a':
+					o.argFile = val
+				case 'E':
+					o.eof = val
+				case 'I':
+					o.repl, sawI = val, true
+				case 'J':
+					o.replJ = val
+				case 'L':
+					o.maxLines = atoiPos(val)
+				case 'n':
+					o.maxArgs, sawN = atoiPos(val), true
+				case 'd':
+					d, ok := xargsDelim(val)
+					if !ok {
+						return o, false
+					}
+					o.delim, o.useDelim = d, true
+				}
+				j = len(t)
+				continue
+			}
+			return o, false // an option nobody modelled
+		}
+	}
+	if o.maxArgs < 0 || o.maxLines < 0 {
+		return o, false
+	}
+	o.bothNI = sawN && sawI
+	return o, true
+}
+
+// atoiPos parses a positive count; -1 when it is not one.
+func atoiPos(s string) int {
+	n := 0
+	if s == "" || len(s) > 6 {
+		return -1
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return -1
+		}
+		n = n*10 + int(c-'0')
+	}
+	if n == 0 {
+		return -1
+	}
+	return n
+}
+
+// xargsDelim decodes -d's value: one character or a C escape.
+func xargsDelim(v string) (byte, bool) {
+	switch {
+	case len(v) == 1:
+		return v[0], true
+	case v == `\n`:
+		return '\n', true
+	case v == `\t`:
+		return '\t', true
+	case v == `\0`:
+		return 0, true
+	case v == `\\`:
+		return '\\', true
+	}
+	d := ansiC(v)
+	if len(d) == 1 {
+		return d[0], true
+	}
+	return 0, false
+}
+
+// xargsLines splits xargs input into items grouped by input line, as GNU
+// xargs reads it: with a delimiter (-0, -d) every item stands alone and
+// quotes mean nothing; with a replacement string (-I) every line is one
+// item, leading blanks dropped, quotes and backslashes still processed;
+// otherwise blanks and newlines separate items, quotes group and a
+// backslash escapes. An unmatched quote ends the input there (xargs runs
+// what it read, then fails). eof ends the input at an item equal to it.
+func xargsLines(text string, o xargsOpts) [][]string {
+	var lines [][]string
+	count := 0
+	add := func(line []string) bool {
+		if count+len(line) > maxDataItems {
+			return false
+		}
+		count += len(line)
+		lines = append(lines, line)
+		return true
+	}
+	if o.useDelim {
+		items := strings.Split(text, string(o.delim))
+		if len(items) > 0 && items[len(items)-1] == "" {
+			items = items[:len(items)-1]
+		}
+		for _, it := range items {
+			if !add([]string{it}) {
+				break
+			}
+		}
+		return lines
+	}
+	if o.repl != "" {
+		for _, l := range strings.Split(text, "\n") {
+			l = strings.TrimLeft(l, " \t")
+			if l == "" {
+				continue
+			}
+			toks, complete := xargsTokens(l, true)
+			if len(toks) == 0 {
+				if !complete {
+					break
+				}
+				continue
+			}
+			if o.eof != "" && toks[0] == o.eof {
+				break
+			}
+			if !add(toks) || !complete {
+				break
+			}
+		}
+		return lines
+	}
+	for _, l := range strings.Split(text, "\n") {
+		toks, complete := xargsTokens(l, false)
+		stop := false
+		if o.eof != "" {
+			for k, t := range toks {
+				if t == o.eof {
+					toks, stop = toks[:k], true
+					break
+				}
+			}
+		}
+		if len(toks) > 0 && !add(toks) {
+			break
+		}
+		if stop || !complete {
+			break
+		}
+	}
+	return lines
+}
+
+// xargsTokens splits one input line; whole keeps blanks (the -I reading,
+// one item). complete is false when a quote was left open.
+func xargsTokens(l string, whole bool) (toks []string, complete bool) {
+	var b strings.Builder
+	in := false
+	for i := 0; i < len(l); i++ {
+		c := l[i]
+		switch {
+		case c == '\'' || c == '"':
+			j := strings.IndexByte(l[i+1:], c)
+			if j < 0 {
+				if in && !whole {
+					toks = append(toks, b.String())
+				}
+				return toks, false
+			}
+			b.WriteString(l[i+1 : i+1+j])
+			i += j + 1
+			in = true
+		case c == '\\' && i+1 < len(l):
+			b.WriteByte(l[i+1])
+			i++
+			in = true
+		case (c == ' ' || c == '\t') && !whole:
+			if in {
+				toks = append(toks, b.String())
+				b.Reset()
+				in = false
+			}
+		default:
+			b.WriteByte(c)
+			in = true
+		}
+	}
+	if in || whole && b.Len() > 0 {
+		toks = append(toks, b.String())
+	}
+	return toks, true
+}
+
+// dataWord is an item of runner input as a word: static, and never a tilde
+// to expand (xargs and read hand `~` on as it is), unless home says the
+// shell expanded it before (a here-string `<<< ~`, `echo ~`).
+func dataWord(item string, home bool) word {
+	w := word{text: item, path: item}
+	if strings.HasPrefix(item, "~") && !home {
+		w.path = "./" + item
+	}
+	return w
+}
+
+// stdinData returns the static text that reaches a command's standard
+// input in frame f, and whether the leading `~` of it is the home
+// directory (a here-string's tilde is expanded by the shell).
+func (p *walker) stdinData(f *frame) (text string, home, ok bool) {
+	switch {
+	case f.hdoc != nil:
+		if f.hdoc.dynamic && f.hdoc.homeText != "" {
+			return f.hdoc.homeText, true, true
+		}
+		return f.hdoc.text, f.hdoc.home, !f.hdoc.dynamic
+	case f.stdin == "file":
+		for i := len(f.redirs) - 1; i >= 0; i-- {
+			r := f.redirs[i]
+			if r.Op != "<" || r.Fd != "" && r.Fd != "0" {
+				continue
+			}
+			if r.Target.abs != "" {
+				t, ok := p.written[r.Target.abs]
+				return t, false, ok
+			}
+			if r.childTo > r.childFrom {
+				t, ok := p.substOutput(r.childFrom, r.childTo, KindProcSubst)
+				return t, false, ok
+			}
+			return "", false, false
+		}
+	case f.stdin == "pipe" && f.pipe != nil && !f.procOut && f.pipe.stage > 0:
+		if src := p.staticSource(f.pipe, f.pipe.stage); src != nil {
+			t, ok := p.staticOutput(src)
+			return t, src.tilde && src.Program != "cat", ok // echo ~ prints the home directory
+		}
+	}
+	return "", false, false
+}
+
+// substOutput is the static output of the one substitution of kind made
+// in the segment range [from, to).
+func (p *walker) substOutput(from, to int, kind string) (string, bool) {
+	var top *Segment
+	for _, c := range p.cmd.Segments[from:to] {
+		if c.Kind != kind {
+			continue
+		}
+		if top != nil {
+			return "", false
+		}
+		top = c
+	}
+	if top == nil {
+		return "", false
+	}
+	return p.staticOutput(top)
+}
+
+// fileData is the static text of a file an earlier segment wrote, by its
+// name as given to a runner (xargs -a FILE, parallel -a FILE).
+func (p *walker) fileData(f *frame, name string) (string, bool, bool) {
+	if name == "-" || name == "/dev/stdin" || name == "/dev/fd/0" || name == "/proc/self/fd/0" {
+		return p.stdinData(f)
+	}
+	abs := p.env.absolute(name)
+	if abs == "" {
+		return "", false, false
+	}
+	t, ok := p.written[abs]
+	return t, false, ok
+}
+
+// xargsData grades the commands xargs builds from static input: each is a
+// child segment of the xargs segment, graded like any other.
+func (p *walker) xargsData(f *frame, seg *Segment) {
+	plan := seg.xargs
+	for _, w := range plan.cmd {
+		if w.dynamic {
+			return
+		}
+	}
+	o, ok := parseXargsOpts(plan.opts)
+	if !ok {
+		return
+	}
+	var text string
+	var home bool
+	if o.argFile != "" {
+		text, home, ok = p.fileData(f, o.argFile)
+	} else {
+		text, home, ok = p.stdinData(f)
+	}
+	if !ok {
+		return
+	}
+	lines := xargsLines(text, o)
+	if len(lines) == 0 {
+		return // nothing to append: the command alone is the segment itself
+	}
+	items := func(ls [][]string) []string {
+		var out []string
+		for _, l := range ls {
+			out = append(out, l...)
+		}
+		return out
+	}
+	runs := 0
+	run := func(ws []word) {
+		if runs < maxDataRuns {
+			runs++
+			p.runnerChild(f, seg, "xargs", ws)
+		}
+	}
+	if o.repl != "" {
+		for _, l := range lines {
+			item := strings.Join(l, " ")
+			var ws []word
+			for _, w := range plan.cmd {
+				t := strings.ReplaceAll(w.text, o.repl, item)
+				nw := dataWord(t, home && strings.HasPrefix(w.text, o.repl))
+				if t == w.text {
+					nw = w
+				}
+				ws = append(ws, nw)
+			}
+			run(ws)
+		}
+		if !o.bothNI {
+			return
+		}
+	}
+	var batches [][]string
+	switch {
+	case o.maxLines > 0:
+		for i := 0; i < len(lines); i += o.maxLines {
+			batches = append(batches, items(lines[i:min(i+o.maxLines, len(lines))]))
+		}
+	case o.maxArgs > 0:
+		all := items(lines)
+		for i := 0; i < len(all); i += o.maxArgs {
+			batches = append(batches, all[i:min(i+o.maxArgs, len(all))])
+		}
+	default:
+		batches = [][]string{items(lines)}
+	}
+	for _, b := range batches {
+		data := make([]word, len(b))
+		for k, it := range b {
+			data[k] = dataWord(it, home)
+		}
+		var ws []word
+		replaced := false
+		for _, w := range plan.cmd {
+			if o.replJ != "" && !replaced && w.text == o.replJ {
+				ws = append(ws, data...)
+				replaced = true
+				continue
+			}
+			ws = append(ws, w)
+		}
+		if !replaced {
+			ws = append(ws, data...)
+		}
+		run(ws)
+		if shellCodeFromData(plan.cmd) && runs < maxDataRuns {
+			// xargs bash -c: the first item is the code and the rest its
+			// $0, $1 … (echo 'rm -rf /' | xargs bash -c runs rm alone).
+			// The data is evidently meant as the code, and a runner that
+			// joins it (xargs -I, parallel, BSD variants) runs it whole:
+			// grade that reading too.
+			runs++
+			p.script(f, strings.Join(b, " "), seg.Index, KindExec, false)
+		}
+	}
+}
+
+// shellCodeFromData reports a command that ends in a shell's -c, so that
+// the data appended becomes its code.
+func shellCodeFromData(cmd []word) bool {
+	if len(cmd) < 2 {
+		return false
+	}
+	name, _ := progName(cmd[0].text)
+	last := cmd[len(cmd)-1].text
+	return isShell(name) && strings.HasPrefix(last, "-") && !strings.HasPrefix(last, "--") && strings.HasSuffix(last, "c")
+}
+
+// runnerChild adds a segment for a command a runner builds (xargs with its
+// input substituted): a child of the runner's segment, graded in full.
+func (p *walker) runnerChild(f *frame, parent *Segment, runner string, ws []word) {
+	if len(ws) == 0 || p.full() {
+		return
+	}
+	nf := &frame{src: f.src, shell: f.shell, kind: KindExec, parent: parent.Index, depth: parent.Depth + 1,
+		recursion: f.recursion + 1, inFunc: f.inFunc}
+	if nf.recursion > p.cfg.maxRecursion {
+		p.cmd.Shape.Limit = "recursion"
+		return
+	}
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		parts[i] = w.text
+	}
+	seg := p.newSegment(nf, strings.Join(parts, " "))
+	seg.Wrappers = append(seg.Wrappers, Wrapper{Name: runner, Args: []string{}})
+	p.command(nf, seg, ws)
+}
