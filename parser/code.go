@@ -95,6 +95,9 @@ func (p *walker) command(f *frame, seg *Segment, words []word) {
 			seg.tag(TagDynamicArgs)
 		}
 	}
+	if seg.Program == "parallel" && len(ws) == 1 {
+		p.codeWrapper(f, seg, "parallel", ws) // commands come from stdin
+	}
 	operands := p.parseArgs(seg, ws)
 	if seg.Program != "" && rules.RunsAnything(seg.Program) || runnerSubcommand(seg) {
 		seg.tag(TagRunsAnything)

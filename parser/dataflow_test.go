@@ -90,3 +90,46 @@ func TestXargsShellCodeFromData(t *testing.T) {
 		t.Errorf("the data as bash -c code is not graded: %q", argvs(c))
 	}
 }
+
+// hasArgv reports a segment with the argv (joined by spaces) and the class
+// of its last operand.
+func hasArgv(c *Command, argv, class string) bool {
+	for _, s := range c.Segments {
+		if strings.Join(s.Argv, " ") != argv {
+			continue
+		}
+		if n := len(s.Operands); class == "" || n > 0 && s.Operands[n-1].Class == class {
+			return true
+		}
+	}
+	return false
+}
+
+func TestParallelData(t *testing.T) {
+	tests := []struct {
+		in, argv, class string
+		want            bool
+	}{
+		{"echo / | parallel rm -rf", "rm -rf /", ClassRoot, true},
+		{"echo / | parallel bash -c 'rm -rf {}'", "rm -rf /", ClassRoot, true}, // the quoted reading
+		{"echo / | parallel -q bash -c 'rm -rf {}'", "rm -rf /", ClassRoot, true},
+		{"echo 'rm -rf /' | parallel", "rm -rf /", ClassRoot, true},
+		{"echo 'rm -rf /' | parallel --pipe bash", "rm -rf /", ClassRoot, true},
+		{"echo / > f; parallel -a f rm -rf", "rm -rf /", ClassRoot, true},
+		{"echo / > f; parallel rm -rf :::: f", "rm -rf /", ClassRoot, true},
+		{"printf 'a\\0/\\0' | parallel -0 rm -rf", "rm -rf /", ClassRoot, true},
+		{"echo '/ x' | parallel rm -rf", "rm -rf / x", "", true}, // one argument, quoted: '/ x'
+		{"echo '/ x' | parallel rm -rf", "rm -rf /", "", false},
+		{"ls | parallel rm -rf", "rm -rf /", "", false},
+		{"echo / | parallel --colsep , rm -rf", "rm -rf /", "", false}, // columns: not modelled
+		{"echo / | parallel rm -rf ::: a", "rm -rf /", "", false},      // ::: replaces stdin
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			c := mustParse(t, tc.in, Workspace("/w"), Cwd("/w"), Home("/home/u"))
+			if got := hasArgv(c, tc.argv, tc.class); got != tc.want {
+				t.Errorf("segment %q (%s) present = %v, want %v; segments %q", tc.argv, tc.class, got, tc.want, argvs(c))
+			}
+		})
+	}
+}

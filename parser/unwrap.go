@@ -470,6 +470,7 @@ func (p *walker) codeWrapper(f *frame, seg *Segment, name string, ws []word) {
 	// parallel CMD… ::: a b ::: c d
 	var cmdWords []word
 	var lists [][]word
+	var fromFiles []bool // the list names files to read arguments from (::::)
 	k := i
 	for k < len(ws) && !isParallelSep(ws[k].text) {
 		cmdWords = append(cmdWords, ws[k])
@@ -478,11 +479,62 @@ func (p *walker) codeWrapper(f *frame, seg *Segment, name string, ws []word) {
 	for k < len(ws) {
 		if isParallelSep(ws[k].text) {
 			lists = append(lists, nil)
+			fromFiles = append(fromFiles, strings.HasPrefix(ws[k].text, "::::"))
 			k++
 			continue
 		}
 		lists[len(lists)-1] = append(lists[len(lists)-1], ws[k])
 		k++
+	}
+	// Arguments read from files (::::, -a) and stdin, when static.
+	data := p.parallelData(f, opts)
+	for li, l := range lists {
+		if !fromFiles[li] {
+			continue
+		}
+		var read []word
+		for _, name := range l {
+			ws, ok := data(name.text, !name.dynamic)
+			if !ok {
+				read = nil
+				break
+			}
+			read = append(read, ws...)
+		}
+		if read != nil {
+			lists[li] = read // parallel rm :::: list: the file's lines
+		}
+	}
+	_, pipeMode := opts["pipe"]
+	if _, pp := opts["pipepart"]; pp {
+		pipeMode = true
+	}
+	if len(lists) == 0 && !pipeMode {
+		if names := opts["arg-file"]; len(names) > 0 {
+			for _, name := range names {
+				if ws, ok := data(name, true); ok {
+					lists = append(lists, ws)
+				}
+			}
+			seg.tag(TagAppendedArgs) // as without the files' contents
+		} else if ws, ok := data("-", true); ok && len(cmdWords) > 0 {
+			// echo / | parallel rm -rf: each line is an argument. The
+			// reading without them (below) is graded as well.
+			p.parallelRuns(f, seg, cmdWords, [][]word{ws}, opts)
+		} else if ok {
+			// echo 'rm -rf /' | parallel: each line is a command.
+			for _, w := range ws {
+				p.script(f, w.raw, seg.Index, KindExec, false)
+			}
+		}
+	}
+	if pipeMode && len(cmdWords) > 0 {
+		// parallel --pipe CMD: the input is CMD's standard input.
+		if name, _ := progName(cmdWords[0].text); isShell(name) && len(cmdWords) == 1 {
+			if text, _, ok := p.stdinData(f); ok {
+				p.script(f, text, seg.Index, KindStdin, false)
+			}
+		}
 	}
 	if len(cmdWords) == 0 {
 		if len(lists) == 0 {
@@ -512,6 +564,12 @@ func (p *walker) codeWrapper(f *frame, seg *Segment, name string, ws []word) {
 		}
 		return
 	}
+	p.parallelRuns(f, seg, cmdWords, lists, opts)
+}
+
+// parallelRuns grades the commands parallel builds from cmdWords and the
+// argument lists (every combination, up to a bound).
+func (p *walker) parallelRuns(f *frame, seg *Segment, cmdWords []word, lists [][]word, opts map[string][]string) {
 	_, quote := opts["quote"]
 	combos := [][]word{{}}
 	for _, l := range lists {
