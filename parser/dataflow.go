@@ -3,6 +3,8 @@ package parser
 import (
 	"strings"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/rivumi/rivumi/internal/shquote"
 	"github.com/rivumi/rivumi/rules"
 )
@@ -583,5 +585,269 @@ func (p *walker) parallelData(f *frame, opts map[string][]string) func(name stri
 			out = append(out, w)
 		}
 		return out, len(out) > 0
+	}
+}
+
+// readPlan is a `while read …` loop condition: the variables read, the
+// record delimiter, whether backslashes are kept (-r) and the IFS in force.
+type readPlan struct {
+	names []string
+	delim byte
+	raw   bool
+	ifs   string
+}
+
+// whileRead reads the condition of a while loop that is one plain `read`
+// of standard input; false for anything else (read -u, -a, -n, a
+// redirected read, more than one command).
+func (p *walker) whileRead(f *frame, cond []*syntax.Stmt) (readPlan, bool) {
+	rp := readPlan{delim: '\n', ifs: " \t\n"}
+	if len(cond) != 1 || cond[0].Negated || len(cond[0].Redirs) > 0 || cond[0].Background {
+		return rp, false
+	}
+	call, ok := cond[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return rp, false
+	}
+	for _, a := range call.Assigns {
+		if a.Name == nil || a.Name.Value != "IFS" || a.Append || a.Array != nil || a.Index != nil {
+			return rp, false
+		}
+		v := ""
+		if a.Value != nil {
+			w := p.staticText(f, a.Value)
+			if w == nil {
+				return rp, false
+			}
+			v = *w
+		}
+		rp.ifs = v
+	}
+	var args []string
+	for _, w := range call.Args {
+		t := p.staticText(f, w)
+		if t == nil {
+			return rp, false
+		}
+		args = append(args, *t)
+	}
+	if args[0] != "read" {
+		return rp, false
+	}
+	i := 1
+	for ; i < len(args); i++ {
+		t := args[i]
+		if t == "--" {
+			i++
+			break
+		}
+		if len(t) < 2 || t[0] != '-' {
+			break
+		}
+		for j := 1; j < len(t); j++ {
+			switch t[j] {
+			case 'r':
+				rp.raw = true
+			case 's', 'e':
+			case 'd', 'p', 't':
+				val := t[j+1:]
+				if val == "" {
+					if i+1 >= len(args) {
+						return rp, false
+					}
+					i++
+					val = args[i]
+				}
+				if t[j] == 'd' {
+					rp.delim = 0 // read -d '': NUL
+					if val != "" {
+						rp.delim = val[0]
+					}
+				}
+				j = len(t)
+			default:
+				return rp, false // -u FD, -a, -n, -N, -i …: not modelled
+			}
+		}
+	}
+	for _, n := range args[i:] {
+		if !isIdent(n) {
+			return rp, false
+		}
+		rp.names = append(rp.names, n)
+	}
+	if len(rp.names) == 0 {
+		rp.names = []string{"REPLY"}
+		rp.ifs = "" // read with no name keeps the line whole in REPLY
+	}
+	return rp, true
+}
+
+// staticText is the static value of a word, or nil, without walking it
+// (the structured walk resolves it as a segment already).
+func (p *walker) staticText(f *frame, w *syntax.Word) *string {
+	var b strings.Builder
+	for _, part := range w.Parts {
+		switch x := part.(type) {
+		case *syntax.Lit:
+			b.WriteString(unescapeLit(x.Value))
+		case *syntax.SglQuoted:
+			if x.Dollar {
+				b.WriteString(ansiC(x.Value))
+			} else {
+				b.WriteString(x.Value)
+			}
+		case *syntax.DblQuoted:
+			for _, q := range x.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return nil
+				}
+				b.WriteString(unescapeDq(l.Value))
+			}
+		default:
+			return nil
+		}
+	}
+	s := b.String()
+	return &s
+}
+
+func isIdent(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for _, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// readRecords splits data as successive `read` calls do: only records
+// ended by the delimiter make the loop body run (read fails at end of
+// input without one); without -r a backslash escapes the next character
+// and a backslash-newline continues the record.
+func readRecords(text string, rp readPlan) []string {
+	var out []string
+	var b strings.Builder
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == '\\' && !rp.raw && i+1 < len(text):
+			i++
+			if text[i] != '\n' {
+				b.WriteByte(text[i])
+			}
+		case c == rp.delim:
+			out = append(out, b.String())
+			b.Reset()
+			if len(out) >= maxDataRuns {
+				return out
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return out
+}
+
+// readFields assigns one record to n names as bash's read does with ifs:
+// IFS whitespace at the ends is dropped, runs of it separate once, other
+// IFS characters separate each; the last name takes the rest.
+func readFields(rec string, n int, ifs string) []string {
+	out := make([]string, n)
+	if ifs == "" {
+		out[0] = rec
+		return out
+	}
+	isIFS := func(c byte) bool { return strings.IndexByte(ifs, c) >= 0 }
+	isWS := func(c byte) bool { return (c == ' ' || c == '\t' || c == '\n') && isIFS(c) }
+	i := 0
+	for i < len(rec) && isWS(rec[i]) {
+		i++
+	}
+	for k := 0; k < n-1 && i < len(rec); k++ {
+		j := i
+		for j < len(rec) && !isIFS(rec[j]) {
+			j++
+		}
+		out[k] = rec[i:j]
+		for j < len(rec) && isWS(rec[j]) {
+			j++
+		}
+		if j < len(rec) && isIFS(rec[j]) && !isWS(rec[j]) {
+			j++
+			for j < len(rec) && isWS(rec[j]) {
+				j++
+			}
+		}
+		i = j
+	}
+	if i < len(rec) {
+		rest := rec[i:]
+		for len(rest) > 0 && isWS(rest[len(rest)-1]) {
+			rest = rest[:len(rest)-1]
+		}
+		// One field and a delimiter ending the line: bash drops the
+		// delimiter (IFS=: read a b <<< x:y: sets b to y, not y:).
+		if j := strings.IndexFunc(rest, func(r rune) bool { return r < 128 && isIFS(byte(r)) }); j >= 0 {
+			k := j
+			for k < len(rest) && isWS(rest[k]) {
+				k++
+			}
+			if k < len(rest) && isIFS(rest[k]) && !isWS(rest[k]) {
+				k++
+			}
+			for k < len(rest) && isWS(rest[k]) {
+				k++
+			}
+			if k == len(rest) {
+				rest = rest[:j]
+			}
+		}
+		out[n-1] = rest
+	}
+	return out
+}
+
+// whileReadData walks the body of `… | while read v; do …; done` once more
+// for each record of static input, with the variables standing for the
+// values read. The first walk, with the variables unknown, stays.
+func (p *walker) whileReadData(f *frame, c *syntax.WhileClause) {
+	rp, ok := p.whileRead(f, c.Cond)
+	if !ok {
+		return
+	}
+	text, home, ok := p.stdinData(f)
+	if !ok {
+		return
+	}
+	saved := map[string]*word{}
+	for _, n := range rp.names {
+		if v, had := p.loopVars[n]; had {
+			saved[n] = &v
+		} else {
+			saved[n] = nil
+		}
+	}
+	defer func() {
+		for n, v := range saved {
+			if v == nil {
+				delete(p.loopVars, n)
+			} else {
+				p.loopVars[n] = *v
+			}
+		}
+	}()
+	for _, rec := range readRecords(text, rp) {
+		if p.full() {
+			return
+		}
+		for k, v := range readFields(rec, len(rp.names), rp.ifs) {
+			p.loopVars[rp.names[k]] = dataWord(v, home)
+		}
+		p.walkStmts(f, c.Do)
 	}
 }

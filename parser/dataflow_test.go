@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"os/exec"
 	"reflect"
 	"strings"
 	"testing"
@@ -131,5 +132,148 @@ func TestParallelData(t *testing.T) {
 				t.Errorf("segment %q (%s) present = %v, want %v; segments %q", tc.argv, tc.class, got, tc.want, argvs(c))
 			}
 		})
+	}
+}
+
+func TestWhileReadData(t *testing.T) {
+	tests := []struct {
+		in, argv, class string
+		want            bool
+	}{
+		{`printf '/\n' | while read d; do rm -rf "$d"; done`, "rm -rf /", ClassRoot, true},
+		{`printf '/' | while read d; do rm -rf "$d"; done`, "rm -rf /", "", false}, // no newline: read fails, the body never runs
+		{`printf 'x /\n' | while read a b; do rm -rf "$b"; done`, "rm -rf /", ClassRoot, true},
+		{`printf '  x  / y  \n' | while read a b; do rm -rf "$b"; done`, "rm -rf / y", "", true},
+		{`printf 'x /\n' | while read a; do rm -rf "$a"; done`, "rm -rf x /", "", true},
+		{`printf 'a:/\n' | while IFS=: read a b; do rm -rf "$b"; done`, "rm -rf /", ClassRoot, true},
+		{`printf '/\0' | while read -d '' d; do rm -rf "$d"; done`, "rm -rf /", ClassRoot, true},
+		{`printf '\\/\n' | while read d; do rm -rf "$d"; done`, "rm -rf /", ClassRoot, true},
+		{`printf '\\/\n' | while read -r d; do rm -rf "$d"; done`, `rm -rf \/`, "", true},
+		{`while read d; do rm -rf "$d"; done <<< ~`, "rm -rf /home/u", ClassHome, true},
+		{`while read d; do rm -rf "$d"; done <<< '~'`, "rm -rf ~", ClassWorkspace, true}, // read does not expand ~
+		{`echo / > f; while read d; do rm -rf "$d"; done < f`, "rm -rf /", ClassRoot, true},
+		{`while read d; do rm -rf "$d"; done < <(echo /)`, "rm -rf /", ClassRoot, true},
+		{`printf '/\n' | while read -u 3 d; do rm -rf "$d"; done`, "rm -rf /", "", false}, // another fd
+		{`printf '/\n' | until read d; do rm -rf "$d"; done`, "rm -rf /", "", false},
+		{`ls | while read d; do rm -rf "$d"; done`, `rm -rf "$d"`, "", true}, // unknown: as today
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			c := mustParse(t, tc.in, Workspace("/w"), Cwd("/w"), Home("/home/u"))
+			if got := hasArgv(c, tc.argv, tc.class); got != tc.want {
+				t.Errorf("segment %q (%s) present = %v, want %v; segments %q", tc.argv, tc.class, got, tc.want, argvs(c))
+			}
+		})
+	}
+}
+
+// TestReadMatchesBash compares the record and field splitting with bash's
+// own read (builtins only: printf and read, nothing else runs).
+func TestReadMatchesBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	tests := []struct {
+		data, ifs string
+		names     int
+		raw       bool
+		delim     byte
+	}{
+		{"x /\n", " \t\n", 2, false, '\n'},
+		{"  x  / y  \n", " \t\n", 2, false, '\n'},
+		{"  x  / y  \n", " \t\n", 1, false, '\n'},
+		{"a::b\n", ":", 3, false, '\n'},
+		{"a : b :\n", ": ", 2, false, '\n'},
+		{" a \n", "", 1, false, '\n'},
+		{`\/ a\ b` + "\n", " \t\n", 2, false, '\n'},
+		{`\/ a\ b` + "\n", " \t\n", 2, true, '\n'},
+		{"a\\\nb\nc\n", " \t\n", 1, false, '\n'},
+		{"/\x00x y\x00", " \t\n", 2, false, 0},
+		{"last", " \t\n", 1, false, '\n'},
+		{"x:y:\nx:y::\nx:y :\nx:y z:\nx: y :\n", ": ", 2, false, '\n'},
+		{"x:y:\nx:y::\nx:y: \nx:y z:\nx: y :\n", ":", 2, false, '\n'},
+	}
+	for _, tc := range tests {
+		names := []string{"v0", "v1", "v2"}[:tc.names]
+		opts := ""
+		if tc.raw {
+			opts += " -r"
+		}
+		if tc.delim == 0 {
+			opts += " -d ''"
+		}
+		var echo []string
+		for _, n := range names {
+			echo = append(echo, "[$"+n+"]")
+		}
+		script := `while IFS="$1" read` + opts + " " + strings.Join(names, " ") +
+			`; do printf '%s\n' "` + strings.Join(echo, "") + `"; done`
+		cmd := exec.Command(bash, "-c", script, "_", tc.ifs)
+		cmd.Stdin = strings.NewReader(tc.data)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("bash: %v", err)
+		}
+		var got strings.Builder
+		for _, rec := range readRecords(tc.data, readPlan{delim: tc.delim, raw: tc.raw}) {
+			for _, v := range readFields(rec, tc.names, tc.ifs) {
+				got.WriteString("[" + v + "]")
+			}
+			got.WriteString("\n")
+		}
+		if got.String() != string(out) {
+			t.Errorf("read %q (IFS %q, %d names, raw %v): got %q, bash %q", tc.data, tc.ifs, tc.names, tc.raw, got.String(), out)
+		}
+	}
+}
+
+// TestXargsMatchesGNU compares the splitting with GNU xargs itself, running
+// printf (and nothing else) on each input.
+func TestXargsMatchesGNU(t *testing.T) {
+	xargs, err := exec.LookPath("xargs")
+	if err != nil {
+		t.Skip("no xargs")
+	}
+	if out, err := exec.Command(xargs, "--version").Output(); err != nil || !strings.Contains(string(out), "GNU") {
+		t.Skip("not GNU xargs")
+	}
+	tests := []struct {
+		data string
+		opts []string
+	}{
+		{`"/" a\ b 'c d'` + "\n", nil},
+		{"  \"a b\" c\\ d 'e'  \nf\n", []string{"-I{}"}},
+		{"a\n\nb c \nd\n", []string{"-L1"}},
+		{"a b _ c\n", []string{"-E", "_"}},
+		{"a b\x00c\x00", []string{"-0"}},
+		{"a:b c:d", []string{"-d:"}},
+		{"a\tb\n", []string{`-d\t`}},
+		{"a \"b\n", nil},
+		{"a\nb\nc\n", []string{"-n2"}},
+		{"x y\n", []string{"-i"}},
+	}
+	for _, tc := range tests {
+		o, ok := parseXargsOpts(tc.opts)
+		if !ok {
+			t.Fatalf("options %q not parsed", tc.opts)
+		}
+		// One printf per command: each argument in brackets, a line per command.
+		args := append(append([]string(nil), tc.opts...), "printf", `[%s]`)
+		if o.repl != "" {
+			args = append(args, o.repl)
+		}
+		cmd := exec.Command(xargs, args...)
+		cmd.Stdin = strings.NewReader(tc.data)
+		out, _ := cmd.Output() // an unmatched quote exits 1 after running what it read
+		var want []string
+		for _, l := range xargsLines(tc.data, o) {
+			for _, it := range l {
+				want = append(want, "["+it+"]")
+			}
+		}
+		if got := strings.Join(want, ""); got != string(out) {
+			t.Errorf("xargs %q on %q: model %q, xargs %q", tc.opts, tc.data, got, out)
+		}
 	}
 }

@@ -270,6 +270,9 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 			p.walkStmts(f, c.Do)
 			p.vars.forgetSince(mark)
 			p.forgetNames(names, all)
+			if !c.Until {
+				p.whileReadData(f, c) // printf '/\n' | while read d; do rm -rf "$d"; done
+			}
 		})
 	case *syntax.ForClause:
 		p.scoped(func() {
