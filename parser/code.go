@@ -98,12 +98,16 @@ func (p *walker) command(f *frame, seg *Segment, words []word) {
 	if seg.Program == "parallel" && len(ws) == 1 {
 		p.codeWrapper(f, seg, "parallel", ws) // commands come from stdin
 	}
+	p.opProg = seg.Program
+	defer func() { p.opProg = "" }()
 	operands := p.parseArgs(seg, ws)
 	if seg.Program != "" && rules.RunsAnything(seg.Program) || runnerSubcommand(seg) {
 		seg.tag(TagRunsAnything)
 	}
 	if seg.PathKind == "relative" || seg.PathKind == "absolute" {
-		p.writtenCode(f, seg, p.env.absolute(seg.Path)) // ./x.sh after writing it
+		abs := p.env.absolute(seg.Path)
+		p.writtenCode(f, seg, abs)    // ./x.sh after writing it
+		p.aliasChild(f, seg, ws, abs) // cp /bin/sh /tmp/x && /tmp/x -c …
 	}
 	p.codePositions(f, seg, ws, operands)
 	if seg.xargs != nil {
@@ -504,7 +508,7 @@ func (p *walker) stdinCode(f *frame, seg *Segment, lang string) {
 	case f.stdin == "file":
 		seg.tag(TagScriptFile)
 		for _, r := range seg.Redirects {
-			if r.Op == "<" && r.Target.abs != "" && p.download[r.Target.abs] {
+			if r.Op == "<" && p.downloaded(r.Target.abs) {
 				seg.tag(TagRunsDownloaded)
 			}
 			if r.Op == "<" && r.fetch {
@@ -532,7 +536,7 @@ func (p *walker) scriptFile(f *frame, seg *Segment, w word) {
 	default:
 		seg.tag(TagScriptFile)
 		abs := p.env.absolute(w.path)
-		if p.download[abs] {
+		if p.downloaded(abs) {
 			seg.tag(TagRunsDownloaded)
 		}
 		p.writtenCode(f, seg, abs)
@@ -1352,6 +1356,9 @@ func (p *walker) staticOutput(s *Segment) (string, bool) {
 // text to, when seg runs it (bash x.sh, python3 x.py, ./x.sh).
 func (p *walker) writtenCode(f *frame, seg *Segment, abs string) {
 	text, ok := p.written[abs]
+	if !ok && abs != "" {
+		text, ok = p.written[p.origin(abs)] // cp x.sh y.sh && ./y.sh
+	}
 	if !ok || abs == "" {
 		return
 	}

@@ -19,7 +19,17 @@ type walker struct {
 	visited  map[any]bool    // nodes handled by the structured walk
 	numeric  map[string]bool // variables assigned numbers in this command
 	download map[string]bool // absolute paths earlier segments downloaded to
-	funcs    map[string]bool // functions defined so far
+	// fetchedTree holds directories an earlier segment filled from the
+	// network (git clone URL DIR); only the keys count.
+	fetchedTree map[string]string
+	// copyOf maps a file an earlier segment copied or moved (cp, install,
+	// mv) to its source; linkTo maps a link one made (ln, ln -s, cp -s) to
+	// its target. See provenance.go.
+	copyOf, linkTo map[string]string
+	// opProg is the program whose operands are being classed ("" for
+	// redirects), for the links a deleter does not follow.
+	opProg string
+	funcs  map[string]bool // functions defined so far
 	// positional holds $0, $1 … of the inline script being walked (sh -c
 	// 'script' arg0 arg1), when they are static.
 	positional []string
