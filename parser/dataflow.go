@@ -25,6 +25,13 @@ const (
 	maxDataRuns  = 16
 )
 
+// dataRoom reports whether n more segments built from data fit in half
+// the segment limit. Grading data is extra: it must never be what pushes a
+// command over the limit (a limit hit denies).
+func (p *walker) dataRoom(n int) bool {
+	return len(p.cmd.Segments)+n <= p.cfg.maxSegments/2
+}
+
 // xargsPlan is what xargs was given: its option words and the command it
 // runs, before the replacement string was marked dynamic.
 type xargsPlan struct {
@@ -435,7 +442,7 @@ func (p *walker) xargsData(f *frame, seg *Segment) {
 	}
 	runs := 0
 	run := func(ws []word) {
-		if runs < maxDataRuns {
+		if runs < maxDataRuns && p.dataRoom(1) {
 			runs++
 			p.runnerChild(f, seg, "xargs", ws)
 		}
@@ -491,7 +498,7 @@ func (p *walker) xargsData(f *frame, seg *Segment) {
 			ws = append(ws, data...)
 		}
 		run(ws)
-		if shellCodeFromData(plan.cmd) && runs < maxDataRuns {
+		if shellCodeFromData(plan.cmd) && runs < maxDataRuns && p.dataRoom(1) {
 			// xargs bash -c: the first item is the code and the rest its
 			// $0, $1 … (echo 'rm -rf /' | xargs bash -c runs rm alone).
 			// The data is evidently meant as the code, and a runner that
@@ -815,7 +822,7 @@ func readFields(rec string, n int, ifs string) []string {
 // whileReadData walks the body of `… | while read v; do …; done` once more
 // for each record of static input, with the variables standing for the
 // values read. The first walk, with the variables unknown, stays.
-func (p *walker) whileReadData(f *frame, c *syntax.WhileClause) {
+func (p *walker) whileReadData(f *frame, c *syntax.WhileClause, bodySize int) {
 	rp, ok := p.whileRead(f, c.Cond)
 	if !ok {
 		return
@@ -842,7 +849,7 @@ func (p *walker) whileReadData(f *frame, c *syntax.WhileClause) {
 		}
 	}()
 	for _, rec := range readRecords(text, rp) {
-		if p.full() {
+		if !p.dataRoom(max(bodySize, 1)) {
 			return
 		}
 		for k, v := range readFields(rec, len(rp.names), rp.ifs) {

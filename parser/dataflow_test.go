@@ -277,3 +277,21 @@ func TestXargsMatchesGNU(t *testing.T) {
 		}
 	}
 }
+
+// TestDataNeverHitsTheLimit: what is built from data is extra, bounded to
+// half the segment limit, so that grading it never turns a command into a
+// limit hit (which denies).
+func TestDataNeverHitsTheLimit(t *testing.T) {
+	lines := strings.Repeat(`a\n`, 16)
+	for _, in := range []string{
+		`printf '` + lines + `' | while read a; do while read b; do while read c; do while read d; do while read e; do echo "$e"; done; done; done; done; done`,
+		`printf '` + lines + `' > f; xargs -a f -n1 xargs -a f -n1 xargs -a f -n1 xargs -a f -n1 xargs -a f -n1 echo`,
+		`printf '` + lines + `' > f; parallel -a f parallel -a f parallel -a f parallel -a f echo`,
+		`printf '` + lines + `' | while read a; do ` + strings.Repeat("echo $a; ", 120) + `done`,
+	} {
+		c := mustParse(t, in, Workspace("/w"), Cwd("/w"))
+		if c.Shape.Limit != "" {
+			t.Errorf("%.60s…: limit %q hit with %d segments", in, c.Shape.Limit, len(c.Segments))
+		}
+	}
+}

@@ -501,7 +501,7 @@ func (p *walker) codeWrapper(f *frame, seg *Segment, name string, ws []word) {
 			}
 			read = append(read, ws...)
 		}
-		if read != nil {
+		if read != nil && p.dataRoom(2*len(read)) {
 			lists[li] = read // parallel rm :::: list: the file's lines
 		}
 	}
@@ -512,26 +512,28 @@ func (p *walker) codeWrapper(f *frame, seg *Segment, name string, ws []word) {
 	if len(lists) == 0 && !pipeMode {
 		if names := opts["arg-file"]; len(names) > 0 {
 			for _, name := range names {
-				if ws, ok := data(name, true); ok {
+				if ws, ok := data(name, true); ok && p.dataRoom(2*len(ws)) {
 					lists = append(lists, ws)
 				}
 			}
 			seg.tag(TagAppendedArgs) // as without the files' contents
-		} else if ws, ok := data("-", true); ok && len(cmdWords) > 0 {
+		} else if ws, ok := data("-", true); ok && len(cmdWords) > 0 && p.dataRoom(2*len(ws)) {
 			// echo / | parallel rm -rf: each line is an argument. The
 			// reading without them (below) is graded as well.
 			p.parallelRuns(f, seg, cmdWords, [][]word{ws}, opts)
 		} else if ok {
 			// echo 'rm -rf /' | parallel: each line is a command.
 			for _, w := range ws {
-				p.script(f, w.raw, seg.Index, KindExec, false)
+				if p.dataRoom(1) {
+					p.script(f, w.raw, seg.Index, KindExec, false)
+				}
 			}
 		}
 	}
 	if pipeMode && len(cmdWords) > 0 {
 		// parallel --pipe CMD: the input is CMD's standard input.
 		if name, _ := progName(cmdWords[0].text); isShell(name) && len(cmdWords) == 1 {
-			if text, _, ok := p.stdinData(f); ok {
+			if text, _, ok := p.stdinData(f); ok && p.dataRoom(1) {
 				p.script(f, text, seg.Index, KindStdin, false)
 			}
 		}

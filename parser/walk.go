@@ -277,11 +277,13 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 			p.forgetNames(names, all)
 			mark := p.vars.mark()
 			p.walkStmts(f, c.Cond)
+			from := len(p.cmd.Segments)
 			p.walkStmts(f, c.Do)
 			p.vars.forgetSince(mark)
 			p.forgetNames(names, all)
 			if !c.Until {
-				p.whileReadData(f, c) // printf '/\n' | while read d; do rm -rf "$d"; done
+				// printf '/\n' | while read d; do rm -rf "$d"; done
+				p.whileReadData(f, c, len(p.cmd.Segments)-from)
 			}
 		})
 	case *syntax.ForClause:
