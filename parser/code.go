@@ -98,8 +98,9 @@ func (p *walker) command(f *frame, seg *Segment, words []word) {
 	if seg.Program == "parallel" && len(ws) == 1 {
 		p.codeWrapper(f, seg, "parallel", ws) // commands come from stdin
 	}
+	prevProg := p.opProg
 	p.opProg = seg.Program
-	defer func() { p.opProg = "" }()
+	defer func() { p.opProg = prevProg }()
 	operands := p.parseArgs(seg, ws)
 	if seg.Program != "" && rules.RunsAnything(seg.Program) || runnerSubcommand(seg) {
 		seg.tag(TagRunsAnything)
@@ -1336,9 +1337,16 @@ func (p *walker) staticOutput(s *Segment) (string, bool) {
 		if len(s.Argv) == 1 && s.hdoc != nil && !s.hdoc.dynamic {
 			return s.hdoc.text, true
 		}
-		if len(s.Argv) == 2 && len(s.Operands) == 1 && s.Operands[0].abs != "" {
-			t, ok := p.written[s.Operands[0].abs] // cat f
-			return t, ok
+		if len(s.Argv) >= 2 && len(s.Operands) == len(s.Argv)-1 {
+			var b strings.Builder
+			for _, o := range s.Operands { // cat f, cat a b
+				t, ok := p.written[o.abs]
+				if !ok || o.abs == "" {
+					return "", false
+				}
+				b.WriteString(t)
+			}
+			return b.String(), true
 		}
 		if len(s.Argv) == 1 && s.hdoc == nil {
 			for i := len(s.Redirects) - 1; i >= 0; i-- {

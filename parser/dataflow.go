@@ -369,6 +369,21 @@ func (p *walker) stdinData(f *frame) (text string, home, ok bool) {
 			t, ok := p.staticOutput(src)
 			return t, src.tilde && src.Program != "cat", ok // echo ~ prints the home directory
 		}
+		// (echo a; echo /) | xargs …: every command of the stage before
+		// prints static text; all of it (a superset when some are
+		// conditional) is the input.
+		var b strings.Builder
+		tilde := false
+		for _, j := range f.pipe.stages[f.pipe.stage-1] {
+			s := p.cmd.Segments[j]
+			t, ok := p.staticOutput(s)
+			if !ok || len(s.Redirects) > 0 {
+				return "", false, false
+			}
+			b.WriteString(t)
+			tilde = tilde || s.tilde && s.Program != "cat"
+		}
+		return b.String(), tilde, b.Len() > 0
 	}
 	return "", false, false
 }
@@ -822,7 +837,7 @@ func readFields(rec string, n int, ifs string) []string {
 // whileReadData walks the body of `… | while read v; do …; done` once more
 // for each record of static input, with the variables standing for the
 // values read. The first walk, with the variables unknown, stays.
-func (p *walker) whileReadData(f *frame, c *syntax.WhileClause, bodySize int) {
+func (p *walker) whileReadData(f *frame, c *syntax.WhileClause, bodySize int, start string) {
 	rp, ok := p.whileRead(f, c.Cond)
 	if !ok {
 		return
@@ -848,9 +863,16 @@ func (p *walker) whileReadData(f *frame, c *syntax.WhileClause, bodySize int) {
 			}
 		}
 	}()
-	for _, rec := range readRecords(text, rp) {
+	moved := p.env.cwd != start // the body changes directory
+	for i, rec := range readRecords(text, rp) {
 		if !p.dataRoom(max(bodySize, 1)) {
 			return
+		}
+		// The first record runs where the loop starts; later ones where the
+		// previous run of the body left, unknown if it moved.
+		p.env.cwd = start
+		if i > 0 && moved {
+			p.env.cwd = ""
 		}
 		for k, v := range readFields(rec, len(rp.names), rp.ifs) {
 			p.loopVars[rp.names[k]] = dataWord(v, home)

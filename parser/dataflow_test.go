@@ -62,6 +62,9 @@ func TestXargsData(t *testing.T) {
 		{"xargs rm -rf < <(echo /)", []string{"rm -rf /|root"}},
 		{"echo / | xargs sudo rm -rf", []string{"rm -rf /|root"}},
 		{"cat <<'EOF' | xargs rm -rf\n/\nEOF", []string{"rm -rf /|root"}},
+		{"(echo a; echo /) | xargs rm -rf", []string{"rm -rf a /|root"}},
+		{"echo a > x; echo / > y; cat x y | xargs rm -rf", []string{"rm -rf a /|root"}},
+		{"(echo a > f; echo /) | xargs rm -rf", []string{}}, // part of it goes elsewhere
 		// Not static: nothing is built; the xargs segment keeps appended-args.
 		{"find . -name '*.go' | xargs grep -l foo", []string{}},
 		{"echo $X | xargs rm -rf", []string{}},
@@ -156,6 +159,9 @@ func TestWhileReadData(t *testing.T) {
 		{`printf '/\n' | while read -u 3 d; do rm -rf "$d"; done`, "rm -rf /", "", false}, // another fd
 		{`printf '/\n' | until read d; do rm -rf "$d"; done`, "rm -rf /", "", false},
 		{`ls | while read d; do rm -rf "$d"; done`, `rm -rf "$d"`, "", true}, // unknown: as today
+		// Each record runs the body where the previous run left.
+		{`printf '/\n' | while read d; do rm -rf ./"$d"x; cd /tmp; done`, "rm -rf .//x", ClassWorkspace, true},
+		{`printf 'a\nb\n' | while read d; do rm -rf ./"$d"; cd /tmp; done`, "rm -rf ./b", ClassUnknown, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {

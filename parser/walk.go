@@ -277,13 +277,13 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 			p.forgetNames(names, all)
 			mark := p.vars.mark()
 			p.walkStmts(f, c.Cond)
-			from := len(p.cmd.Segments)
+			from, start := len(p.cmd.Segments), p.env.cwd
 			p.walkStmts(f, c.Do)
 			p.vars.forgetSince(mark)
 			p.forgetNames(names, all)
 			if !c.Until {
 				// printf '/\n' | while read d; do rm -rf "$d"; done
-				p.whileReadData(f, c, len(p.cmd.Segments)-from)
+				p.whileReadData(f, c, len(p.cmd.Segments)-from, start)
 			}
 		})
 	case *syntax.ForClause:
