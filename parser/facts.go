@@ -428,6 +428,9 @@ func (p *walker) changeDir(seg *Segment, operands []word) {
 		if !same {
 			p.env.cwd = "" // a link then ..: cd -L and cd -P land apart
 		}
+		if t, ok := p.throughLinks(p.env.cwd, true); ok {
+			p.env.cwd = t // ln -s / r && cd r/etc: the cwd is /etc
+		}
 	}
 }
 

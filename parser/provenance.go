@@ -102,12 +102,22 @@ func (p *walker) throughLinks(abs string, final bool) (string, bool) {
 
 // madeLink grades a path that passes through a link made earlier in the
 // command: its class becomes the stricter of the link's and the target's.
-// Deleting a link (rm link, without a trailing slash) does not touch its
-// target, so the last element is not followed for rm, unlink and rmdir.
-func (p *walker) madeLink(op *Operand, written string) {
-	final := !(p.opProg == "rm" || p.opProg == "unlink" || p.opProg == "rmdir") ||
-		strings.HasSuffix(written, "/") || strings.HasSuffix(written, "/.")
-	t, ok := p.throughLinks(op.abs, final)
+// Deleting, moving or replacing a link (rm link, mv link x, ln -sf x link,
+// without a trailing slash) does not touch its target, so the last element
+// is not followed for rm, unlink, rmdir, mv and ln. A glob is classed by
+// its directory (ln -s / r && rm -rf r/* empties /).
+func (p *walker) madeLink(op *Operand, written string, glob bool) {
+	abs := op.abs
+	final := !linkOwnPrograms[p.opProg] || strings.HasSuffix(written, "/") || strings.HasSuffix(written, "/.")
+	if glob {
+		i := strings.IndexAny(written, "*?[")
+		j := strings.LastIndexByte(written[:i], '/')
+		if j < 0 {
+			return // a glob of the cwd's entries: the cwd was followed already
+		}
+		abs, final = p.env.absolute(written[:j+1]), true
+	}
+	t, ok := p.throughLinks(abs, final)
 	if !ok {
 		return
 	}
@@ -120,6 +130,9 @@ func (p *walker) madeLink(op *Operand, written string) {
 	}
 	op.Link, op.LinkClass, op.Class = p.env.display(t), op.Class, tc
 }
+
+// linkOwnPrograms act on a link itself when it is the last element.
+var linkOwnPrograms = map[string]bool{"rm": true, "unlink": true, "rmdir": true, "mv": true, "ln": true}
 
 // recordCopies remembers what cp, install, mv and ln made, after their
 // facts are known.

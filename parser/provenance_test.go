@@ -66,8 +66,13 @@ func TestProvenanceCopiesAndLinks(t *testing.T) {
 		{"ln -s / r && rm -rf r/etc", "rm -rf r/etc", ClassSystemTop, true},
 		{"ln -s $HOME h && rm -rf h/", "rm -rf h/", ClassHome, true},
 		{"cd /tmp && ln -s /etc e && cd /w && rm -rf /tmp/e/", "rm -rf /tmp/e/", ClassSystemTop, true},
-		// rm of the link itself leaves the target alone.
+		{"ln -s / r; rm -rf r/*", "rm -rf r/*", ClassRoot, true},
+		{"ln -s / r && cd r/etc && rm -rf *", "rm -rf *", ClassSystemTop, true},
+		{"ln -s / a && mv a b && rm -rf b/", "rm -rf b/", ClassRoot, true},
+		{"ln -s ~ h && ln -sf /tmp h", "ln -sf /tmp h", ClassHomeSub, true}, // h is a directory to ln: ~/tmp
+		// rm, mv and ln of the link itself leave the target alone.
 		{"ln -s ~ h && rm -rf h", "rm -rf h", ClassWorkspace, true},
+		{"ln -s / a && mv a b", "mv a b", ClassRoot, false},
 		// A relative symlink target is read from the link's directory.
 		{"ln -s ../../etc sub/e && rm -rf sub/e/", "rm -rf sub/e/", ClassSystemTop, true}, // /w/sub/../../etc
 		{"ln -s ../w2/x e && rm -rf e/", "rm -rf e/", ClassOutside, true},                 // /w/../w2/x

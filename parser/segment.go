@@ -487,8 +487,8 @@ func (p *walker) operand(w word) Operand {
 	}
 	abs, class, to, toClass, home := p.env.classifyLink(w.path, w.pathGlob)
 	op.Path, op.Class, op.abs, op.Link, op.LinkClass, op.home = p.env.display(abs), class, abs, to, toClass, home
-	if abs != "" && !w.pathGlob {
-		p.madeLink(&op, w.path) // ln -sf /dev/sda out.img && dd of=out.img
+	if abs != "" {
+		p.madeLink(&op, w.path, w.pathGlob) // ln -sf /dev/sda out.img && dd of=out.img
 	}
 	return op
 }
