@@ -1333,13 +1333,14 @@ func (p *walker) staticOutput(s *Segment) (string, bool) {
 		}
 		return out, true
 	case "printf":
-		if len(s.Argv) >= 2 && !strings.Contains(s.Argv[1], "%") {
-			return ansiC(s.Argv[1]), true // printf interprets \x72, \n …
+		args := s.Argv[1:]
+		if len(args) > 0 && args[0] == "--" {
+			args = args[1:]
 		}
-		if len(s.Argv) >= 3 && (s.Argv[1] == "%s\\n" || s.Argv[1] == "%s " || s.Argv[1] == "%s") {
-			// printf '%s\n' a b: each argument on its own line.
-			return strings.Join(s.Argv[2:], "\n") + "\n", true
+		if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+			return "", false // printf -v VAR prints nothing; other options: not modelled
 		}
+		return printfStatic(args[0], args[1:])
 	case "cat":
 		if len(s.Argv) == 1 && s.hdoc != nil && !s.hdoc.dynamic {
 			return s.hdoc.text, true
@@ -1365,6 +1366,63 @@ func (p *walker) staticOutput(s *Segment) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// printfStatic is what printf FORMAT ARGS… prints when the format holds
+// only %s, %b and %% conversions: escapes in the format are decoded (as
+// %b decodes its argument), and the format is reused until the arguments
+// run out, as bash's printf does.
+func printfStatic(format string, args []string) (string, bool) {
+	type part struct {
+		lit  string
+		conv byte // 0 for a literal
+	}
+	var parts []part
+	convs := 0
+	for rest := format; rest != ""; {
+		i := strings.IndexByte(rest, '%')
+		if i < 0 {
+			parts = append(parts, part{lit: ansiC(rest)})
+			break
+		}
+		if i > 0 {
+			parts = append(parts, part{lit: ansiC(rest[:i])})
+		}
+		if i+1 >= len(rest) {
+			return "", false
+		}
+		switch c := rest[i+1]; c {
+		case '%':
+			parts = append(parts, part{lit: "%"})
+		case 's', 'b':
+			parts = append(parts, part{conv: c})
+			convs++
+		default:
+			return "", false // widths, %d, %q …: not modelled
+		}
+		rest = rest[i+2:]
+	}
+	var b strings.Builder
+	for pass := 0; pass == 0 || convs > 0 && len(args) > 0; pass++ {
+		if b.Len() > 1<<16 {
+			return "", false
+		}
+		for _, pt := range parts {
+			if pt.conv == 0 {
+				b.WriteString(pt.lit)
+				continue
+			}
+			a := ""
+			if len(args) > 0 {
+				a, args = args[0], args[1:]
+			}
+			if pt.conv == 'b' {
+				a = ansiC(a)
+			}
+			b.WriteString(a)
+		}
+	}
+	return b.String(), true
 }
 
 // writtenCode grades the contents of a file an earlier segment wrote static

@@ -301,3 +301,30 @@ func TestDataNeverHitsTheLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintfMatchesBash compares the static printf with bash's builtin.
+func TestPrintfMatchesBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	for _, args := range [][]string{
+		{`%s\n`, "/", "~"}, {`%s`, "r", "m"}, {`%s\0`, "/", "x y"}, {`%s %s\n`, "a", "b", "c"},
+		{`a\tb%%\n`}, {`%b`, `x\ty`}, {`x`}, {`%s\n`}, {`\x72\x6d -rf /`}, {`[%s]`, "a", "", "b"},
+	} {
+		cmd := exec.Command(bash, append([]string{"-c", `printf "$@"`, "_"}, args...)...)
+		want, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("bash printf %q: %v", args, err)
+		}
+		got, ok := printfStatic(args[0], args[1:])
+		if !ok || got != string(want) {
+			t.Errorf("printf %q: got %q (%v), bash %q", args, got, ok, want)
+		}
+	}
+	for _, f := range []string{`%d`, `%5s`, `%q`, `abc%`} {
+		if _, ok := printfStatic(f, []string{"1"}); ok {
+			t.Errorf("printf %q: modelled, want not", f)
+		}
+	}
+}
