@@ -35,8 +35,29 @@ func (p *walker) dataRoom(n int) bool {
 // xargsPlan is what xargs was given: its option words and the command it
 // runs, before the replacement string was marked dynamic.
 type xargsPlan struct {
-	opts []string
-	cmd  []word
+	opts     []string
+	cmd      []word
+	argSubst [2]int // -a <(…): the substitution's segments
+}
+
+// xargsArgFileSubst lets xargs -a <(cmd) be read: the process
+// substitution (a pipe, graded on its own) is the option's value, so the
+// option scan takes it as a name, and its static output, if any, is the
+// input (see [walker.xargsData]).
+func (p *walker) xargsArgFileSubst(seg *Segment, ws []word) []word {
+	for i := 1; i+1 < len(ws); i++ {
+		t := ws[i].text
+		if ws[i].dynamic || !strings.HasPrefix(t, "-") || t == "--" {
+			break
+		}
+		if (t == "-a" || t == "--arg-file") && ws[i+1].pipe && seg.argSubst == [2]int{} {
+			out := append([]word(nil), ws...)
+			out[i+1].dynamic = false
+			seg.argSubst = [2]int{ws[i+1].childFrom, ws[i+1].childTo}
+			return out
+		}
+	}
+	return ws
 }
 
 // xargsOpts are the options of one xargs invocation that shape how its
@@ -424,7 +445,15 @@ func (p *walker) fileData(f *frame, name string) (string, bool, bool) {
 // xargsData grades the commands xargs builds from static input: each is a
 // child segment of the xargs segment, graded like any other.
 func (p *walker) xargsData(f *frame, seg *Segment) {
-	plan := seg.xargs
+	for k, plan := range seg.xargs {
+		p.xargsPlanData(f, seg, plan, k == 0)
+	}
+}
+
+// xargsPlanData grades one xargs of the segment; an inner one (xargs xargs
+// -a f …) has only its -a file to read, as xargs gives its command an
+// empty standard input.
+func (p *walker) xargsPlanData(f *frame, seg *Segment, plan *xargsPlan, outer bool) {
 	for _, w := range plan.cmd {
 		if w.dynamic {
 			return
@@ -436,8 +465,12 @@ func (p *walker) xargsData(f *frame, seg *Segment) {
 	}
 	var text string
 	var home bool
-	if o.argFile != "" {
+	if o.argFile != "" && plan.argSubst[1] > plan.argSubst[0] && strings.HasPrefix(o.argFile, "<(") {
+		text, ok = p.substOutput(plan.argSubst[0], plan.argSubst[1], KindProcSubst) // xargs -a <(echo /)
+	} else if o.argFile != "" {
 		text, home, ok = p.fileData(f, o.argFile)
+	} else if !outer {
+		return
 	} else {
 		text, home, ok = p.stdinData(f)
 	}

@@ -58,7 +58,11 @@ func TestXargsData(t *testing.T) {
 		{"echo / > f; xargs rm -rf < f", []string{"rm -rf /|root"}},
 		{"echo / > f; cat f | xargs rm -rf", []string{"rm -rf /|root"}},
 		{"echo / > f; cat < f | xargs rm -rf", []string{"rm -rf /|root"}},
-		{"xargs -a <(echo /) rm -rf", []string{}}, // not peeled (dynamic option value): xargs itself asks
+		{"xargs -a <(echo /) rm -rf", []string{"rm -rf /|root"}},
+		{"xargs --arg-file <(echo /) -0 rm -rf", []string{"rm -rf /\n|outside"}},
+		{"xargs -a <(ls) rm -rf", []string{}},
+		{"xargs xargs -a <(echo /) rm -rf", []string{"rm -rf /|root"}},                                                       // the inner xargs reads its file
+		{"echo / > f; echo a | xargs xargs -a f rm -rf", []string{"rm -rf a|workspace", "rm -rf a /|root", "rm -rf /|root"}}, // real: rm -rf a /
 		{"xargs rm -rf < <(echo /)", []string{"rm -rf /|root"}},
 		{"echo / | xargs sudo rm -rf", []string{"rm -rf /|root"}},
 		{"cat <<'EOF' | xargs rm -rf\n/\nEOF", []string{"rm -rf /|root"}},

@@ -190,6 +190,9 @@ func (p *walker) unwrap(f *frame, seg *Segment, ws []word) []word {
 			seg.Wrappers = append(seg.Wrappers, Wrapper{Name: name, Args: wrapperArgs(ws, 1, i)})
 		case "builtin", "nohup", "exec", "time", "stdbuf", "setsid", "nice", "ionice", "timeout", "chroot", "xargs", "busybox", "flock",
 			"toybox", "noglob", "nocorrect", "taskset", "chrt", "repeat":
+			if name == "xargs" {
+				ws = p.xargsArgFileSubst(seg, ws)
+			}
 			next, ok = p.unwrapSimple(f, seg, name, ws)
 		case "watch", "parallel":
 			p.codeWrapper(f, seg, name, ws)
@@ -415,9 +418,8 @@ func (p *walker) unwrapSimple(f *frame, seg *Segment, name string, ws []word) ([
 		if i >= len(ws) {
 			return ws, false
 		}
-		if seg.xargs == nil {
-			seg.xargs = &xargsPlan{opts: wrapperArgs(ws, 1, i), cmd: append([]word(nil), ws[i:]...)}
-		}
+		seg.xargs = append(seg.xargs, &xargsPlan{opts: wrapperArgs(ws, 1, i), cmd: append([]word(nil), ws[i:]...), argSubst: seg.argSubst})
+		seg.argSubst = [2]int{}
 		repl := ""
 		if v, ok := opts["I"]; ok && len(v) > 0 {
 			repl = v[len(v)-1]
