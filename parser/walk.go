@@ -282,8 +282,12 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 			p.vars.forgetSince(mark)
 			p.forgetNames(names, all)
 			if !c.Until {
-				// printf '/\n' | while read d; do rm -rf "$d"; done
+				// printf '/\n' | while read d; do rm -rf "$d"; done; what
+				// the extra walks set is as unknown after the loop.
+				again := p.vars.mark()
 				p.whileReadData(f, c, len(p.cmd.Segments)-from, start)
+				p.vars.forgetSince(again)
+				p.forgetNames(names, all)
 			}
 		})
 	case *syntax.ForClause:
