@@ -34,8 +34,8 @@ func TestXargsData(t *testing.T) {
 		{"echo /etc | xargs -I{} rm -rf {}/x{}", []string{"rm -rf /etc/x/etc|system"}},
 		{"printf 'a\\nb c\\n' | xargs -I{} touch {}", []string{"touch a|workspace", "touch b c|workspace"}},
 		{"echo 'rm -rf /' | xargs bash -c", []string{"bash -c rm -rf /|root"}}, // plus the joined reading, as shell
-		{"xargs -I% rm -rf % <<< ~", []string{"rm -rf /home/u|home"}}, // the here-string's tilde is expanded
-		{"xargs -I% rm -rf % <<< '~'", []string{"rm -rf ~|workspace"}}, // quoted: a directory named ~
+		{"xargs -I% rm -rf % <<< ~", []string{"rm -rf /home/u|home"}},          // the here-string's tilde is expanded
+		{"xargs -I% rm -rf % <<< '~'", []string{"rm -rf ~|workspace"}},         // quoted: a directory named ~
 		{`xargs -I% rm -rf % <<< "$HOME"`, []string{"rm -rf /home/u|home"}},
 		{"echo ~ | xargs rm -rf", []string{"rm -rf ~|home"}},
 		{"echo '~' | xargs rm -rf", []string{"rm -rf ~|workspace"}},
