@@ -89,22 +89,31 @@ func (p *walker) command(f *frame, seg *Segment, words []word) {
 	for _, w := range ws {
 		seg.Argv = append(seg.Argv, w.text)
 		seg.Dynamic = append(seg.Dynamic, w.dynamic || w.glob)
+		seg.tilde = seg.tilde || w.tilde
 	}
 	for _, w := range ws[1:] {
 		if w.dynamic && !w.pipe {
 			seg.tag(TagDynamicArgs)
 		}
 	}
+	if seg.Program == "parallel" && len(ws) == 1 {
+		p.codeWrapper(f, seg, "parallel", ws) // commands come from stdin
+	}
+	prevProg := p.opProg
+	p.opProg = seg.Program
+	defer func() { p.opProg = prevProg }()
 	operands := p.parseArgs(seg, ws)
 	if seg.Program != "" && rules.RunsAnything(seg.Program) || runnerSubcommand(seg) {
 		seg.tag(TagRunsAnything)
 	}
 	if seg.PathKind == "relative" || seg.PathKind == "absolute" {
-		p.writtenCode(f, seg, p.env.absolute(seg.Path)) // ./x.sh after writing it
+		abs := p.env.absolute(seg.Path)
+		p.writtenCode(f, seg, abs)    // ./x.sh after writing it
+		p.aliasChild(f, seg, ws, abs) // cp /bin/sh /tmp/x && /tmp/x -c …
 	}
 	p.codePositions(f, seg, ws, operands)
-	if hasWrapper(seg, "xargs") && seg.hdoc != nil && !seg.hdoc.dynamic {
-		p.xargsStatic(f, seg, seg.hdoc.text) // xargs rm -rf <<< /
+	if seg.xargs != nil {
+		p.xargsData(f, seg) // echo / | xargs rm -rf, xargs rm -rf <<< /
 	}
 	p.facts(f, seg, operands)
 }
@@ -503,7 +512,7 @@ func (p *walker) stdinCode(f *frame, seg *Segment, lang string) {
 	case f.stdin == "file":
 		seg.tag(TagScriptFile)
 		for _, r := range seg.Redirects {
-			if r.Op == "<" && r.Target.abs != "" && p.download[r.Target.abs] {
+			if r.Op == "<" && p.downloaded(r.Target.abs) {
 				seg.tag(TagRunsDownloaded)
 			}
 			if r.Op == "<" && r.fetch {
@@ -531,7 +540,7 @@ func (p *walker) scriptFile(f *frame, seg *Segment, w word) {
 	default:
 		seg.tag(TagScriptFile)
 		abs := p.env.absolute(w.path)
-		if p.download[abs] {
+		if p.downloaded(abs) {
 			seg.tag(TagRunsDownloaded)
 		}
 		p.writtenCode(f, seg, abs)
@@ -1297,10 +1306,6 @@ func (p *walker) pipelineCode(f *frame, info *pipeInfo) {
 				}
 			}
 			if i > 0 && len(info.stages[i-1]) == 1 && hasWrapper(seg, "xargs") && seg.HasTag(TagAppendedArgs) {
-				// xargs fed static text: grade the command with those arguments too.
-				if text, ok := staticOutput(p.cmd.Segments[info.stages[i-1][0]]); ok {
-					p.xargsStatic(f, seg, text)
-				}
 				p.xargsListing(info, i, seg) // xargs fed paths find printed
 			}
 			if !seg.HasTag(TagStdinCode) {
@@ -1310,7 +1315,7 @@ func (p *walker) pipelineCode(f *frame, info *pipeInfo) {
 				seg.tag(TagFetchedCode)
 			}
 			if src := p.staticSource(info, i); src != nil {
-				if text, ok := staticOutput(src); ok {
+				if text, ok := p.staticOutput(src); ok {
 					if isShell(seg.Program) || seg.Program == "source" || seg.Program == "." || seg.Program == "at" || seg.Program == "batch" {
 						p.script(f, text, seg.Index, KindStdin, false)
 					} else if in, isInterp := interpreterOf(seg.Program); isInterp {
@@ -1336,8 +1341,9 @@ func (p *walker) staticSource(info *pipeInfo, i int) *Segment {
 }
 
 // staticOutput returns what a segment prints when that is statically
-// known: echo or printf of static words, cat of a static heredoc.
-func staticOutput(s *Segment) (string, bool) {
+// known: echo or printf of static words, cat of a static heredoc or of a
+// file an earlier segment wrote static text to (cat f, cat < f).
+func (p *walker) staticOutput(s *Segment) (string, bool) {
 	for _, d := range s.Dynamic {
 		if d {
 			return "", false
@@ -1348,7 +1354,14 @@ func staticOutput(s *Segment) (string, bool) {
 	if s.PathKind == "dynamic" {
 		return "", false
 	}
+	if len(s.Argv) == 0 && len(s.Assigns) == 0 {
+		return "", true // > f alone: an empty file
+	}
 	switch s.Program {
+	case ":", "true":
+		if len(s.Wrappers) == 0 {
+			return "", true
+		}
 	case "echo":
 		var words []string
 		escapes := false
@@ -1365,25 +1378,105 @@ func staticOutput(s *Segment) (string, bool) {
 		}
 		return out, true
 	case "printf":
-		if len(s.Argv) >= 2 && !strings.Contains(s.Argv[1], "%") {
-			return ansiC(s.Argv[1]), true // printf interprets \x72, \n …
+		args := s.Argv[1:]
+		if len(args) > 0 && args[0] == "--" {
+			args = args[1:]
 		}
-		if len(s.Argv) >= 3 && (s.Argv[1] == "%s\\n" || s.Argv[1] == "%s " || s.Argv[1] == "%s") {
-			// printf '%s\n' a b: each argument on its own line.
-			return strings.Join(s.Argv[2:], "\n") + "\n", true
+		if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+			return "", false // printf -v VAR prints nothing; other options: not modelled
 		}
+		return printfStatic(args[0], args[1:])
 	case "cat":
 		if len(s.Argv) == 1 && s.hdoc != nil && !s.hdoc.dynamic {
 			return s.hdoc.text, true
 		}
+		if len(s.Argv) >= 2 && len(s.Operands) == len(s.Argv)-1 {
+			var b strings.Builder
+			for _, o := range s.Operands { // cat f, cat a b
+				t, ok := p.written[o.abs]
+				if !ok || o.abs == "" {
+					return "", false
+				}
+				b.WriteString(t)
+			}
+			return b.String(), true
+		}
+		if len(s.Argv) == 1 && s.hdoc == nil {
+			for i := len(s.Redirects) - 1; i >= 0; i-- {
+				if r := s.Redirects[i]; r.Op == "<" && (r.Fd == "" || r.Fd == "0") {
+					t, ok := p.written[r.Target.abs] // cat < f
+					return t, ok && r.Target.abs != ""
+				}
+			}
+		}
 	}
 	return "", false
+}
+
+// printfStatic is what printf FORMAT ARGS… prints when the format holds
+// only %s, %b and %% conversions: escapes in the format are decoded (as
+// %b decodes its argument), and the format is reused until the arguments
+// run out, as bash's printf does.
+func printfStatic(format string, args []string) (string, bool) {
+	type part struct {
+		lit  string
+		conv byte // 0 for a literal
+	}
+	var parts []part
+	convs := 0
+	for rest := format; rest != ""; {
+		i := strings.IndexByte(rest, '%')
+		if i < 0 {
+			parts = append(parts, part{lit: ansiC(rest)})
+			break
+		}
+		if i > 0 {
+			parts = append(parts, part{lit: ansiC(rest[:i])})
+		}
+		if i+1 >= len(rest) {
+			return "", false
+		}
+		switch c := rest[i+1]; c {
+		case '%':
+			parts = append(parts, part{lit: "%"})
+		case 's', 'b':
+			parts = append(parts, part{conv: c})
+			convs++
+		default:
+			return "", false // widths, %d, %q …: not modelled
+		}
+		rest = rest[i+2:]
+	}
+	var b strings.Builder
+	for pass := 0; pass == 0 || convs > 0 && len(args) > 0; pass++ {
+		if b.Len() > 1<<16 {
+			return "", false
+		}
+		for _, pt := range parts {
+			if pt.conv == 0 {
+				b.WriteString(pt.lit)
+				continue
+			}
+			a := ""
+			if len(args) > 0 {
+				a, args = args[0], args[1:]
+			}
+			if pt.conv == 'b' {
+				a = ansiC(a)
+			}
+			b.WriteString(a)
+		}
+	}
+	return b.String(), true
 }
 
 // writtenCode grades the contents of a file an earlier segment wrote static
 // text to, when seg runs it (bash x.sh, python3 x.py, ./x.sh).
 func (p *walker) writtenCode(f *frame, seg *Segment, abs string) {
 	text, ok := p.written[abs]
+	if !ok && abs != "" {
+		text, ok = p.written[p.origin(abs)] // cp x.sh y.sh && ./y.sh
+	}
 	if !ok || abs == "" {
 		return
 	}
@@ -1401,7 +1494,7 @@ func (p *walker) substOutputCode(f *frame, seg *Segment, from, to int) {
 		if c.Kind != KindProcSubst && c.Kind != KindSubst {
 			continue
 		}
-		if text, ok := staticOutput(c); ok {
+		if text, ok := p.staticOutput(c); ok {
 			p.script(f, text, seg.Index, KindStdin, false)
 		}
 	}
@@ -1430,25 +1523,6 @@ func hasWrapper(s *Segment, name string) bool {
 		}
 	}
 	return false
-}
-
-// xargsStatic adds a child segment for `echo a b | xargs cmd`: cmd with the
-// static words appended (words with a replacement string are left alone).
-func (p *walker) xargsStatic(f *frame, seg *Segment, text string) {
-	for _, d := range seg.Dynamic {
-		if d {
-			return // -I placeholders or other dynamic words
-		}
-	}
-	fields := strings.Fields(text)
-	if len(fields) == 0 || len(fields) > 64 {
-		return
-	}
-	ws := make([]word, 0, len(seg.Argv)+len(fields))
-	for _, a := range append(append([]string(nil), seg.Argv...), fields...) {
-		ws = append(ws, word{text: a, path: a})
-	}
-	p.execChild(f, seg, ws, "", "")
 }
 
 // runnerSubcommand reports a subcommand that runs an arbitrary package or

@@ -83,6 +83,9 @@ type Segment struct {
 	hdoc      *hdocInfo           // the heredoc or here-string on its stdin, if any
 	dynOpts   map[string]word     // dynamic option values by "name\x00text"
 	procOut   bool                // runs inside >( ) of its parent
+	xargs     []*xargsPlan        // what each xargs was handed, outermost first, when xargs runs this segment
+	argSubst  [2]int              // xargs -a <(…) being peeled: the segments of the substitution
+	tilde     bool                // some argument starts with a tilde the shell expanded (echo ~)
 	xargsOpts map[string][]string // the options of the xargs that runs it, by canonical name
 	fillOnly  bool                // run by find -exec: its only dynamic words are {} standing for paths below a static root
 }

@@ -12,6 +12,11 @@
 // scripts, interpreter one-liners …) are parsed again as child segments when
 // they are shell, or kept whole as opaque [Code] when they are not.
 //
+// Data flows across segments where the text makes it known: static input
+// into xargs, GNU parallel and while read builds the commands they would
+// run (as extra child segments), and files the command downloads, copies or
+// links are followed to what later runs them or writes through them.
+//
 // Parse and FromArgv are safe for concurrent use. Limits (input size, depth,
 // recursion, segments) are options with safe defaults; hitting one is
 // recorded in [Shape.Limit], never a panic or a hang.

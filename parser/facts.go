@@ -156,7 +156,7 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 	if prog == "curl" && (hasFlag(seg.Flags, "remote-name") || hasFlag(seg.Flags, "remote-name-all")) {
 		// curl -O saves under the URL's last path element.
 		for _, o := range ops {
-			if name := urlBase(o.Text); name != "" {
+			for _, name := range fetchNames(o) {
 				seg.Writes = append(seg.Writes, p.operand(word{text: name, path: name}))
 			}
 		}
@@ -167,7 +167,7 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 			dir = d[len(d)-1]
 		}
 		for _, o := range ops {
-			if name := urlBase(o.Text); name != "" {
+			for _, name := range fetchNames(o) {
 				path := dir + "/" + name
 				seg.Writes = append(seg.Writes, p.operand(word{text: path, path: path}))
 			}
@@ -210,16 +210,21 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 		}
 	}
 	if seg.PathKind == "relative" || seg.PathKind == "absolute" || seg.PathKind == "system" {
-		if a := p.env.absolute(seg.Path); a != "" && p.download[a] {
+		if p.downloaded(p.env.absolute(seg.Path)) {
 			seg.tag(TagRunsDownloaded)
 		}
 	}
 	if prog == "chmod" {
 		for _, o := range ops {
-			if o.abs != "" && p.download[o.abs] {
+			if p.downloaded(o.abs) {
 				seg.tag(TagRunsDownloaded)
 			}
 		}
+	}
+	p.recordCopies(seg)
+	p.gitCloneTree(seg)
+	if prog == "tee" {
+		p.teeWritten(f, seg)
 	}
 }
 
@@ -282,6 +287,36 @@ var readOptions = map[string]map[string]bool{
 // jqReadOptions are jq's options naming files it reads (see jqCode).
 var jqReadOptions = map[string]bool{"from-file": true, "rawfile": true, "slurpfile": true, "argfile": true, "library-path": true}
 
+// fetchNames are the file names a downloader (wget URL, curl -O URL) may
+// save an operand under. A URL without a scheme is fetched over http; one
+// without a path (wget x.sh fetches http://x.sh/) is saved as index.html,
+// and is counted as the file it spells as well: that is the file the
+// command means, and --content-disposition or --trust-server-names let the
+// server name the file.
+func fetchNames(o Operand) []string {
+	u := o.Text
+	if o.Dynamic || u == "" || strings.HasPrefix(u, "-") {
+		return nil
+	}
+	if strings.Contains(u, "://") {
+		if name := urlBase(u); name != "" {
+			return []string{name}
+		}
+		return nil
+	}
+	if i := strings.IndexAny(u, "/?#"); i < 0 || u[i] != '/' {
+		host := u
+		if i >= 0 {
+			host = u[:i]
+		}
+		if host == "" || host == "." || host == ".." {
+			return nil
+		}
+		return []string{"index.html", host}
+	}
+	return []string{urlBase("http://" + u)}
+}
+
 // urlBase is the file name a downloader saves a URL under, or "".
 func urlBase(u string) string {
 	if !strings.Contains(u, "://") {
@@ -314,7 +349,7 @@ func (p *walker) redirectFacts(seg *Segment) {
 				p.download[r.Target.abs] = true
 			}
 			if r.Target.abs != "" && (r.Fd == "" || r.Fd == "1") && (r.Op == ">" || r.Op == ">>" || r.Op == ">|") {
-				if text, ok := staticOutput(seg); ok {
+				if text, ok := p.staticOutput(seg); ok {
 					if r.Op == ">>" {
 						text = p.written[r.Target.abs] + text
 					}
@@ -392,6 +427,9 @@ func (p *walker) changeDir(seg *Segment, operands []word) {
 		p.env.cwd = p.env.absolute(path)
 		if !same {
 			p.env.cwd = "" // a link then ..: cd -L and cd -P land apart
+		}
+		if t, ok := p.throughLinks(p.env.cwd, true); ok {
+			p.env.cwd = t // ln -s / r && cd r/etc: the cwd is /etc
 		}
 	}
 }

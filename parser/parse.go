@@ -193,6 +193,10 @@ func newWalker(cfg config, text string) *walker {
 		funcs:    map[string]bool{},
 		loopVars: map[string]word{},
 		written:  map[string]string{},
+		copyOf:   map[string]string{},
+		linkTo:   map[string]string{},
+
+		fetchedTree: map[string]string{},
 	}
 }
 

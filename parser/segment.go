@@ -165,7 +165,7 @@ func (p *walker) procOutCode(f *frame, seg *Segment) {
 		if isFetcher(seg.Program) || isDecoder(seg) {
 			c.tag(TagFetchedCode)
 		}
-		if text, ok := staticOutput(seg); ok && isShell(c.Program) {
+		if text, ok := p.staticOutput(seg); ok && isShell(c.Program) {
 			p.script(f, text, c.Index, KindStdin, false)
 		}
 	}
@@ -283,7 +283,7 @@ func (p *walker) codeEnv(f *frame, seg *Segment, name string, w word) {
 		if kind == "file" {
 			// BASH_ENV=<(…): the script is the substitution's output.
 			for _, c := range p.cmd.Segments[w.childFrom:w.childTo] {
-				if text, ok := staticOutput(c); ok {
+				if text, ok := p.staticOutput(c); ok {
 					p.script(f, text, seg.Index, KindScript, false)
 				}
 			}
@@ -369,7 +369,12 @@ func (p *walker) resolveRedirect(f *frame, r *syntax.Redirect) (Redirect, *hdocI
 			text = body.raw
 		}
 		out.Target = Operand{Text: "", Class: ClassNull}
-		return out, &hdocInfo{text: text + "\n", dynamic: body.dynamic, op: out.Op, fetch: body.dynamic && p.subtreeFetches(body)}
+		hd := &hdocInfo{text: text + "\n", dynamic: body.dynamic, op: out.Op, fetch: body.dynamic && p.subtreeFetches(body)}
+		hd.home = !body.dynamic && tildeWord(r.Word)
+		if body.dynamic && body.childTo == body.childFrom && !body.secretEnv && (body.path == "~" || strings.HasPrefix(body.path, "~/")) {
+			hd.homeText = body.path + "\n" // <<< $HOME: the home directory
+		}
+		return out, hd
 	}
 	var w word
 	if ev, ok := p.evalFields(f, r.Word); ok && len(ev) == 1 {
@@ -386,6 +391,16 @@ func (p *walker) resolveRedirect(f *frame, r *syntax.Redirect) (Redirect, *hdocI
 		out.Target.Class = ClassNull
 	}
 	return out, nil
+}
+
+// tildeWord reports a word that starts with an unquoted tilde the shell
+// expands to the home directory (~ or ~/…).
+func tildeWord(w *syntax.Word) bool {
+	if w == nil || len(w.Parts) == 0 {
+		return false
+	}
+	l, ok := w.Parts[0].(*syntax.Lit)
+	return ok && (l.Value == "~" && len(w.Parts) == 1 || strings.HasPrefix(l.Value, "~/"))
 }
 
 func isFdWord(s string) bool {
@@ -473,6 +488,9 @@ func (p *walker) operand(w word) Operand {
 	}
 	abs, class, to, toClass, home := p.env.classifyLink(w.path, w.pathGlob)
 	op.Path, op.Class, op.abs, op.Link, op.LinkClass, op.home = p.env.display(abs), class, abs, to, toClass, home
+	if abs != "" {
+		p.madeLink(&op, w.path, w.pathGlob) // ln -sf /dev/sda out.img && dd of=out.img
+	}
 	return op
 }
 

@@ -190,6 +190,9 @@ func (p *walker) unwrap(f *frame, seg *Segment, ws []word) []word {
 			seg.Wrappers = append(seg.Wrappers, Wrapper{Name: name, Args: wrapperArgs(ws, 1, i)})
 		case "builtin", "nohup", "exec", "time", "stdbuf", "setsid", "nice", "ionice", "timeout", "chroot", "xargs", "busybox", "flock",
 			"toybox", "noglob", "nocorrect", "taskset", "chrt", "repeat":
+			if name == "xargs" {
+				ws = p.xargsArgFileSubst(seg, ws)
+			}
 			next, ok = p.unwrapSimple(f, seg, name, ws)
 		case "watch", "parallel":
 			p.codeWrapper(f, seg, name, ws)
@@ -415,6 +418,8 @@ func (p *walker) unwrapSimple(f *frame, seg *Segment, name string, ws []word) ([
 		if i >= len(ws) {
 			return ws, false
 		}
+		seg.xargs = append(seg.xargs, &xargsPlan{opts: wrapperArgs(ws, 1, i), cmd: append([]word(nil), ws[i:]...), argSubst: seg.argSubst})
+		seg.argSubst = [2]int{}
 		repl := ""
 		if v, ok := opts["I"]; ok && len(v) > 0 {
 			repl = v[len(v)-1]
@@ -467,6 +472,7 @@ func (p *walker) codeWrapper(f *frame, seg *Segment, name string, ws []word) {
 	// parallel CMD… ::: a b ::: c d
 	var cmdWords []word
 	var lists [][]word
+	var fromFiles []bool // the list names files to read arguments from (::::)
 	k := i
 	for k < len(ws) && !isParallelSep(ws[k].text) {
 		cmdWords = append(cmdWords, ws[k])
@@ -475,11 +481,64 @@ func (p *walker) codeWrapper(f *frame, seg *Segment, name string, ws []word) {
 	for k < len(ws) {
 		if isParallelSep(ws[k].text) {
 			lists = append(lists, nil)
+			fromFiles = append(fromFiles, strings.HasPrefix(ws[k].text, "::::"))
 			k++
 			continue
 		}
 		lists[len(lists)-1] = append(lists[len(lists)-1], ws[k])
 		k++
+	}
+	// Arguments read from files (::::, -a) and stdin, when static.
+	data := p.parallelData(f, opts)
+	for li, l := range lists {
+		if !fromFiles[li] {
+			continue
+		}
+		var read []word
+		for _, name := range l {
+			ws, ok := data(name.text, !name.dynamic)
+			if !ok {
+				read = nil
+				break
+			}
+			read = append(read, ws...)
+		}
+		if read != nil && p.dataRoom(2*len(read)) {
+			lists[li] = read // parallel rm :::: list: the file's lines
+		}
+	}
+	_, pipeMode := opts["pipe"]
+	if _, pp := opts["pipepart"]; pp {
+		pipeMode = true
+	}
+	if len(lists) == 0 && !pipeMode {
+		if names := opts["arg-file"]; len(names) > 0 {
+			for _, name := range names {
+				if ws, ok := data(name, true); ok && p.dataRoom(2*len(ws)) {
+					lists = append(lists, ws)
+				}
+			}
+			seg.tag(TagAppendedArgs) // as without the files' contents
+		} else if ws, ok := data("-", true); ok && len(cmdWords) > 0 && p.dataRoom(2*len(ws)) {
+			// echo / | parallel rm -rf: each line is an argument. The
+			// reading without them (below) is graded as well.
+			p.parallelRuns(f, seg, cmdWords, [][]word{ws}, opts)
+		} else if ok {
+			// echo 'rm -rf /' | parallel: each line is a command.
+			for _, w := range ws {
+				if p.dataRoom(1) {
+					p.script(f, w.raw, seg.Index, KindExec, false)
+				}
+			}
+		}
+	}
+	if pipeMode && len(cmdWords) > 0 {
+		// parallel --pipe CMD: the input is CMD's standard input.
+		if name, _ := progName(cmdWords[0].text); isShell(name) && len(cmdWords) == 1 {
+			if text, _, ok := p.stdinData(f); ok && p.dataRoom(1) {
+				p.script(f, text, seg.Index, KindStdin, false)
+			}
+		}
 	}
 	if len(cmdWords) == 0 {
 		if len(lists) == 0 {
@@ -509,6 +568,12 @@ func (p *walker) codeWrapper(f *frame, seg *Segment, name string, ws []word) {
 		}
 		return
 	}
+	p.parallelRuns(f, seg, cmdWords, lists, opts)
+}
+
+// parallelRuns grades the commands parallel builds from cmdWords and the
+// argument lists (every combination, up to a bound).
+func (p *walker) parallelRuns(f *frame, seg *Segment, cmdWords []word, lists [][]word, opts map[string][]string) {
 	_, quote := opts["quote"]
 	combos := [][]word{{}}
 	for _, l := range lists {

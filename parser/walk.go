@@ -19,7 +19,17 @@ type walker struct {
 	visited  map[any]bool    // nodes handled by the structured walk
 	numeric  map[string]bool // variables assigned numbers in this command
 	download map[string]bool // absolute paths earlier segments downloaded to
-	funcs    map[string]bool // functions defined so far
+	// fetchedTree holds directories an earlier segment filled from the
+	// network (git clone URL DIR); only the keys count.
+	fetchedTree map[string]string
+	// copyOf maps a file an earlier segment copied or moved (cp, install,
+	// mv) to its source; linkTo maps a link one made (ln, ln -s, cp -s) to
+	// its target. See provenance.go.
+	copyOf, linkTo map[string]string
+	// opProg is the program whose operands are being classed ("" for
+	// redirects), for the links a deleter does not follow.
+	opProg string
+	funcs  map[string]bool // functions defined so far
 	// positional holds $0, $1 … of the inline script being walked (sh -c
 	// 'script' arg0 arg1), when they are static.
 	positional []string
@@ -72,6 +82,12 @@ type hdocInfo struct {
 	dynamic bool
 	fetch   bool // its substitutions fetch from the network
 	op      string
+	// home is set when text starts with a tilde the shell expands to the
+	// home directory (`<<< ~/x`: bash expands a here-string's tilde);
+	// homeText is the text of a here-string that is dynamic only through
+	// $HOME (`<<< "$HOME/x"`), with ~ standing for it.
+	home     bool
+	homeText string
 }
 
 type pipeInfo struct {
@@ -264,9 +280,18 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 			p.forgetNames(names, all)
 			mark := p.vars.mark()
 			p.walkStmts(f, c.Cond)
+			from, start := len(p.cmd.Segments), p.env.cwd
 			p.walkStmts(f, c.Do)
 			p.vars.forgetSince(mark)
 			p.forgetNames(names, all)
+			if !c.Until {
+				// printf '/\n' | while read d; do rm -rf "$d"; done; what
+				// the extra walks set is as unknown after the loop.
+				again := p.vars.mark()
+				p.whileReadData(f, c, len(p.cmd.Segments)-from, start)
+				p.vars.forgetSince(again)
+				p.forgetNames(names, all)
+			}
 		})
 	case *syntax.ForClause:
 		p.scoped(func() {

@@ -44,6 +44,9 @@ type word struct {
 	// derived is true when the word is known only through static
 	// evaluation of values the command set (x=rm; $x).
 	derived bool
+	// tilde is true when the word starts with a tilde the shell expands
+	// to the home directory (~, ~/x; not '~' nor ~user).
+	tilde bool
 }
 
 // resolveWord resolves w in frame f. Substitutions inside it are walked as
@@ -98,6 +101,8 @@ func (p *walker) resolvePart(f *frame, part syntax.WordPart, parent int, first, 
 					// ~user, ~+, ~-: not knowable.
 					out.dynamic = true
 					*pathOK = false
+				} else {
+					out.tilde = true
 				}
 			}
 			if hasGlob(v, f.shell) {
