@@ -195,14 +195,23 @@ func init() {
 			specs[n] = s
 		}
 	}
-	// Shells and interpreters: from the program registry.
+	// From the program registry: every entry that describes its command
+	// line, and its subcommands' options ("git push").
 	for _, p := range programs.All() {
-		if p.Options == "" {
+		if !p.HasSpec() {
 			continue
 		}
 		s := &Spec{desc: p.Options, Abbrev: p.Abbrev, InOrder: p.InOrder, SingleDashLong: p.SingleDashLong,
 			FoldCase: p.FoldCase, Subcommands: p.Subcommands}
 		add(strings.Join(p.Names, ","), s)
+		for sub, o := range p.Subs {
+			if o.Options == "" {
+				continue
+			}
+			for _, n := range p.Names {
+				specs[n+" "+sub] = &Spec{desc: o.Options, Abbrev: p.Abbrev, InOrder: p.InOrder, SingleDashLong: p.SingleDashLong, FoldCase: p.FoldCase}
+			}
+		}
 	}
 	// Files and directories (GNU coreutils; BSD spellings are a subset).
 	add("rm", spec("f|force r|R|recursive d|dir i I interactive=? v|verbose one-file-system no-preserve-root preserve-root=? help version"))
