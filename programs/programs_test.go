@@ -18,7 +18,7 @@ func TestLookup(t *testing.T) {
 		"python3": "python", "python3.12": "python", "pypy3.10": "python", "ipython3": "ipython",
 		"lua5.4": "lua", "luajit": "lua", "php8.2": "php", "php-cgi8.2": "php", "php8.2-cgi": "php",
 		"node18": "node", "nodejs": "node", "rscript": "rscript", "pwsh.exe": "pwsh", "bash": "bash",
-		"bash5": "", "ls": "", "x264": "", "pip3.11": "",
+		"bash5": "", "frobnicate": "", "x264": "", "pip3.11": "",
 	} {
 		got := ""
 		if p := programs.Lookup(name); p != nil {
