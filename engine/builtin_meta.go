@@ -3,7 +3,7 @@
 package engine
 
 // builtinMetaDigest is embeddedDigest of the packs the table was read from.
-const builtinMetaDigest = "5365e2cb57b36a0e0682c35aec4630c21b749c34eff3b9fcaa9036a1ea06e5ed"
+const builtinMetaDigest = "1e1f5673f4e4674397f3646600a4819975308dfff45f70bcd6dfb847b94c4ada"
 
 // builtinMetaTable is the embedded packs' METADATA by rule id (see builtinMeta).
 var builtinMetaTable = map[string]RuleMeta{

@@ -29,8 +29,6 @@ var legacySets = map[string]string{
 	// Shells whose dialect is POSIX sh: could be a registry field (dialect).
 	"hook/adapter.go: ash dash ksh mksh posh sh": "legacy: $SHELL to dialect",
 	"parser/options.go: ash dash ksh mksh sh":    "legacy: shell option to dialect",
-	// Exact argv forms that print a version: could be a registry field.
-	"scripts/gen-tables.py: perl python3 ruby": "legacy: version_forms",
 }
 
 // TestNoProgramSetsElsewhere fails when a line of Go, Rego or Python outside

@@ -22,7 +22,7 @@ harmless_assigns := {
 }
 
 # Tags that make a segment unknowable or run code. The list is data
-# (data.rivumi.tables.sets.unknowable_tags, from scripts/gen-tables.py): a
+# (data.rivumi.tables.sets.unknowable_tags, policies/tables/tables.json): a
 # lookup there costs less per verdict than building a set literal.
 unknowable_tags := {t | some t, _ in data.rivumi.tables.sets.unknowable_tags}
 
