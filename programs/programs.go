@@ -218,9 +218,13 @@ func (p *Program) check(line int) []string {
 		}
 	}
 	if p.Options != "" {
+		all := p.Options
+		for _, s := range p.Subs {
+			all += " " + s.Options
+		}
 		for _, o := range append(append([]string{}, p.WriteOptions...), p.ReadOptions...) {
-			if !declaresValue(p.Options, o) {
-				bad("option %q of write_options or read_options is not a value-taking option of options", o)
+			if !declaresValue(all, o) {
+				bad("option %q of write_options or read_options is not a value-taking option of options (or of a subcommand's)", o)
 			}
 		}
 	}
