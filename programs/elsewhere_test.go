@@ -26,9 +26,6 @@ var legacySets = map[string]string{
 	"server/api.go: bash sh zsh":         "dialect names",
 	// Language words looked for inside vim commands (:py, :lua …).
 	"parser/code.go: lua perl py ruby": "vim command words",
-	// Shells whose dialect is POSIX sh: could be a registry field (dialect).
-	"hook/adapter.go: ash dash ksh mksh posh sh": "legacy: $SHELL to dialect",
-	"parser/options.go: ash dash ksh mksh sh":    "legacy: shell option to dialect",
 }
 
 // TestNoProgramSetsElsewhere fails when a line of Go, Rego or Python outside

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -343,6 +344,20 @@ var (
 	versionSuffix = regexp.MustCompile(`[-_.]?[0-9][0-9.]*$`)
 	versionInfix  = regexp.MustCompile(`^[a-z]+([0-9][0-9.]*)-[a-z]+$`)
 )
+
+// Dialect returns the parser dialect ("sh", "zsh" or "bash") a shell run by
+// name (a basename, lower case) parses in: the registry's dialects; bash
+// for every other name.
+func Dialect(name string) string {
+	if p := Lookup(name); p != nil {
+		for d, names := range p.Dialects {
+			if slices.Contains(names, name) {
+				return d
+			}
+		}
+	}
+	return "bash"
+}
 
 // Names returns every name of the entries for which keep is true, sorted.
 func Names(keep func(*Program) bool) []string {
