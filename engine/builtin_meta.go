@@ -3,7 +3,7 @@
 package engine
 
 // builtinMetaDigest is embeddedDigest of the packs the table was read from.
-const builtinMetaDigest = "1e1f5673f4e4674397f3646600a4819975308dfff45f70bcd6dfb847b94c4ada"
+const builtinMetaDigest = "eb2eaabbd2d4d7ebe6088c8d1fd389c663d9f1e205b2f0c5dddfcf958255022f"
 
 // builtinMetaTable is the embedded packs' METADATA by rule id (see builtinMeta).
 var builtinMetaTable = map[string]RuleMeta{

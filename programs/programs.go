@@ -240,9 +240,35 @@ func (p *Program) check(line int) []string {
 	return out
 }
 
-// Kinds are the program kinds rules test (data.rivumi.tables.kinds.KIND),
-// each with what it means.
-var Kinds = map[string]string{}
+// Kinds are the program kinds rules test (data.rivumi.tables.kinds.KIND:
+// a set of names), each with what it means: a program set a rule needs is a
+// kind here and kinds: [KIND] on the registry's entries, never a literal
+// set in Rego (TestNoProgramSetsElsewhere).
+var Kinds = map[string]string{
+	"deletes":           "removes its operands (rm, rmdir, unlink …)",
+	"shreds":            "destroys the operand in place (shred, wipe)",
+	"partitions":        "rewrites a disk's partition table (fdisk, sfdisk, cfdisk …)",
+	"netcat":            "netcat: -e and -c hand a program to the network (nc)",
+	"socket_relay":      "relays a pipe to a network socket (nc, telnet, socat …)",
+	"dbus":              "calls D-Bus methods (busctl, dbus-send, gdbus …)",
+	"power":             "powers the machine off or reboots it (shutdown, reboot, halt …)",
+	"kills_by_name":     "signals processes by name (killall, pkill)",
+	"permissions":       "changes permissions or ownership (chmod, chown, chattr …)",
+	"archives":          "reads or writes archives (tar, bsdtar, gtar …)",
+	"extracts":          "extracts archives (writes whatever they hold) (unzip, 7z, 7za …)",
+	"overwrites":        "links or installs over a target (ln, install, link)",
+	"uploads":           "copies to a remote host given as host:path (scp, rsync, sftp)",
+	"installs":          "installs or runs packages whatever its arguments (npx, bunx, pnpx …)",
+	"privilege_wrapper": "runs its command as another user or in another root (sudo, doas, run0 …)",
+	"privilege":         "acts as or on another user (sudo, doas, run0 …)",
+	"database":          "a database client (psql, mysql, sqlite3 …)",
+	"system":            "changes system services, mounts, kernel or firewall (systemctl, launchctl, crontab …)",
+	"kills":             "stops processes (kill, pkill, killall …)",
+	"text_script":       "runs an awk or sed script (allowed in the parsed safe subset) (awk, sed, gsed)",
+	"inline_code":       "runs the shell code it is given (eval, source, trap …) (eval, source, . …)",
+	"reads_vars":        "a builtin that reads input into variables (read, mapfile, readarray)",
+	"harmless_wrapper":  "a wrapper that may surround an allowed program (timeout, time, nice …)",
+}
 
 func decodeStrict(n *yaml.Node, p *Program) error {
 	if n.Kind != yaml.MappingNode {
