@@ -3,7 +3,7 @@
 package engine
 
 // builtinMetaDigest is embeddedDigest of the packs the table was read from.
-const builtinMetaDigest = "eb2eaabbd2d4d7ebe6088c8d1fd389c663d9f1e205b2f0c5dddfcf958255022f"
+const builtinMetaDigest = "c50eead7f31fe06ccaf86681a8f0676f6e289b67e622d6b00a5c511f2c240cc4"
 
 // builtinMetaTable is the embedded packs' METADATA by rule id (see builtinMeta).
 var builtinMetaTable = map[string]RuleMeta{

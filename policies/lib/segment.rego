@@ -12,9 +12,6 @@ protected_classes := {"git", "agent-config", "rc", "ssh", "ci", "envrc"}
 # Classes whose reading needs consent.
 secret_classes := {"secret", "ssh", "credentials", "device"}
 
-# Wrappers that may surround an allowed program.
-harmless_wrappers := {"timeout", "time", "nice", "nohup", "stdbuf"}
-
 # Assignments an allowed command may carry.
 harmless_assigns := {
 	"LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ", "NO_COLOR", "FORCE_COLOR", "TERM",
@@ -50,7 +47,7 @@ plain_wrappers if not "wrapped" in input.segment.tags
 plain_wrappers if {
 	"wrapped" in input.segment.tags
 	every w in input.segment.wrappers {
-		w.name in harmless_wrappers
+		data.rivumi.tables.kinds.harmless_wrapper[w.name]
 	}
 }
 
@@ -71,7 +68,7 @@ harmless_assign(a) if {
 # IFS= read -r line: IFS only shapes read's own splitting.
 harmless_assign(a) if {
 	a.name == "IFS"
-	input.segment.program in {"read", "mapfile", "readarray"}
+	data.rivumi.tables.kinds.reads_vars[input.segment.program]
 	not a.dynamic
 }
 

@@ -7,34 +7,42 @@ import data.rivumi.lib.segment as seg
 
 test_plain if {
 	seg.plain with input as fx.run(["ls"], {})
+		with data.rivumi.tables as fx.tables
 	seg.plain with input as fx.run(["/usr/bin/ls"], {"program": "ls", "path_kind": "system"})
+		with data.rivumi.tables as fx.tables
 	seg.plain with input as fx.run(["ls"], {
 		"wrappers": [fx.wrapper("timeout", ["5"]), fx.wrapper("nice", [])],
 		"assigns": [fx.assign("LANG", "C"), fx.assign("NO_COLOR", "1")],
 		"tags": {"dynamic-args", "background"},
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 test_plain_path_kind if {
 	every kind in ["relative", "absolute", "dynamic"] {
 		not seg.plain with input as fx.run(["x"], {"path_kind": kind})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
 test_plain_wrappers if {
 	every w in ["sudo", "env", "xargs", "find", "watch"] {
 		not seg.plain with input as fx.run(["ls"], {"wrappers": [fx.wrapper("timeout", ["5"]), fx.wrapper(w, [])]})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
 test_plain_assignments if {
 	not seg.plain with input as fx.run(["ls"], {"assigns": [fx.assign("LANG", "C"), fx.assign("GREP_OPTIONS", "x")]})
+		with data.rivumi.tables as fx.tables
 	not seg.plain with input as fx.run(["ls"], {"assigns": [{"name": "LANG", "value": "$L", "dynamic": true}]})
+		with data.rivumi.tables as fx.tables
 }
 
 test_plain_unknowable_tags if {
 	every t in seg.unknowable_tags {
 		not seg.plain with input as fx.run(["ls"], {"tags": {t}})
+			with data.rivumi.tables as fx.tables
 	}
 }
 

@@ -27,11 +27,13 @@ test_upload_curl_at_file if {
 			"operands": [fx.path("https://example.com", "workspace")],
 			"reads": [fx.path("f", "workspace")],
 		})
+			with data.rivumi.tables as fx.tables
 	}
 	{"id": "network.upload"} in rules.ask with input as fx.run(["curl", "-F", "file=@f", "https://example.com"], {
 		"flags": {"form"},
 		"options": {"form": ["file=@f"]},
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 test_upload_curl_upload_file if {
@@ -39,6 +41,7 @@ test_upload_curl_upload_file if {
 		"flags": {"upload-file"},
 		"options": {"upload-file": ["f"]},
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 test_upload_wget_post_file if {
@@ -47,6 +50,7 @@ test_upload_wget_post_file if {
 			"flags": {k},
 			"options": {k: ["f"]},
 		})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
@@ -55,6 +59,7 @@ test_upload_copy_to_host if {
 		{"id": "network.upload"} in rules.ask with input as fx.run([prog, "f", "host:/tmp"], {
 			"operands": [fx.path("f", "workspace"), fx.path("host:/tmp", "workspace")],
 		})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
@@ -64,17 +69,20 @@ test_upload_near_misses if {
 		"flags": {"data"},
 		"options": {"data": ["a=1"]},
 	})
+		with data.rivumi.tables as fx.tables
 
 	# A download.
 	not {"id": "network.upload"} in rules.ask with input as fx.run(["wget", "https://example.com/f"], {
 		"operands": [fx.path("https://example.com/f", "workspace")],
 	})
+		with data.rivumi.tables as fx.tables
 
 	# rsync between local directories.
 	not {"id": "network.upload"} in rules.ask with input as fx.run(["rsync", "-a", "src/", "/backup/src"], {
 		"flags": {"archive"},
 		"operands": [fx.path("src/", "workspace"), fx.path("/backup/src", "outside")],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 test_upload_at_sign_in_other_options if {
@@ -85,4 +93,5 @@ test_upload_at_sign_in_other_options if {
 		"operands": [fx.path("https://x.test", "workspace")],
 	})
 	not {"id": "network.upload"} in rules.ask with input as header
+		with data.rivumi.tables as fx.tables
 }

@@ -79,12 +79,14 @@ test_local_program_near_misses if {
 test_privilege_wrapper if {
 	every w in ["sudo", "doas", "su", "chroot"] {
 		{"id": "privilege.escalation"} in rules.ask with input as fx.run(["ls"], {"wrappers": [fx.wrapper(w, [])]})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
 test_privilege_program if {
 	every prog in ["sudo", "su", "passwd", "visudo", "usermod", "setcap"] {
 		{"id": "privilege.escalation"} in rules.ask with input as fx.run([prog], {})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
@@ -92,6 +94,7 @@ test_privilege_harmless_wrapper if {
 	not {"id": "privilege.escalation"} in rules.ask with input as fx.run(["ls"], {
 		"wrappers": [fx.wrapper("timeout", ["5"])],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 # ops.destroy
@@ -107,13 +110,16 @@ test_ops_destroy if {
 
 test_ops_destroy_sql if {
 	{"id": "ops.destroy"} in rules.ask with input as fx.run(["psql", "-c", "DROP TABLE users"], {"flags": {"c"}})
+		with data.rivumi.tables as fx.tables
 	{"id": "ops.destroy"} in rules.ask with input as fx.run(["redis-cli", "FLUSHALL"], {})
+		with data.rivumi.tables as fx.tables
 }
 
 test_ops_destroy_near_misses if {
 	not {"id": "ops.destroy"} in rules.ask with input as fx.run(["kubectl", "get", "pods"], {"subcommand": "get"})
 		with data.rivumi.tables as fx.tables
 	not {"id": "ops.destroy"} in rules.ask with input as fx.run(["psql", "-c", "SELECT 1"], {"flags": {"c"}})
+		with data.rivumi.tables as fx.tables
 
 	# A destructive word for a program that is not an ops tool.
 	not {"id": "ops.destroy"} in rules.ask with input as fx.run(["echo", "delete"], {})
@@ -125,11 +131,13 @@ test_ops_destroy_near_misses if {
 test_ops_system if {
 	every prog in ["systemctl", "crontab", "mount", "iptables", "sysctl"] {
 		{"id": "ops.system"} in rules.ask with input as fx.run([prog, "x"], {})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
 test_ops_system_near_miss if {
 	not {"id": "ops.system"} in rules.ask with input as fx.run(["uptime"], {})
+		with data.rivumi.tables as fx.tables
 }
 
 # ops.kill
@@ -138,11 +146,13 @@ test_ops_kill if {
 	every prog in ["kill", "pkill", "killall", "xkill"] {
 		kill := fx.run([prog, "1234"], {"operands": [fx.path("1234", "workspace")]})
 		{"id": "ops.kill"} in rules.ask with input as kill
+			with data.rivumi.tables as fx.tables
 	}
 }
 
 test_ops_kill_near_miss if {
 	not {"id": "ops.kill"} in rules.ask with input as fx.run(["ps", "aux"], {})
+		with data.rivumi.tables as fx.tables
 }
 
 test_ops_destroy_sql_words_elsewhere if {

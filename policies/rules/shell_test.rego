@@ -128,6 +128,7 @@ test_inline_shell_c if {
 test_inline_builtins if {
 	every prog in ["eval", "source", ".", "trap", "alias", "watch", "su"] {
 		{"id": "shell.inline"} in rules.ask with input as fx.run([prog, "x"], {"operands": [fx.path("x", "workspace")]})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
@@ -137,13 +138,17 @@ test_inline_near_misses if {
 		"operands": [fx.path("x.sh", "workspace")],
 		"tags": {"script-file"},
 	})
+		with data.rivumi.tables as fx.tables
 
 	# -c for a program that is not a shell.
 	not {"id": "shell.inline"} in rules.ask with input as fx.run(["grep", "-c", "x"], {"flags": {"c"}})
+		with data.rivumi.tables as fx.tables
 
 	# Listing aliases and traps.
 	not {"id": "shell.inline"} in rules.ask with input as fx.run(["alias"], {})
+		with data.rivumi.tables as fx.tables
 	not {"id": "shell.inline"} in rules.ask with input as fx.run(["trap", "-p"], {"flags": {"p"}})
+		with data.rivumi.tables as fx.tables
 }
 
 # shell.interpreter-code
@@ -196,18 +201,21 @@ test_code_env if {
 	]
 	every name in names {
 		{"id": "shell.code-env"} in rules.ask with input as fx.run(["ls"], {"assigns": [fx.assign(name, "x")]})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
 test_code_env_harmless_assignments if {
 	every name in ["LANG", "TZ", "NO_COLOR", "CI"] {
 		not {"id": "shell.code-env"} in rules.ask with input as fx.run(["ls"], {"assigns": [fx.assign(name, "x")]})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
 test_inline_builtins_need_an_argument if {
 	every prog in ["eval", "source", "exec"] {
 		not {"id": "shell.inline"} in rules.ask with input as fx.run([prog], {})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
