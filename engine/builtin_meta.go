@@ -3,7 +3,7 @@
 package engine
 
 // builtinMetaDigest is embeddedDigest of the packs the table was read from.
-const builtinMetaDigest = "c50eead7f31fe06ccaf86681a8f0676f6e289b67e622d6b00a5c511f2c240cc4"
+const builtinMetaDigest = "4b7e4cee562726623b14332905eb5cba1c61b1bd365a17bb793b55d3cceee411"
 
 // builtinMetaTable is the embedded packs' METADATA by rule id (see builtinMeta).
 var builtinMetaTable = map[string]RuleMeta{

@@ -58,7 +58,7 @@ ask contains {"id": "fs.project-code-write"} if "project-code" in input.segment.
 #   grantable: true
 #   justification: Deleting files cannot be undone from here; confirm what goes.
 ask contains {"id": "fs.delete"} if {
-	input.segment.program in {"rm", "rmdir", "unlink", "shred", "srm", "trash", "trash-put", "wipe"}
+	data.rivumi.tables.kinds.deletes[input.segment.program]
 	not seg.query_only
 	not workspace_delete
 }
@@ -127,7 +127,7 @@ ask contains {"id": "fs.delete"} if {
 #   grantable: true
 #   justification: chmod, chown, chgrp, chattr and setfacl change who may read, write or run files.
 ask contains {"id": "fs.permissions"} if {
-	input.segment.program in {"chmod", "chown", "chgrp", "chattr", "setfacl", "umask"}
+	data.rivumi.tables.kinds.permissions[input.segment.program]
 	not workspace_chmod
 }
 
@@ -165,12 +165,12 @@ plain_mode(m) if regex.match(`^[ugoa]*([-+=][rwxXugo]*)+(,[ugoa]*([-+=][rwxXugo]
 #   grantable: true
 #   justification: Archives can write anywhere (absolute paths, ../, symlinks); confirm the archive and target.
 ask contains {"id": "fs.archive"} if {
-	input.segment.program in {"tar", "bsdtar", "gtar", "unzip", "7z", "7za", "unrar", "cpio", "ar", "zip"}
+	data.rivumi.tables.kinds.archives[input.segment.program]
 	count(input.segment.writes) > 0
 }
 
 ask contains {"id": "fs.archive"} if {
-	input.segment.program in {"unzip", "7z", "7za", "unrar", "cpio", "pax"}
+	data.rivumi.tables.kinds.extracts[input.segment.program]
 }
 
 # METADATA
@@ -241,7 +241,7 @@ broad_read if {
 #   grantable: true
 #   justification: ln -f, cp -f and install replace files; confirm the target.
 ask contains {"id": "fs.overwrite"} if {
-	input.segment.program in {"ln", "install", "link"}
+	data.rivumi.tables.kinds.overwrites[input.segment.program]
 }
 
 # METADATA

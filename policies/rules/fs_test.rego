@@ -74,6 +74,7 @@ test_delete if {
 			"operands": [fx.path("f", "workspace")],
 			"writes": [fx.path("f", "workspace")],
 		})
+			with data.rivumi.tables as fx.tables
 	}
 	every prog in ["rm", "unlink"] {
 		{"id": "fs.delete"} in rules.ask with input as fx.run([prog, "../f"], {
@@ -137,15 +138,18 @@ test_delete_find if {
 		"options": {"name": ["*.o"]},
 		"operands": [fx.path(".", "workspace")],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 test_delete_near_misses if {
 	not {"id": "fs.delete"} in rules.ask with input as fx.run(["rm", "--help"], {"flags": {"help"}})
+		with data.rivumi.tables as fx.tables
 	not {"id": "fs.delete"} in rules.ask with input as fx.run(["find", ".", "-name", "x"], {
 		"flags": {"name"},
 		"options": {"name": ["x"]},
 		"operands": [fx.path(".", "workspace")],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 # fs.permissions
@@ -155,6 +159,7 @@ test_permissions if {
 		{"id": "fs.permissions"} in rules.ask with input as fx.run([prog, "x", "f"], {
 			"operands": [fx.path("x", "workspace"), fx.path("f", "workspace")],
 		})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
@@ -164,6 +169,7 @@ test_permissions_reading_modes if {
 		"options": {"format": ["%a"]},
 		"operands": [fx.path("f", "workspace")],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 # fs.archive
@@ -174,11 +180,13 @@ test_archive_tar_extract if {
 		"options": {"file": ["a.tar"]},
 		"writes": [fx.path(".", "workspace")],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 test_archive_unpackers_always if {
 	every prog in ["unzip", "7z", "unrar", "cpio", "pax"] {
 		{"id": "fs.archive"} in rules.ask with input as fx.run([prog, "a"], {"operands": [fx.path("a", "workspace")]})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
@@ -187,6 +195,7 @@ test_archive_tar_listing if {
 		"flags": {"list", "file"},
 		"options": {"file": ["a.tar"]},
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 # fs.read-secret
@@ -232,6 +241,7 @@ test_overwrite if {
 			"operands": [fx.path("a", "workspace"), fx.path("b", "workspace")],
 			"writes": [fx.path("b", "workspace")],
 		})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
@@ -240,6 +250,7 @@ test_overwrite_spares_cp if {
 		"operands": [fx.path("a", "workspace"), fx.path("b", "workspace")],
 		"writes": [fx.path("b", "workspace")],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 # fs.history

@@ -166,7 +166,7 @@ allow contains {"id": "allow.apply-patch"} if {
 #     The awk or sed script only transforms text (no system, getline, pipes, e or w); sed -i rewrites its files,
 #     allowed when every file it writes (backups included) is in the workspace and none is code a program loads.
 allow contains {"id": "allow.text-script"} if {
-	input.segment.program in {"awk", "gawk", "mawk", "nawk", "sed", "gsed"}
+	data.rivumi.tables.kinds.text_script[input.segment.program]
 	seg.plain
 	seg.static_args
 	count(input.segment.code) > 0
