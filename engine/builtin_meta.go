@@ -3,7 +3,7 @@
 package engine
 
 // builtinMetaDigest is embeddedDigest of the packs the table was read from.
-const builtinMetaDigest = "4b7e4cee562726623b14332905eb5cba1c61b1bd365a17bb793b55d3cceee411"
+const builtinMetaDigest = "d12c0060f9da64d09af85d49ff894de334fea0fd54630351d078c606aded752d"
 
 // builtinMetaTable is the embedded packs' METADATA by rule id (see builtinMeta).
 var builtinMetaTable = map[string]RuleMeta{

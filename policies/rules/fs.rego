@@ -207,7 +207,7 @@ ask contains {"id": "fs.read-home"} if "home-read" in input.segment.tags
 #     A recursive search of /, the home directory or a system directory reads every secret in it
 #     (keys, tokens, cloud credentials). Search inside the workspace instead.
 ask contains {"id": "fs.read-broad"} if {
-	input.segment.program in {"grep", "egrep", "fgrep", "rg", "ag", "ack", "find", "tree", "du", "tar", "zip", "rsync", "scp", "cp"}
+	data.rivumi.tables.kinds.searches[input.segment.program]
 	count(input.segment.read_classes & {"root", "home", "system-top"}) > 0
 	broad_read
 }
@@ -215,13 +215,13 @@ ask contains {"id": "fs.read-broad"} if {
 # A recursive read of a hidden directory of home (~/.config holds gh and
 # gcloud tokens, ~/.local/share the keyrings) reaches secrets too.
 ask contains {"id": "fs.read-broad"} if {
-	input.segment.program in {"grep", "egrep", "fgrep", "rg", "ag", "ack", "find", "tar", "zip", "rsync", "scp", "cp"}
+	data.rivumi.tables.kinds.searches_contents[input.segment.program]
 	some r in input.segment.reads
 	startswith(r.path, "~/.")
 	broad_read
 }
 
-broad_read if input.segment.program in {"rg", "ag", "ack", "find", "tree", "du", "tar", "zip", "rsync", "scp"}
+broad_read if data.rivumi.tables.kinds.reads_tree[input.segment.program]
 
 broad_read if {
 	input.segment.program == "cp"

@@ -301,9 +301,11 @@ test_read_broad if {
 		"flags": {"recursive"},
 		"operands": [fx.path("KEY", "workspace"), fx.path("~", "home")],
 	})
+		with data.rivumi.tables as fx.tables
 	{"id": "fs.read-broad"} in rules.ask with input as fx.run(["rg", "token", "/"], {
 		"operands": [fx.path("token", "workspace"), fx.path("/", "root")],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 test_read_broad_workspace_is_fine if {
@@ -311,6 +313,7 @@ test_read_broad_workspace_is_fine if {
 		"flags": {"recursive"},
 		"operands": [fx.path("TODO", "workspace"), fx.path("src", "workspace")],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 # fs.instructions-write
