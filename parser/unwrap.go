@@ -6,6 +6,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/rivumi/rivumi/internal/shquote"
+	"github.com/rivumi/rivumi/programs"
 	"github.com/rivumi/rivumi/rules"
 )
 
@@ -137,19 +138,15 @@ func wrapperArgs(ws []word, from, to int) []string {
 	return out
 }
 
-// genericWrappers run their operand as a command; the value lists the
-// short options that take an argument.
-var genericWrappers = map[string]string{
-	"strace": "oepsuEPIbaXOS", "ltrace": "oepsuEnaS", "valgrind": "", "fakeroot": "isb", "doas": "uC",
-	"proxychains": "f", "proxychains4": "f", "torsocks": "aPuip", "unbuffer": "", "caffeinate": "tw",
-	"catchsegv": "", "firejail": "", "nsenter": "tSG", "unshare": "", "cpulimit": "lpe", "prlimit": "p", "numactl": "CNmpi",
-	"pkexec": "", "systemd-run": "uMpEHs", "bwrap": "", "firejail-run": "",
-	"dbus-launch": "", "xvfb-run": "nsfe", "with-contenv": "", "direnv": "", "chpst": "ugUenlmdofcrp",
-	"eatmydata": "", "tsocks": "", "sudo.ws": "", "run0": "uDg", "gosu": "", "su-exec": "",
-	"setpriv": "", "s6-setuidgid": "", "daemonize": "acepElouv", "start-stop-daemon": "",
-	"linux32": "", "linux64": "", "i386": "", "x86_64": "", "flatpak-spawn": "", "proot": "rbwq",
-	"dbus-run-session": "", "tini": "sp", "dumb-init": "r", "ssh-agent": "aEPt", "cgexec": "g",
-	"runcon": "turl", "setarch": "", "faketime": "fm", "perf": "eoptCGIrcFmjDx",
+// genericWrapper returns the short options that take a value of a program
+// that runs its operand as a command (the registry's wrapper_options), and
+// whether it is one.
+func genericWrapper(name string) (string, bool) {
+	p := programs.Lookup(name)
+	if p == nil || p.WrapperOptions == nil {
+		return "", false
+	}
+	return *p.WrapperOptions, true
 }
 
 // wrapperOperands: wrappers that take operands before the command
@@ -195,7 +192,7 @@ func (p *walker) unwrap(f *frame, seg *Segment, ws []word) []word {
 			p.codeWrapper(f, seg, name, ws)
 			return ws
 		default:
-			if shorts, isWrap := genericWrappers[name]; isWrap {
+			if shorts, isWrap := genericWrapper(name); isWrap {
 				i := 1
 				lead := wrapperOperands[name]
 				if name == "runcon" && len(ws) > 1 && strings.HasPrefix(ws[1].text, "-") {

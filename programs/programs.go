@@ -51,6 +51,7 @@ type Program struct {
 	WritesOperands bool     `yaml:"writes_operands"`
 	WriteOptions   []string `yaml:"write_options"`
 	ReadOptions    []string `yaml:"read_options"`
+	StringOperands bool     `yaml:"string_operands"`
 
 	// What the allow layer may cover (policies/rules/readonly.rego).
 	Readonly       *string               `yaml:"readonly"`
@@ -63,6 +64,11 @@ type Program struct {
 	RunsWorkspace bool     `yaml:"runs_workspace"`
 	Ops           bool     `yaml:"ops"`
 	Kinds         []string `yaml:"kinds"`
+
+	// WrapperOptions, when set, makes it a generic wrapper: it runs its
+	// first operand as a command; the value lists its short options that
+	// take a value (strace -o FILE).
+	WrapperOptions *string `yaml:"wrapper_options"`
 
 	Subs map[string]*Sub `yaml:"subs"`
 }
@@ -228,6 +234,9 @@ func (p *Program) check(line int) []string {
 				bad("option %q of write_options or read_options is not a value-taking option of options (or of a subcommand's)", o)
 			}
 		}
+	}
+	if p.WrapperOptions != nil && !p.RunsAnything {
+		bad("a wrapper runs anything (runs_anything: true)")
 	}
 	for sub, s := range p.Subs {
 		if !p.Subcommands {
