@@ -149,9 +149,14 @@ func genericWrapper(name string) (string, bool) {
 	return *p.WrapperOptions, true
 }
 
-// wrapperOperands: wrappers that take operands before the command
-// (setarch ARCH cmd, faketime TIME cmd, perf stat cmd, runcon CONTEXT cmd).
-var wrapperOperands = map[string]int{"setarch": 1, "faketime": 1, "perf": 1, "runcon": 1}
+// wrapperOperands is the number of operands a wrapper takes before the
+// command (the registry's wrapper_operands: setarch ARCH cmd, perf stat cmd).
+func wrapperOperands(name string) int {
+	if p := programs.Lookup(name); p != nil {
+		return p.WrapperOperands
+	}
+	return 0
+}
 
 // unwrap peels wrappers off ws, recording them on seg, and returns the
 // words of the command that finally runs. It may add child segments for
@@ -194,7 +199,7 @@ func (p *walker) unwrap(f *frame, seg *Segment, ws []word) []word {
 		default:
 			if shorts, isWrap := genericWrapper(name); isWrap {
 				i := 1
-				lead := wrapperOperands[name]
+				lead := wrapperOperands(name)
 				if name == "runcon" && len(ws) > 1 && strings.HasPrefix(ws[1].text, "-") {
 					lead = 0 // runcon -t TYPE cmd: no context operand
 				}

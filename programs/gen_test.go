@@ -39,6 +39,8 @@ func literal(t *testing.T, v reflect.Value, typed bool) string {
 		return fmt.Sprintf("%q", v.String())
 	case reflect.Bool:
 		return fmt.Sprint(v.Bool())
+	case reflect.Int:
+		return fmt.Sprint(v.Int())
 	case reflect.Pointer:
 		if v.Elem().Kind() == reflect.Struct {
 			return literal(t, v.Elem(), false)

@@ -69,6 +69,9 @@ type Program struct {
 	// first operand as a command; the value lists its short options that
 	// take a value (strace -o FILE).
 	WrapperOptions *string `yaml:"wrapper_options"`
+	// WrapperOperands is the number of operands a generic wrapper takes
+	// before the command (setarch ARCH cmd, perf stat cmd).
+	WrapperOperands int `yaml:"wrapper_operands"`
 
 	Subs map[string]*Sub `yaml:"subs"`
 }
@@ -234,6 +237,9 @@ func (p *Program) check(line int) []string {
 				bad("option %q of write_options or read_options is not a value-taking option of options (or of a subcommand's)", o)
 			}
 		}
+	}
+	if p.WrapperOperands > 0 && p.WrapperOptions == nil {
+		bad("wrapper_operands of a program that is not a wrapper (wrapper_options)")
 	}
 	if p.WrapperOptions != nil && !p.RunsAnything {
 		bad("a wrapper runs anything (runs_anything: true)")
