@@ -3,7 +3,7 @@
 package engine
 
 // builtinMetaDigest is embeddedDigest of the packs the table was read from.
-const builtinMetaDigest = "d12c0060f9da64d09af85d49ff894de334fea0fd54630351d078c606aded752d"
+const builtinMetaDigest = "4fc52208aad8dda6e536e159a29b905142e1429ee3a9d53d5d2866546d6992ac"
 
 // builtinMetaTable is the embedded packs' METADATA by rule id (see builtinMeta).
 var builtinMetaTable = map[string]RuleMeta{

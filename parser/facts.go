@@ -377,5 +377,16 @@ func (p *walker) changeDir(seg *Segment, operands []word) {
 	}
 }
 
-// secretPlace holds the path classes whose contents are secret.
-var secretPlace = map[string]bool{ClassSecret: true, ClassSSH: true, ClassCredentials: true}
+// SecretClasses are the path classes whose contents are secret: the one
+// list of them (the Rego packs read it as data.rivumi.tables.sets.secret_classes,
+// generated from it). Callers must not modify it.
+var SecretClasses = []string{ClassSecret, ClassSSH, ClassCredentials}
+
+// secretPlace holds SecretClasses.
+var secretPlace = func() map[string]bool {
+	m := map[string]bool{}
+	for _, c := range SecretClasses {
+		m[c] = true
+	}
+	return m
+}()

@@ -9,8 +9,8 @@ critical_classes := {"root", "home", "system-top"}
 # Classes of paths no command may write (deny).
 protected_classes := {"git", "agent-config", "rc", "ssh", "ci", "envrc"}
 
-# Classes whose reading needs consent.
-secret_classes := {"secret", "ssh", "credentials", "device"}
+# Classes whose contents are secret (parser.SecretClasses, as data).
+secret_classes := {c | some c, _ in data.rivumi.tables.sets.secret_classes}
 
 # Assignments an allowed command may carry.
 harmless_assigns := {

@@ -40,8 +40,11 @@ test_plain_assignments if {
 }
 
 test_plain_unknowable_tags if {
-	every t in seg.unknowable_tags {
+	tags := seg.unknowable_tags with data.rivumi.tables as fx.tables
+	count(tags) > 0
+	every t in tags {
 		not seg.plain with input as fx.run(["ls"], {"tags": {t}})
+			with data.rivumi.tables as fx.tables
 			with data.rivumi.tables as fx.tables
 	}
 }
@@ -78,7 +81,9 @@ test_reads_ok if {
 }
 
 test_reads_ok_near_misses if {
-	every class in seg.secret_classes {
+	classes := seg.secret_classes with data.rivumi.tables as fx.tables
+	count(classes) > 0
+	every class in classes | {"device"} {
 		not seg.reads_ok with input as fx.run(["cat", "f"], {"operands": [fx.path("f", class)]})
 			with data.rivumi.tables as fx.tables
 		not seg.reads_ok with input as fx.run(["cat"], {"redirects": [fx.redirect("<", "f", class)]})

@@ -282,7 +282,9 @@ test_system_credentials if {
 test_system_credentials_reading_is_not_floor if {
 	cmd := fx.run(["cat", "/etc/shadow"], {"operands": [fx.path("/etc/shadow", "credentials")]})
 	not {"id": "floor.system-credentials"} in rules.floor with input as cmd
+		with data.rivumi.tables as fx.tables
 	{"id": "fs.read-secret"} in rules.ask with input as cmd
+		with data.rivumi.tables as fx.tables
 }
 
 # floor.kill-init

@@ -179,11 +179,11 @@ ask contains {"id": "fs.archive"} if {
 #   id: fs.read-secret
 #   grantable: true
 #   justification: The command reads a secret (.env, keys, cloud credentials, ~/.ssh, /etc/shadow) that may leave the machine.
-ask contains {"id": "fs.read-secret"} if "secret" in input.segment.read_classes
-
-ask contains {"id": "fs.read-secret"} if "ssh" in input.segment.read_classes
-
-ask contains {"id": "fs.read-secret"} if "credentials" in input.segment.read_classes
+ask contains {"id": "fs.read-secret"} if {
+	# The secret classes are one list (parser.SecretClasses), as data.
+	some c in input.segment.read_classes
+	data.rivumi.tables.sets.secret_classes[c]
+}
 
 ask contains {"id": "fs.read-secret"} if "secret-env" in input.segment.tags
 

@@ -203,6 +203,7 @@ test_archive_tar_listing if {
 test_read_secret_operand if {
 	every class in ["secret", "ssh", "credentials"] {
 		{"id": "fs.read-secret"} in rules.ask with input as fx.run(["cat", "x"], {"operands": [fx.path("x", class)]})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
@@ -210,6 +211,7 @@ test_read_secret_input_redirect if {
 	{"id": "fs.read-secret"} in rules.ask with input as fx.run(["cat"], {
 		"redirects": [fx.redirect("<", ".env", "secret")],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 test_read_secret_at_file_option if {
@@ -219,18 +221,21 @@ test_read_secret_at_file_option if {
 		"operands": [fx.path("https://example.com", "workspace")],
 		"reads": [fx.path(".env", "secret")],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 test_read_secret_near_misses if {
 	not {"id": "fs.read-secret"} in rules.ask with input as fx.run(["cat", ".env.example"], {
 		"operands": [fx.path(".env.example", "workspace")],
 	})
+		with data.rivumi.tables as fx.tables
 
 	# Writing a secret's name is not reading it.
 	not {"id": "fs.read-secret"} in rules.ask with input as fx.run(["echo", "x"], {
 		"redirects": [fx.redirect(">", ".env", "secret")],
 		"writes": [fx.path(".env", "secret")],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 # fs.overwrite
