@@ -3,7 +3,7 @@
 package engine
 
 // builtinMetaDigest is embeddedDigest of the packs the table was read from.
-const builtinMetaDigest = "4fc52208aad8dda6e536e159a29b905142e1429ee3a9d53d5d2866546d6992ac"
+const builtinMetaDigest = "ad46b33c3b81e3310065f251ed7cb9e5045fe5ad87431b3129612d111cb29ca4"
 
 // builtinMetaTable is the embedded packs' METADATA by rule id (see builtinMeta).
 var builtinMetaTable = map[string]RuleMeta{

@@ -260,6 +260,7 @@ func (p *Program) check(line int) []string {
 // kind here and kinds: [KIND] on the registry's entries, never a literal
 // set in Rego (TestNoProgramSetsElsewhere).
 var Kinds = map[string]string{
+	"hands_listing":     "hands a listing to the program it runs (xargs, find -exec)",
 	"searches":          "reads the files of the directories it is given (grep -r, find, tar c …) (grep, egrep, fgrep …)",
 	"searches_contents": "reads the contents of the trees it is given (not only names and sizes) (grep, egrep, fgrep …)",
 	"reads_tree":        "reads a whole directory tree without a recursive flag (rg, ag, ack …)",

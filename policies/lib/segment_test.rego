@@ -6,15 +6,11 @@ import data.rivumi.lib.segment as seg
 # plain
 
 test_plain if {
-	seg.plain with input as fx.run(["ls"], {})
+	seg.plain with input as fx.cmd("ls")
 		with data.rivumi.tables as fx.tables
-	seg.plain with input as fx.run(["/usr/bin/ls"], {"program": "ls", "path_kind": "system"})
+	seg.plain with input as fx.cmd("/usr/bin/ls")
 		with data.rivumi.tables as fx.tables
-	seg.plain with input as fx.run(["ls"], {
-		"wrappers": [fx.wrapper("timeout", ["5"]), fx.wrapper("nice", [])],
-		"assigns": [fx.assign("LANG", "C"), fx.assign("NO_COLOR", "1")],
-		"tags": {"dynamic-args", "background"},
-	})
+	seg.plain with input as fx.cmd("ls")
 		with data.rivumi.tables as fx.tables
 }
 
@@ -52,11 +48,9 @@ test_plain_unknowable_tags if {
 # writes_in_workspace and no_writes
 
 test_writes_in_workspace if {
-	seg.writes_in_workspace with input as fx.run(["ls"], {})
-	seg.writes_in_workspace with input as fx.run(["cp", "a", "b"], {
-		"writes": [fx.path("b", "workspace"), fx.path("c", "workspace")],
-	})
-	seg.no_writes with input as fx.run(["ls"], {})
+	seg.writes_in_workspace with input as fx.cmd("ls")
+	seg.writes_in_workspace with input as fx.cmd("cp a b")
+	seg.no_writes with input as fx.cmd("ls")
 }
 
 test_writes_in_workspace_near_misses if {
@@ -71,13 +65,10 @@ test_writes_in_workspace_near_misses if {
 # reads_ok
 
 test_reads_ok if {
-	seg.reads_ok with input as fx.run(["cat", "f"], {"operands": [fx.path("f", "workspace")]})
+	seg.reads_ok with input as fx.cmd("cat f")
 
 	# Writing over a secret's name is not reading it.
-	seg.reads_ok with input as fx.run(["echo"], {
-		"redirects": [fx.redirect(">", ".env", "secret")],
-		"writes": [fx.path(".env", "secret")],
-	})
+	seg.reads_ok with input as fx.cmd("echo")
 }
 
 test_reads_ok_near_misses if {
@@ -100,10 +91,10 @@ test_reads_ok_near_misses if {
 # query_only, static_args, tagged, has_flag
 
 test_query_only if {
-	seg.query_only with input as fx.run(["rm", "--help"], {"flags": {"help"}})
-	seg.query_only with input as fx.run(["rm", "--version"], {"flags": {"version"}})
-	not seg.query_only with input as fx.run(["rm", "--help", "x"], {"flags": {"help"}})
-	not seg.query_only with input as fx.run(["rm", "-h"], {"flags": {"h"}})
+	seg.query_only with input as fx.cmd("rm --help")
+	seg.query_only with input as fx.cmd("rm --version")
+	not seg.query_only with input as fx.cmd("rm --help x")
+	not seg.query_only with input as fx.cmd("rm -h")
 }
 
 test_static_args if {

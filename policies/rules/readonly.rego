@@ -329,8 +329,12 @@ listed_tag_ok(t) if not data.rivumi.tables.sets.unknowable_tags[t]
 
 # One xargs or find hands the paths over; other wrappers are the harmless ones.
 listed_wrappers_ok if {
-	count([w | some w in input.segment.wrappers; w.name in {"xargs", "find"}]) == 1
+	count([w | some w in input.segment.wrappers; data.rivumi.tables.kinds.hands_listing[w.name]]) == 1
 	every w in input.segment.wrappers {
-		w.name in (seg.harmless_wrappers | {"xargs", "find"})
+		listed_wrapper_ok(w.name)
 	}
 }
+
+listed_wrapper_ok(name) if data.rivumi.tables.kinds.harmless_wrapper[name]
+
+listed_wrapper_ok(name) if data.rivumi.tables.kinds.hands_listing[name]
