@@ -193,6 +193,7 @@ var generated = []*Program{
 	{Name: "helm", Names: []string{"helm"}, Subcommands: true, Ops: true, Subs: map[string]*Sub{"install": {Installs: true}, "repo": {Installs: true}, "upgrade": {Installs: true}}},
 	{Name: "heroku", Names: []string{"heroku"}, Subcommands: true, Ops: true},
 	{Name: "hexdump", Names: []string{"hexdump"}, Readonly: ptr("*")},
+	{Name: "hexyl", Names: []string{"hexyl"}, Options: "n|length= c|bytes= s|skip= o|display-offset= p|plain color= border= character-table= h|help V|version", Readonly: ptr("*")},
 	{Name: "hg", Names: []string{"hg"}, Subcommands: true},
 	{Name: "history", Names: []string{"history"}, Readonly: ptr(""), DynamicOK: true, NoOperands: true},
 	{Name: "host", Names: []string{"host"}, Network: true},
