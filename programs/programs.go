@@ -261,6 +261,9 @@ func (p *Program) check(line int) []string {
 // set in Rego (TestNoProgramSetsElsewhere).
 var Kinds = map[string]string{
 	"hands_listing":     "hands a listing to the program it runs (xargs, find -exec)",
+	"formats_devices":   "destroys the data of the device it is given (mkfs aside: any mkfs.*) (wipefs, shred, blkdiscard …)",
+	"disk_writer":       "writes the block device it is given (the raw floor scan's device shapes) (mke2fs, mkswap, wipefs …)",
+	"credential_writer": "alters the file it names (writing /etc/shadow with it is a floor shape) (tee, rm, mv …)",
 	"searches":          "reads the files of the directories it is given (grep -r, find, tar c …) (grep, egrep, fgrep …)",
 	"searches_contents": "reads the contents of the trees it is given (not only names and sizes) (grep, egrep, fgrep …)",
 	"reads_tree":        "reads a whole directory tree without a recursive flag (rg, ag, ack …)",

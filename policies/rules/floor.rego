@@ -126,10 +126,7 @@ floor contains {"id": "floor.device-write"} if {
 #     mkfs, wipefs, shred, cryptsetup, partitioning and LVM removal tools on a device destroy its data.
 #     Use a loop image file you created in the workspace instead.
 floor contains {"id": "floor.device-format"} if {
-	input.segment.program in {
-		"wipefs", "shred", "blkdiscard", "mkswap", "mke2fs", "pvremove",
-		"vgremove", "lvremove", "wipe", "newfs",
-	}
+	data.rivumi.tables.kinds.formats_devices[input.segment.program]
 	"device" in input.segment.read_classes
 }
 

@@ -131,6 +131,7 @@ test_device_format_wipefs if {
 		"flags": {"a"},
 		"operands": [fx.path("/dev/sda", "device")],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 test_device_format_spares_image_file if {
@@ -138,6 +139,7 @@ test_device_format_spares_image_file if {
 		"flags": {"a"},
 		"operands": [fx.path("disk.img", "workspace")],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 # floor.mkfs
