@@ -127,7 +127,7 @@ func marshal(t *testing.T, v any) []byte {
 func TestVocabularyCurrent(t *testing.T) {
 	tags, classes, kinds := parserConstants(t, "Tag"), parserConstants(t, "Class"), parserConstants(t, "Kind")
 	files := map[string][]byte{
-		"input.schema.json":               withEnums(t, InputSchema, tags, classes, kinds),
+		"input.schema.json":              withEnums(t, InputSchema, tags, classes, kinds),
 		"../policies/tables/tables.json": marshal(t, vocabularySets()),
 	}
 	for path, want := range files {

@@ -262,7 +262,6 @@ func (p *walker) intoDirWrites(seg *Segment, ops []Operand) {
 	}
 }
 
-
 // urlBase is the file name a downloader saves a URL under, or "".
 func urlBase(u string) string {
 	if !strings.Contains(u, "://") {
