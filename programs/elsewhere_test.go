@@ -40,6 +40,15 @@ var legacyTables = map[string]string{
 	"workspace/tools/shell.go: [ echo false printf test true": "builtins the shell tool runs in process",
 	"workspace/tools/shell.go: cd exit pwd":                   "builtins the shell tool runs in process",
 	"parser/parse.go: bash sh zsh":                            "the parser's dialects",
+	// Shell builtin categories of static evaluation (parser/eval_effects.go,
+	// just merged from the evalx work): next to move, as kinds.
+	"parser/eval_effects.go: . eval exec exit":                   "legacy: POSIX special builtins",
+	"parser/eval_effects.go: export return set shift":            "legacy: POSIX special builtins",
+	"parser/eval_effects.go: trap unset":                         "legacy: POSIX special builtins",
+	"parser/eval_effects.go: . eval source":                      "legacy: builtins that change variables",
+	"parser/eval_effects.go: getopts mapfile readarray set wait": "legacy: builtins that change variables",
+	"parser/eval_effects.go: declare export let local typeset":   "legacy: builtins that change variables",
+	"parser/eval_effects.go: builtin command exec shopt trap":    "legacy: builtins that change variables",
 	// The raw-text floor scan's own tables (codescan/floor.go, being
 	// reworked by the floor-certainty work): next to move.
 	"codescan/floor.go: command doas env exec nohup sudo":         "legacy: floor scan wrappers",
