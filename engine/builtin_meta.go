@@ -3,7 +3,7 @@
 package engine
 
 // builtinMetaDigest is embeddedDigest of the packs the table was read from.
-const builtinMetaDigest = "ad8923ab3902b98bda702d31333588f9075359548f95b2a85a04d951a26f7ef1"
+const builtinMetaDigest = "2efb20c511f47db8678e6e219b43a0a47a3653c8388686f073b7fbbf7fb39706"
 
 // builtinMetaTable is the embedded packs' METADATA by rule id (see builtinMeta).
 var builtinMetaTable = map[string]RuleMeta{

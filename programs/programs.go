@@ -260,6 +260,7 @@ func (p *Program) check(line int) []string {
 // kind here and kinds: [KIND] on the registry's entries, never a literal
 // set in Rego (TestNoProgramSetsElsewhere).
 var Kinds = map[string]string{
+	"deletes_named":     "removes exactly the files it names (rm, unlink): allowed in the workspace",
 	"hands_listing":     "hands a listing to the program it runs (xargs, find -exec)",
 	"formats_devices":   "destroys the data of the device it is given (mkfs aside: any mkfs.*) (wipefs, shred, blkdiscard …)",
 	"disk_writer":       "writes the block device it is given (the raw floor scan's device shapes) (mke2fs, mkswap, wipefs …)",

@@ -78,7 +78,7 @@ allow contains {"id": "allow.workspace-delete"} if workspace_delete
 # graded where it points too (write_classes), so a link out of the
 # workspace is not a workspace file here.
 workspace_delete if {
-	input.segment.program in {"rm", "unlink"}
+	data.rivumi.tables.kinds.deletes_named[input.segment.program]
 	seg.plain
 	count(input.segment.operands) > 0
 	every f in input.segment.flags {
