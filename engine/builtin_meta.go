@@ -3,7 +3,7 @@
 package engine
 
 // builtinMetaDigest is embeddedDigest of the packs the table was read from.
-const builtinMetaDigest = "2efb20c511f47db8678e6e219b43a0a47a3653c8388686f073b7fbbf7fb39706"
+const builtinMetaDigest = "a1b2dbf93c757c18c5ca65310e422f4b1be5b4c4ede300ff07e27d01fbf996d9"
 
 // builtinMetaTable is the embedded packs' METADATA by rule id (see builtinMeta).
 var builtinMetaTable = map[string]RuleMeta{

@@ -296,7 +296,7 @@ floor contains {"id": "floor.reverse-shell"} if {
 	# bash build.sh | nc logs 9000 only ships a script's output, and asks.
 	data.rivumi.tables.programs.shells[input.segment.program]
 	some p in input.segment.downstream
-	p in {"nc", "ncat", "netcat", "telnet", "socat", "openssl"}
+	data.rivumi.tables.kinds.socket_relay[p]
 	shell_reads_commands
 }
 
