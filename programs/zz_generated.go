@@ -275,7 +275,7 @@ var generated = []*Program{
 	{Name: "mosh", Names: []string{"mosh"}, Network: true},
 	{Name: "mount", Names: []string{"mount"}, Kinds: []string{"system"}},
 	{Name: "mtr", Names: []string{"mtr"}, Network: true},
-	{Name: "mv", Names: []string{"mv"}, Options: "b backup=? f|force i|interactive n|no-clobber S|suffix= t|target-directory= T|no-target-directory u|update=? v|verbose Z|context strip-trailing-slashes exchange no-copy debug help version", Abbrev: true, WriteOptions: []string{"target-directory"}, WorkspaceWrite: ptr("f force i interactive n no-clobber T no-target-directory t target-directory u update v verbose"), Kinds: []string{"shreds", "credential_writer"}},
+	{Name: "mv", Names: []string{"mv"}, Options: "b backup=? f|force i|interactive n|no-clobber S|suffix= t|target-directory= T|no-target-directory u|update=? v|verbose Z|context strip-trailing-slashes exchange no-copy debug help version", Abbrev: true, WriteOptions: []string{"target-directory"}, WorkspaceWrite: ptr("f force i interactive n no-clobber T no-target-directory t target-directory u update v verbose"), Kinds: []string{"credential_writer"}},
 	{Name: "mvn", Names: []string{"mvn"}, Loads: []string{".mvn/jvm.config", ".mvn/maven.config", ".mvn/extensions.xml"}, LoadsOnVersion: true, RunsWorkspace: true},
 	{Name: "mvnw", Names: []string{"mvnw"}, Loads: []string{".mvn/wrapper/maven-wrapper.properties"}, LoadsOnVersion: true},
 	{Name: "mysql", Names: []string{"mysql"}, Ops: true, Kinds: []string{"database"}},
