@@ -2,6 +2,7 @@ package codescan
 
 import (
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -385,9 +386,12 @@ func isShellName(n string) bool {
 	return p != nil && p.HasCode()
 }
 
-var floorFetchers = map[string]bool{"curl": true, "wget": true, "fetch": true}
-
-var floorNetTools = map[string]bool{"nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true}
+// floorFetcher reports a program that downloads (the registry's fetches,
+// as the parser has it).
+func floorFetcher(n string) bool {
+	p := programs.Lookup(n)
+	return p != nil && p.Fetches
+}
 
 func (f *floorScan) top() *flevel { return f.stack[len(f.stack)-1] }
 
@@ -580,7 +584,7 @@ func (f *floorScan) word(w string) {
 	l.words = append(l.words, w)
 	l.cmd.step(w)
 	n := cmdName(w)
-	if floorFetchers[n] {
+	if floorFetcher(n) {
 		l.segFetch = true
 	}
 	if n == "base64" {
@@ -615,7 +619,7 @@ func (f *floorScan) endSegment(l *flevel, pipe bool) {
 			}
 		}
 	}
-	isNet := l.cmd.found && floorNetTools[l.cmd.name] || l.segNet
+	isNet := l.cmd.found && hasKind(l.cmd.name, "socket_relay") || l.segNet
 	if isShell && l.pipeFetch {
 		f.hit(floorFetchRun)
 	}
@@ -761,15 +765,13 @@ func isCredPath(w string) bool {
 	return false
 }
 
-var diskTools = map[string]bool{
-	"mke2fs": true, "mkswap": true, "wipefs": true, "shred": true, "cryptsetup": true, "fdisk": true,
-	"sfdisk": true, "gdisk": true, "sgdisk": true, "parted": true, "blkdiscard": true, "tee": true, "cp": true,
-}
-
-var credTools = map[string]bool{
-	"tee": true, "rm": true, "mv": true, "cp": true, "ln": true, "chmod": true, "chown": true, "chgrp": true,
-	"chattr": true, "truncate": true, "install": true, "dd": true, "shred": true, "unlink": true,
-	"rsync": true,
+// diskTools and credTools are the registry's kinds disk_writer and
+// credential_writer.
+func diskTools(n string) bool { return hasKind(n, "disk_writer") }
+func credTools(n string) bool { return hasKind(n, "credential_writer") }
+func hasKind(n, kind string) bool {
+	p := programs.Lookup(n)
+	return p != nil && slices.Contains(p.Kinds, kind)
 }
 
 func isNcExecFlag(w string) bool {
@@ -827,12 +829,12 @@ func (f *floorScan) analyze(words []string, cmd *cmdState) {
 				f.hit(floorReverseShell)
 			}
 		}
-		if blkAfter && (diskTools[n] || strings.HasPrefix(n, "mkfs")) {
+		if blkAfter && (diskTools(n) || strings.HasPrefix(n, "mkfs")) {
 			f.hit(floorDiskWrite)
 		}
 		if credAfter {
 			switch {
-			case credTools[n]:
+			case credTools(n):
 				f.hit(floorSystemCredentials)
 			case (n == "sed" || trimVersion(n) == "perl") && inPlaceAfter:
 				f.hit(floorSystemCredentials)

@@ -14,10 +14,30 @@ import (
 )
 
 // validate checks v against the subset of JSON Schema input.schema.json
-// uses (type, properties, additionalProperties, items); an untyped schema
-// takes anything.
+// uses (type, properties, additionalProperties, items, enum, and x-enum: the
+// values a set's members take); an untyped schema takes anything.
 func validate(s map[string]any, v any, at string) []string {
 	var bad []string
+	in := func(enum []any, x any) bool {
+		for _, e := range enum {
+			if e == x {
+				return true
+			}
+		}
+		return false
+	}
+	if enum, ok := s["enum"].([]any); ok && !in(enum, v) {
+		bad = append(bad, fmt.Sprintf("%s: %v is not in the enumeration", at, v))
+	}
+	if enum, ok := s["x-enum"].([]any); ok {
+		// A set: every member is one of the values.
+		xs, _ := v.([]any)
+		for _, x := range xs {
+			if !in(enum, x) {
+				bad = append(bad, fmt.Sprintf("%s: %v is not in the enumeration", at, x))
+			}
+		}
+	}
 	switch s["type"] {
 	case "object":
 		o, ok := v.(map[string]any)
@@ -116,6 +136,10 @@ func TestInputMatchesSchema(t *testing.T) {
 	bad := validate(schema, map[string]any{"segment": map[string]any{"write_class": []any{}}}, "input")
 	if !strings.Contains(strings.Join(bad, "\n"), "input.segment.write_class: not in the schema") {
 		t.Errorf("the validator accepts an unknown field: %v", bad)
+	}
+	bad = validate(schema, map[string]any{"segment": map[string]any{"tags": []any{"writes", "wirtes"}}}, "input")
+	if !strings.Contains(strings.Join(bad, "\n"), "input.segment.tags: wirtes is not in the enumeration") {
+		t.Errorf("the validator accepts an unknown tag: %v", bad)
 	}
 }
 

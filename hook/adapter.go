@@ -19,6 +19,7 @@ import (
 	"github.com/rivumi/rivumi/internal/applypatch"
 	"github.com/rivumi/rivumi/internal/strictjson"
 	"github.com/rivumi/rivumi/internal/winpath"
+	"github.com/rivumi/rivumi/programs"
 	"github.com/rivumi/rivumi/server"
 )
 
@@ -643,13 +644,7 @@ func shellDialect(cfg *Config) string {
 	// without .exe.
 	s = s[strings.LastIndexAny(s, `/\`)+1:]
 	s = strings.TrimSuffix(strings.ToLower(s), ".exe")
-	switch s {
-	case "zsh":
-		return "zsh"
-	case "sh", "dash", "ash", "ksh", "mksh", "posh":
-		return "sh"
-	}
-	return "bash"
+	return programs.Dialect(s)
 }
 
 // reply sets the answer for a graded call.

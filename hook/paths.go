@@ -49,16 +49,22 @@ const (
 // PolicyID stands in for the policy hash in path policy verdicts.
 const PolicyID = "path-policy"
 
-// Classes the path policy treats alike; they are the sets of the same
-// names in policies/lib/segment.rego (a test keeps them in sync).
+// Classes the path policy treats alike; protectedClasses is the set of the
+// same name in policies/lib/segment.rego (a test keeps them in sync).
 var (
 	protectedClasses = map[string]bool{
 		parser.ClassGit: true, parser.ClassAgentConfig: true, parser.ClassRC: true,
 		parser.ClassSSH: true, parser.ClassCI: true, parser.ClassEnvrc: true,
 	}
-	secretClasses = map[string]bool{
-		parser.ClassSecret: true, parser.ClassSSH: true, parser.ClassCredentials: true, parser.ClassDevice: true,
-	}
+	// The parser's secret classes (parser.SecretClasses, the one list the
+	// packs read too), and devices, which a file tool must not read either.
+	secretClasses = func() map[string]bool {
+		m := map[string]bool{parser.ClassDevice: true}
+		for _, c := range parser.SecretClasses {
+			m[c] = true
+		}
+		return m
+	}()
 	// Writes here are floor shapes in the shell (or make no sense for a file tool).
 	criticalClasses = map[string]bool{
 		parser.ClassCredentials: true, parser.ClassDevice: true, parser.ClassNet: true,

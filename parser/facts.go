@@ -7,47 +7,42 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
+
+	"github.com/rivumi/rivumi/programs"
 )
 
-// deleters remove or overwrite all their operands.
-var deleters = map[string]bool{
-	"rm": true, "rmdir": true, "unlink": true, "shred": true, "srm": true, "wipe": true,
-	"truncate": true, "touch": true, "mkdir": true, "tee": true, "trash": true, "trash-put": true,
-	"gio": false, "mkfifo": true, "mknod": true, "rsync": false,
+// What a program writes and reads by operand and option comes from the
+// program registry (writes_operands, write_options, read_options; jq's
+// --rawfile and the like too).
+
+// writesOperands reports a program that removes, truncates or creates every
+// operand (rm, shred, touch, tee).
+func writesOperands(prog string) bool {
+	p := programs.Lookup(prog)
+	return p != nil && p.WritesOperands
 }
 
-// writeOptions are options whose value is a file the program writes.
-var writeOptions = map[string][]string{
-	"curl":       {"output", "dump-header", "cookie-jar", "output-dir", "trace", "trace-ascii", "stderr"},
-	"wget":       {"output-document", "output-file", "append-output", "directory-prefix"},
-	"sort":       {"output"},
-	"git":        {"output"},
-	"tar":        {}, // handled below: -f with a create mode
-	"dd":         {},
-	"gcc":        {"o"},
-	"cc":         {"o"},
-	"go":         {"o"},
-	"zip":        {},
-	"uniq":       {},
-	"split":      {},
-	"cp":         {"target-directory"},
-	"mv":         {"target-directory"},
-	"ln":         {"target-directory"},
-	"install":    {"target-directory"},
-	"strace":     {"o"},
-	"script":     {},
-	"ssh-keygen": {"f"},
-	"openssl":    {"out"},
-	"tree":       {"o"},
-	"aria2c":     {"out"},
-	"base64":     {"output"},
+// writeOptions returns the canonical names of the options whose value is a
+// file prog writes (curl -o, sort -o).
+func writeOptions(prog string) []string {
+	if p := programs.Lookup(prog); p != nil {
+		return p.WriteOptions
+	}
+	return nil
+}
+
+// readsOption reports whether the value of prog's option name is a file it
+// reads (and may print: wc --files0-from prints its lines in errors).
+func readsOption(prog, name string) bool {
+	p := programs.Lookup(prog)
+	return p != nil && slices.Contains(p.ReadOptions, name)
 }
 
 func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 	prog := seg.Program
 	ops := seg.Operands
 	switch {
-	case deleters[prog]:
+	case writesOperands(prog):
 		seg.Writes = append(seg.Writes, ops...)
 	case prog == "cp" || prog == "install" || prog == "ln" || prog == "rsync" || prog == "scp":
 		if len(seg.Options["target-directory"]) == 0 && len(ops) > 0 {
@@ -148,7 +143,7 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 	case prog == "cd" || prog == "pushd" || prog == "popd" || prog == "chdir":
 		p.changeDir(seg, operands)
 	}
-	for _, k := range writeOptions[prog] {
+	for _, k := range writeOptions(prog) {
 		for _, v := range seg.Options[k] {
 			seg.Writes = append(seg.Writes, p.operand(word{text: v, path: v}))
 		}
@@ -177,7 +172,7 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 	// depend on map order (a Command is a pure function of the text).
 	for _, name := range slices.Sorted(maps.Keys(seg.Options)) {
 		vals := seg.Options[name]
-		fileOpt := readOptions[prog][name]
+		fileOpt := readsOption(prog, name)
 		for _, v := range vals {
 			f, at := strings.CutPrefix(v, "@")
 			switch {
@@ -271,21 +266,6 @@ func (p *walker) intoDirWrites(seg *Segment, ops []Operand) {
 		seg.Writes = append(seg.Writes, p.operand(word{text: target, path: target}))
 	}
 }
-
-// readOptions are options whose value is a file the program reads (and
-// may print: wc --files0-from prints its lines in errors).
-var readOptions = map[string]map[string]bool{
-	"grep": {"file": true, "exclude-from": true}, "egrep": {"file": true}, "fgrep": {"file": true},
-	"rg": {"file": true, "ignore-file": true}, "wc": {"files0-from": true}, "du": {"files0-from": true, "exclude-from": true},
-	"diff": {"from-file": true, "to-file": true, "exclude-from": true}, "sort": {"files0-from": true, "random-source": true},
-	"git": {"contents": true, "ignore-revs-file": true, "file": true, "F": true, "pathspec-from-file": true, "f": true},
-	"jq":  jqReadOptions, "gojq": jqReadOptions, "jaq": jqReadOptions, "tar": {"files-from": true, "exclude-from": true},
-	"curl": {"config": true, "upload-file": true, "cert": true, "key": true}, "rsync": {"files-from": true, "exclude-from": true, "include-from": true, "password-file": true},
-	"sed": {"file": true}, "awk": {"file": true}, "cut": {}, "base64": {"input": true}, "ssh": {"i": true, "F": true}, "scp": {"i": true, "F": true},
-}
-
-// jqReadOptions are jq's options naming files it reads (see jqCode).
-var jqReadOptions = map[string]bool{"from-file": true, "rawfile": true, "slurpfile": true, "argfile": true, "library-path": true}
 
 // fetchNames are the file names a downloader (wget URL, curl -O URL) may
 // save an operand under. A URL without a scheme is fetched over http; one
@@ -434,5 +414,16 @@ func (p *walker) changeDir(seg *Segment, operands []word) {
 	}
 }
 
-// secretPlace holds the path classes whose contents are secret.
-var secretPlace = map[string]bool{ClassSecret: true, ClassSSH: true, ClassCredentials: true}
+// SecretClasses are the path classes whose contents are secret: the one
+// list of them (the Rego packs read it as data.rivumi.tables.sets.secret_classes,
+// generated from it). Callers must not modify it.
+var SecretClasses = []string{ClassSecret, ClassSSH, ClassCredentials}
+
+// secretPlace holds SecretClasses.
+var secretPlace = func() map[string]bool {
+	m := map[string]bool{}
+	for _, c := range SecretClasses {
+		m[c] = true
+	}
+	return m
+}()

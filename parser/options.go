@@ -1,6 +1,9 @@
 package parser
 
-import "github.com/rivumi/rivumi/internal/winpath"
+import (
+	"github.com/rivumi/rivumi/internal/winpath"
+	"github.com/rivumi/rivumi/programs"
+)
 
 // Option configures Parse and FromArgv.
 type Option func(*config)
@@ -91,14 +94,14 @@ func MaxSegments(n int) Option { return func(c *config) { c.maxSegments = n } }
 // shell) as a dialect it knows, rather than as the bash fallback.
 func KnownShell(name string) bool { return baseName(name) == "bash" || dialectName(name) != "bash" }
 
+// dialectName maps a shell's name or path to a dialect: "posix", or the
+// registry's dialect of the program (programs.Dialect).
 func dialectName(s string) string {
-	switch baseName(s) {
-	case "sh", "dash", "ash", "posix", "ksh", "mksh":
+	b := baseName(s)
+	if b == "posix" {
 		return "sh"
-	case "zsh":
-		return "zsh"
 	}
-	return "bash"
+	return programs.Dialect(b)
 }
 
 func cleanAbs(p string) string {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/rivumi/rivumi/internal/shquote"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/rivumi/rivumi/programs"
 )
 
 func variant(shell string) syntax.LangVariant {
@@ -212,19 +214,12 @@ func physDir(e *pathEnv, dir string) string {
 	return dir
 }
 
-// stringOperands are programs whose operands are strings, names or
-// metadata queries rather than file contents read: echo .env reads nothing,
-// ls -l /dev/sda reads no disk.
-var stringOperands = map[string]bool{
-	"echo": true, "printf": true, "basename": true, "dirname": true, "which": true, "type": true,
-	"command": true, "hash": true, "test": true, "[": true, "[[": true, "expr": true, "seq": true,
-	"sleep": true, "true": false, "date": true, "id": true, "whoami": true, "hostname": true,
-	"kill": true, "export": true, "declare": true, "local": true, "read": true, "alias": true,
-	"unalias": true, "set": true, "unset": true, "cd": true, "pushd": true, "ls": true, "stat": true,
-	"du": true, "df": true, "realpath": true, "readlink": true, "lsblk": true, "mkdir": true,
-	"touch": true, "rm": true, "rmdir": true, "printenv": true, "getopts": true, "shift": true,
-	"exit": true, "return": true, "wait": true, "trap": true, "umask": true, "ulimit": true,
-	"lsof": true, "tr": true,
+// stringOperands reports a program whose operands are strings, names or
+// metadata queries rather than file contents read (the registry's
+// string_operands): echo .env reads nothing, ls -l /dev/sda reads no disk.
+func stringOperands(prog string) bool {
+	p := programs.Lookup(prog)
+	return p != nil && p.StringOperands
 }
 
 // metadataReaders take paths whose names and metadata they read, never
@@ -277,7 +272,7 @@ func (p *walker) finish() {
 		}
 		s.Flags = uniqSorted(s.Flags)
 		from := len(s.Reads)
-		if !stringOperands[s.Program] {
+		if !stringOperands(s.Program) {
 			ops := s.Operands
 			if len(ops) > 0 && patternFirst(s) {
 				ops = ops[1:] // grep PATTERN FILE…: the pattern is no file

@@ -6,6 +6,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/rivumi/rivumi/internal/shquote"
+	"github.com/rivumi/rivumi/programs"
 	"github.com/rivumi/rivumi/rules"
 )
 
@@ -137,24 +138,25 @@ func wrapperArgs(ws []word, from, to int) []string {
 	return out
 }
 
-// genericWrappers run their operand as a command; the value lists the
-// short options that take an argument.
-var genericWrappers = map[string]string{
-	"strace": "oepsuEPIbaXOS", "ltrace": "oepsuEnaS", "valgrind": "", "fakeroot": "isb", "doas": "uC",
-	"proxychains": "f", "proxychains4": "f", "torsocks": "aPuip", "unbuffer": "", "caffeinate": "tw",
-	"catchsegv": "", "firejail": "", "nsenter": "tSG", "unshare": "", "cpulimit": "lpe", "prlimit": "p", "numactl": "CNmpi",
-	"pkexec": "", "systemd-run": "uMpEHs", "bwrap": "", "firejail-run": "",
-	"dbus-launch": "", "xvfb-run": "nsfe", "with-contenv": "", "direnv": "", "chpst": "ugUenlmdofcrp",
-	"eatmydata": "", "tsocks": "", "sudo.ws": "", "run0": "uDg", "gosu": "", "su-exec": "",
-	"setpriv": "", "s6-setuidgid": "", "daemonize": "acepElouv", "start-stop-daemon": "",
-	"linux32": "", "linux64": "", "i386": "", "x86_64": "", "flatpak-spawn": "", "proot": "rbwq",
-	"dbus-run-session": "", "tini": "sp", "dumb-init": "r", "ssh-agent": "aEPt", "cgexec": "g",
-	"runcon": "turl", "setarch": "", "faketime": "fm", "perf": "eoptCGIrcFmjDx",
+// genericWrapper returns the short options that take a value of a program
+// that runs its operand as a command (the registry's wrapper_options), and
+// whether it is one.
+func genericWrapper(name string) (string, bool) {
+	p := programs.Lookup(name)
+	if p == nil || p.WrapperOptions == nil {
+		return "", false
+	}
+	return *p.WrapperOptions, true
 }
 
-// wrapperOperands: wrappers that take operands before the command
-// (setarch ARCH cmd, faketime TIME cmd, perf stat cmd, runcon CONTEXT cmd).
-var wrapperOperands = map[string]int{"setarch": 1, "faketime": 1, "perf": 1, "runcon": 1}
+// wrapperOperands is the number of operands a wrapper takes before the
+// command (the registry's wrapper_operands: setarch ARCH cmd, perf stat cmd).
+func wrapperOperands(name string) int {
+	if p := programs.Lookup(name); p != nil {
+		return p.WrapperOperands
+	}
+	return 0
+}
 
 // unwrap peels wrappers off ws, recording them on seg, and returns the
 // words of the command that finally runs. It may add child segments for
@@ -198,9 +200,9 @@ func (p *walker) unwrap(f *frame, seg *Segment, ws []word) []word {
 			p.codeWrapper(f, seg, name, ws)
 			return ws
 		default:
-			if shorts, isWrap := genericWrappers[name]; isWrap {
+			if shorts, isWrap := genericWrapper(name); isWrap {
 				i := 1
-				lead := wrapperOperands[name]
+				lead := wrapperOperands(name)
 				if name == "runcon" && len(ws) > 1 && strings.HasPrefix(ws[1].text, "-") {
 					lead = 0 // runcon -t TYPE cmd: no context operand
 				}

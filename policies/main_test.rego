@@ -103,6 +103,7 @@ test_grant_cancels_granted_grantable_ask if {
 	count(r.ask) == 0
 	count(r.allow) == 0
 	main.covered with input as with_grants(rm_build, {"fs.delete"}) with data.rivumi.meta.grantable as grantable
+		with data.rivumi.tables as fx.tables
 }
 
 test_grant_cancels_only_the_asks_it_names if {
@@ -111,6 +112,7 @@ test_grant_cancels_only_the_asks_it_names if {
 	ids(r.granted) == {"git.hooks"}
 	ids(r.ask) == {"git.rewrite-history"}
 	not main.covered with input as with_grants(amend, {"git.hooks"}) with data.rivumi.meta.grantable as grantable
+		with data.rivumi.tables as fx.tables
 
 	# Both named: nothing left to ask.
 	result(with_grants(amend, {"git.hooks", "git.rewrite-history"})).decision == "allow"

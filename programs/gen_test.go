@@ -7,6 +7,7 @@ import (
 	"go/format"
 	"os"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
@@ -20,25 +21,7 @@ func goForm(t *testing.T, ps []*programs.Program) []byte {
 	var b bytes.Buffer
 	b.WriteString("// Code generated from programs.yaml by `go test ./programs -update-programs`. DO NOT EDIT.\n\npackage programs\n\nvar generated = []*Program{\n")
 	for _, p := range ps {
-		v := reflect.ValueOf(*p)
-		var fields []string
-		for i := 0; i < v.NumField(); i++ {
-			f, name := v.Field(i), v.Type().Field(i).Name
-			if f.IsZero() {
-				continue
-			}
-			switch x := f.Interface().(type) {
-			case string:
-				fields = append(fields, fmt.Sprintf("%s: %q", name, x))
-			case bool:
-				fields = append(fields, name+": true")
-			case []string:
-				fields = append(fields, fmt.Sprintf("%s: %#v", name, x))
-			default:
-				t.Fatalf("field %s: %T", name, x)
-			}
-		}
-		fmt.Fprintf(&b, "\t{%s},\n", strings.Join(fields, ", "))
+		fmt.Fprintf(&b, "\t%s,\n", literal(t, reflect.ValueOf(*p), false))
 	}
 	b.WriteString("}\n")
 	out, err := format.Source(b.Bytes())
@@ -46,6 +29,58 @@ func goForm(t *testing.T, ps []*programs.Program) []byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// literal renders v as a Go composite literal; typed says whether the
+// context needs the type written out (elided in slices and maps).
+func literal(t *testing.T, v reflect.Value, typed bool) string {
+	switch v.Kind() {
+	case reflect.String:
+		return fmt.Sprintf("%q", v.String())
+	case reflect.Bool:
+		return fmt.Sprint(v.Bool())
+	case reflect.Int:
+		return fmt.Sprint(v.Int())
+	case reflect.Pointer:
+		if v.Elem().Kind() == reflect.Struct {
+			return literal(t, v.Elem(), false)
+		}
+		return "ptr(" + literal(t, v.Elem(), true) + ")"
+	case reflect.Slice:
+		var items []string
+		for i := 0; i < v.Len(); i++ {
+			items = append(items, literal(t, v.Index(i), false))
+		}
+		return typeName(v.Type(), typed) + "{" + strings.Join(items, ", ") + "}"
+	case reflect.Map:
+		keys := v.MapKeys()
+		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
+		var items []string
+		for _, k := range keys {
+			items = append(items, fmt.Sprintf("%q: %s", k.String(), literal(t, v.MapIndex(k), false)))
+		}
+		return typeName(v.Type(), typed) + "{" + strings.Join(items, ", ") + "}"
+	case reflect.Struct:
+		var fields []string
+		for i := 0; i < v.NumField(); i++ {
+			f := v.Field(i)
+			if f.IsZero() && !(f.Kind() == reflect.Slice && !f.IsNil()) {
+				continue
+			}
+			fields = append(fields, v.Type().Field(i).Name+": "+literal(t, f, true))
+		}
+		return "{" + strings.Join(fields, ", ") + "}"
+	}
+	t.Fatalf("literal: %s", v.Type())
+	return ""
+}
+
+// typeName is t as the generated file spells it ("" when it may be elided).
+func typeName(t reflect.Type, typed bool) string {
+	if !typed {
+		return ""
+	}
+	return strings.ReplaceAll(t.String(), "programs.", "")
 }
 
 // TestGeneratedCurrent: the Go form the binary uses and the Rego data are

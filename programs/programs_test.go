@@ -18,7 +18,7 @@ func TestLookup(t *testing.T) {
 		"python3": "python", "python3.12": "python", "pypy3.10": "python", "ipython3": "ipython",
 		"lua5.4": "lua", "luajit": "lua", "php8.2": "php", "php-cgi8.2": "php", "php8.2-cgi": "php",
 		"node18": "node", "nodejs": "node", "rscript": "rscript", "pwsh.exe": "pwsh", "bash": "bash",
-		"bash5": "", "ls": "", "x264": "", "pip3.11": "",
+		"bash5": "", "frobnicate": "", "x264": "", "pip3.11": "",
 	} {
 		got := ""
 		if p := programs.Lookup(name); p != nil {
@@ -39,6 +39,13 @@ func TestParseRejects(t *testing.T) {
 		"programs:\n  a: {language: x, runs_anything: true, code_options: [e]}\n":                 "code_options without options",
 		"programs:\n  a: {names: [A]}\n":                                                          "lower case",
 		"programs:\n  a: {loads_on_version: true}\n":                                              "loads_on_version without loads",
+		"programs:\n  a: {wrapper_options: \"o\"}\n":                                              "a wrapper runs anything",
+		"programs:\n  a: {kinds: [nonsense]}\n":                                                   "not one of programs.Kinds",
+		"programs:\n  a: {subs: {x: {readonly: \"*\"}}, subcommands: true}\n":                     "read for git only",
+		"programs:\n  a: {subs: {x: {installs: true}}}\n":                                         "subs without subcommands",
+		"programs:\n  a: {options: \"o\", write_options: [o]}\n":                                  "not a value-taking option",
+		"programs:\n  a: {version_forms: {b: [[-v]]}}\n":                                          "not one of its names",
+		"programs:\n  a: {subs: {x: {instals: true}}, subcommands: true}\n":                       `unknown key "instals"`,
 	} {
 		_, err := programs.Parse([]byte(src))
 		if err == nil || !strings.Contains(err.Error(), want) {

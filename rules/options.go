@@ -49,9 +49,9 @@ type Spec struct {
 	// follow operands (GNU permutation).
 	InOrder bool
 
-	// The option maps are built from desc on first use (see spec): ~250
-	// descriptions parsed at start-up cost half a millisecond of every
-	// process, and a hook grades one or two programs.
+	// The option maps are built from desc (the registry's options) on
+	// first use: ~250 descriptions parsed at start-up cost half a
+	// millisecond of every process, and a hook grades one or two programs.
 	desc  string
 	built sync.Once
 }
@@ -118,14 +118,6 @@ func (s *Spec) LookupLong(name string) (Option, bool) {
 	return found, n == 1
 }
 
-// spec builds a Spec from a compact description: space-separated entries,
-// each a list of spellings joined by '|' (one letter = short option, more =
-// long option), optionally followed by '=' (takes a value) or '=?' (takes an
-// optional attached value). Example: "r|R|recursive f|force n|lines=".
-func spec(desc string) *Spec {
-	return &Spec{desc: desc, Abbrev: true} // parsed by build on first use
-}
-
 // ProgramSpec returns what rivumi knows of prog (or "prog sub" for a
 // subcommand), or nil. Program names are basenames as the parser normalises
 // them.
@@ -153,190 +145,35 @@ func KnownPrograms() []string {
 	return out
 }
 
-func with(s *Spec, f func(*Spec)) *Spec { f(s); return s }
-
-func inOrder(s *Spec) { s.InOrder = true; s.Abbrev = false }
-
-// subcommandPrograms take a subcommand as their first operand.
-var subcommandPrograms = map[string]bool{
-	"git": true, "npm": true, "pnpm": true, "yarn": true, "go": true,
-	"cargo": true, "rustup": true, "docker": true, "podman": true, "kubectl": true, "helm": true,
-	"pip": true, "pip3": true, "uv": true, "poetry": true, "pipx": true, "conda": true, "gem": true,
-	"bundle": true, "composer": true, "dotnet": true, "apt": true, "apt-get": true, "dnf": true,
-	"yum": true, "brew": true, "snap": true, "flatpak": true, "nix": true, "terraform": true,
-	"tofu": true, "systemctl": true, "launchctl": true, "gh": true, "glab": true, "aws": true,
-	"gcloud": true, "az": true, "vault": true, "nats": true, "circleci": true, "heroku": true,
-	"fly": true, "flyctl": true, "vercel": true, "netlify": true, "firebase": true, "kind": true,
-	"minikube": true, "rclone": true, "kafka-topics": false, "pulumi": true, "ansible-galaxy": true,
-	"mix": true, "stack": true, "cabal": true, "swift": true, "zig": true, "ollama": true,
-	"npx": false, "apk": true, "pacman": false, "port": true, "mvn": false, "gradle": false,
-	"supabase": true, "wrangler": true, "railway": true, "doctl": true, "stripe": true,
-	"mise": true, "asdf": true, "nvm": true, "pyenv": true, "rbenv": true, "sdk": true,
-	"opam": true, "dune": true, "lein": true, "sbt": false, "ng": true, "nx": true, "turbo": true,
-	"loginctl": true, "nvme": true, "zpool": true, "zfs": true, "kubeadm": true, "eksctl": true, "k3d": true, "skaffold": true, "argocd": true, "istioctl": true,
-	"hg": true, "svn": true, "jj": true, "sl": true, "redis-cli": false, "crontab": false,
-}
-
 // HasSubcommands reports whether prog takes a subcommand as its first
 // operand (git push, npm install).
 func HasSubcommands(prog string) bool {
-	if subcommandPrograms[prog] {
-		return true
-	}
 	p := programs.Lookup(prog)
 	return p != nil && p.Subcommands
 }
 
+// specs holds the option tables of the program registry by every name of
+// an entry ("prog sub" for a subcommand's).
 var specs = map[string]*Spec{}
 
 func init() {
-	add := func(names string, s *Spec) {
-		for _, n := range strings.Split(names, ",") {
-			specs[n] = s
-		}
-	}
-	// Shells and interpreters: from the program registry.
 	for _, p := range programs.All() {
-		if p.Options == "" {
+		if !p.HasSpec() {
 			continue
 		}
 		s := &Spec{desc: p.Options, Abbrev: p.Abbrev, InOrder: p.InOrder, SingleDashLong: p.SingleDashLong,
 			FoldCase: p.FoldCase, Subcommands: p.Subcommands}
-		add(strings.Join(p.Names, ","), s)
+		for _, n := range p.Names {
+			specs[n] = s
+		}
+		for sub, o := range p.Subs {
+			if o.Options == "" {
+				continue
+			}
+			for _, n := range p.Names {
+				specs[n+" "+sub] = &Spec{desc: o.Options, Abbrev: p.Abbrev, InOrder: p.InOrder,
+					SingleDashLong: p.SingleDashLong, FoldCase: p.FoldCase}
+			}
+		}
 	}
-	// Files and directories (GNU coreutils; BSD spellings are a subset).
-	add("rm", spec("f|force r|R|recursive d|dir i I interactive=? v|verbose one-file-system no-preserve-root preserve-root=? help version"))
-	add("rmdir", spec("p|parents v|verbose ignore-fail-on-non-empty help version"))
-	add("cp", spec("a|archive b backup=? f|force i|interactive l|link L|dereference n|no-clobber P|no-dereference p preserve=? no-preserve= parents R|r|recursive s|symbolic-link S|suffix= t|target-directory= T|no-target-directory u|update=? v|verbose x|one-file-system H reflink=? sparse= attributes-only strip-trailing-slashes remove-destination debug help version"))
-	add("mv", spec("b backup=? f|force i|interactive n|no-clobber S|suffix= t|target-directory= T|no-target-directory u|update=? v|verbose Z|context strip-trailing-slashes exchange no-copy debug help version"))
-	add("ln", spec("b backup=? d|F|directory f|force i|interactive L|logical n|no-dereference P|physical r|relative s|symbolic S|suffix= t|target-directory= T|no-target-directory v|verbose help version"))
-	add("mkdir", spec("m|mode= p|parents v|verbose Z context=? help version"))
-	add("touch", spec("a c|no-create d|date= f h|no-dereference m r|reference= t= time= help version"))
-	add("chmod", spec("c|changes f|silent|quiet v|verbose R|recursive reference= preserve-root no-preserve-root H L P help version"))
-	add("chown,chgrp", spec("c|changes f|silent|quiet v|verbose R|recursive reference= from= dereference h|no-dereference preserve-root no-preserve-root H L P help version"))
-	add("tee", spec("a|append i|ignore-interrupts p output-error=? help version"))
-	add("truncate", spec("c|no-create o|io-blocks r|reference= s|size= help version"))
-	add("shred", spec("f|force n|iterations= random-source= s|size= u remove=? v|verbose x|exact z|zero help version"))
-	add("install", spec("b backup=? C|compare d|directory D g|group= m|mode= o|owner= p|preserve-timestamps s|strip strip-program= S|suffix= t|target-directory= T|no-target-directory v|verbose help version"))
-	add("unzip", with(spec("d= o n q qq l t v x= j C L X a b M u f p Z z"), func(s *Spec) { s.Abbrev = false }))
-	add("setfacl", spec("R|recursive m|modify= x|remove= M|modify-file= X|remove-file= b|remove-all k|remove-default n|no-mask d|default set= set-file= restore= L|logical P|physical test help version"))
-	add("taskset", spec("a|all-tasks c|cpu-list p|pid h|help V|version"))
-	add("chrt", spec("a|all-tasks b|batch d|deadline f|fifo i|idle o|other r|rr R|reset-on-fork m|max p|pid T|sched-runtime= P|sched-period= D|sched-deadline= v|verbose h|help V|version"))
-	add("repeat", with(spec(""), inOrder))
-	add("toybox,noglob,nocorrect", with(spec(""), inOrder))
-	add("yq", spec("s|split-exp= i|inplace o|output-format= p|input-format= P|prettyPrint I|indent= C|colors M|no-colors N|no-doc j|tojson r|unwrapScalar n|null-input e|exit-status 0|nul-output front-matter= expression= from-file= h|help V|version"))
-	// xxd spells long options with one dash (-cols, -seek) and accepts any
-	// unique prefix of them.
-	add("xxd", with(spec("a|autoskip b|bits c|cols= C|capitalize E|EBCDIC e g|groupsize= h|help i|include l|len= n|name= o|offset= p|ps|postscript|plain r|revert R= d s|seek= u v|version"), func(s *Spec) { s.SingleDashLong = true }))
-	add("aria2c", spec("o|out= d|dir= i|input-file= x|max-connection-per-server= s|split= c|continue q|quiet allow-overwrite="))
-	add("ps", with(spec("e A a x u f l j o= O= p= q= t= U= u= G= g= C= s= w h H L m T V help version sort= format= cols= columns= rows= pid= ppid= forest"), func(s *Spec) { s.Abbrev = false }))
-	add("man", spec("P|pager= M|manpath= S|s|sections= C|config-file= L|locale= m|systems= p|preprocessor= H|html=? X|gxditview=? T|troff-device=? E|encoding= R|recode= a|all k|apropos K|global-apropos f|whatis l|local-file w|where W|where-cat d|debug D|default c|catman t|troff Z|ditroff h|help V|version"))
-	add("ls", spec("a|all A|almost-all author b|escape block-size= B|ignore-backups c C color=? d|directory D|dired f F|classify=? file-type format= full-time g group-directories-first G|no-group h|human-readable si H|dereference-command-line dereference-command-line-symlink-to-dir hide= hyperlink=? indicator-style= i|inode I|ignore= k|kibibytes l L|dereference m n|numeric-uid-gid N|literal o p q|hide-control-chars show-control-chars Q|quote-name quoting-style= r|reverse R|recursive s|size S sort= time= time-style= t T|tabsize= u U v w|width= x X Z|context zero 1 help version"))
-	add("cat", spec("A|show-all b|number-nonblank e E|show-ends n|number s|squeeze-blank t T|show-tabs u v|show-nonprinting help version"))
-	add("head", spec("c|bytes= n|lines= q|quiet|silent v|verbose z|zero-terminated help version"))
-	add("tail", spec("c|bytes= f|follow=? F max-unchanged-stats= n|lines= pid= q|quiet|silent retry s|sleep-interval= v|verbose z|zero-terminated help version"))
-	add("wc", spec("c|bytes m|chars l|lines files0-from= L|max-line-length w|words total= help version"))
-	add("sort", spec("b|ignore-leading-blanks d|dictionary-order f|ignore-case g|general-numeric-sort i|ignore-nonprinting M|month-sort h|human-numeric-sort n|numeric-sort R|random-sort random-source= r|reverse sort= V|version-sort batch-size= c|check=? C compress-program= debug files0-from= k|key= m|merge o|output= s|stable S|buffer-size= t|field-separator= T|temporary-directory= parallel= u|unique z|zero-terminated help version"))
-	add("uniq", spec("c|count d|repeated D all-repeated=? f|skip-fields= group=? i|ignore-case s|skip-chars= u|unique z|zero-terminated w|check-chars= help version"))
-	add("cut", spec("b|bytes= c|characters= d|delimiter= f|fields= n complement s|only-delimited output-delimiter= z|zero-terminated help version"))
-	add("grep,egrep,fgrep", spec("E|extended-regexp F|fixed-strings G|basic-regexp P|perl-regexp e|regexp= f|file= i|ignore-case y no-ignore-case v|invert-match w|word-regexp x|line-regexp c|count color|colour=? L|files-without-match l|files-with-matches m|max-count= o|only-matching q|quiet|silent s|no-messages b|byte-offset H|with-filename h|no-filename label= n|line-number T|initial-tab Z|null A|after-context= B|before-context= C|context= NUM a|text binary-files= D|devices= d|directories= exclude= exclude-from= exclude-dir= I include= r|recursive R|dereference-recursive line-buffered U|binary z|null-data help V|version"))
-	add("rg", spec("e|regexp= f|file= A|after-context= B|before-context= C|context= c|count count-matches color= colors= column no-column d|max-depth|maxdepth= E|encoding= F|fixed-strings files l|files-with-matches files-without-match g|glob= iglob= h|help hidden . H|with-filename I|no-filename i|ignore-case j|threads= json L|follow m|max-count= M|max-columns= max-filesize= n|line-number N|no-line-number no-heading heading o|only-matching p|pretty q|quiet r|replace= s|case-sensitive S|smart-case sort= sortr= t|type= T|type-not= type-list u|unrestricted v|invert-match V|version w|word-regexp x|line-regexp z|search-zip pre= pre-glob= 0|null U|multiline multiline-dotall P|pcre2 no-ignore no-ignore-vcs no-ignore-dot no-ignore-parent no-ignore-global trim vimgrep stats null-data no-messages no-config debug passthru b|byte-offset a|text binary block-buffered line-buffered crlf follow one-file-system no-follow list-file glob-case-insensitive ignore-file= field-match-separator= field-context-separator= path-separator= max-count-matches engine= sort-files"))
-	add("diff", spec("q|brief s|report-identical-files c C|context=? u U|unified=? e|ed n|rcs y|side-by-side W|width= l|paginate t|expand-tabs T|initial-tab r|recursive N|new-file x|exclude= X|exclude-from= i|ignore-case w|ignore-all-space b|ignore-space-change B|ignore-blank-lines a|text color=? from-file= to-file= normal p|show-c-function q help v|version"))
-	add("stat", spec("L|dereference f|file-system c|format= printf= t|terse cached= help version"))
-	// base64: GNU and BSD (-i/-o name the input and output files on BSD).
-	add("base64", spec("d|D|decode i|input= o|output= b|break= w|wrap= ignore-garbage h|help version"))
-	add("file", spec("b|brief i|mime L|dereference h|no-dereference z|uncompress help version"))
-	add("du", spec("a|all apparent-size B|block-size= b|bytes c|total d|max-depth= h|human-readable k m s|summarize x|one-file-system exclude= X|exclude-from= L|dereference time=? files0-from= help version"))
-	add("df", spec("a|all B|block-size= h|human-readable H|si i|inodes k l|local P|portability T|print-type t|type= x|exclude-type= output=? total help version"))
-	add("find", with(spec(""), func(s *Spec) { s.SingleDashLong = true; inOrder(s) }))
-	add("echo", with(spec("n e E"), inOrder))
-	add("printf", with(spec("v="), inOrder))
-	add("which", spec("a|all s skip-alias skip-functions read-alias read-functions i v V|version"))
-	add("type", with(spec("a f p P t"), func(s *Spec) { s.Abbrev = false }))
-	add("hash", with(spec("d l p= r t"), func(s *Spec) { s.Abbrev = false }))
-	add("dd", with(spec("help version"), func(s *Spec) {}))
-	add("tree", with(spec("a d l f i q N Q p u g s h D F r t v U x L= P= I= o= gitignore noreport charset= dirsfirst filesfirst sort= du prune J X C n"), func(s *Spec) { s.Abbrev = false }))
-	add("tar", spec("c|create x|extract|get t|list r|append u|update A|catenate|concatenate d|diff|compare delete f|file= C|directory= z|gzip|gunzip|ungzip j|bzip2 J|xz lzma zstd Z|compress|uncompress a|auto-compress I|use-compress-program= to-command= checkpoint=? checkpoint-action= info-script|new-volume-script= F= v|verbose k|keep-old-files overwrite p|preserve-permissions same-owner no-same-owner strip-components= exclude= X|exclude-from= T|files-from= O|to-stdout P|absolute-names h|dereference transform|xform= wildcards null help version"))
-	add("curl", spec("o|output= O|remote-name remote-name-all d|data= data-binary= data-raw= data-ascii= data-urlencode= F|form= form-string= T|upload-file= X|request= H|header= u|user= A|user-agent= e|referer= b|cookie= c|cookie-jar= K|config= s|silent S|show-error f|fail L|location I|head i|include k|insecure v|verbose x|proxy= m|max-time= connect-timeout= retry= w|write-out= D|dump-header= create-dirs output-dir= z|time-cond= r|range= C|continue-at= compressed G|get json= n|netrc E|cert= key= cacert= url= 4|ipv4 6|ipv6 q|disable h|help V|version"))
-	add("wget", spec("O|output-document= o|output-file= a|append-output= P|directory-prefix= q|quiet v|verbose nv|no-verbose i|input-file= B|base= c|continue N|timestamping S|server-response spider T|timeout= t|tries= r|recursive l|level= m|mirror p|page-requisites k|convert-links post-data= post-file= body-data= body-file= method= header= U|user-agent= user= password= http-user= http-password= no-check-certificate e|execute= h|help V|version b|background x|force-directories nd|no-directories"))
-	add("sed", spec("n|quiet|silent e|expression= f|file= i|in-place=? E|r|regexp-extended s|separate l|line-length= u|unbuffered z|null-data debug posix sandbox follow-symlinks b|binary help version"))
-	add("awk,gawk,mawk,nawk", with(spec("F|field-separator= v|assign= f|file= e|source= E|exec= i|include= l|load= b|characters-as-bytes c|traditional d|dump-variables=? D|debug=? h|help L|lint=? M|bignum n|non-decimal-data o|pretty-print=? O|optimize p|profile=? P|posix r|re-interval S|sandbox t|lint-old V|version"), inOrder))
-	add("xargs", with(spec("0|null a|arg-file= d|delimiter= E= e|eof=? I= i|replace=? L= l|max-lines=? n|max-args= o|open-tty P|max-procs= p|interactive process-slot-var= r|no-run-if-empty s|max-chars= show-limits t|verbose x|exit help version J= R= S="), func(s *Spec) { s.InOrder = true; s.Abbrev = true })) // GNU getopt_long abbreviates; -J, -R, -S are BSD's
-	add("kill", with(spec("s|signal= n= l L"), func(s *Spec) { s.Abbrev = false }))
-	add("rsync", spec("v|verbose q|quiet c|checksum a|archive r|recursive R|relative b|backup backup-dir= suffix= u|update inplace append d|dirs l|links L|copy-links H|hard-links p|perms E|executability o|owner g|group D t|times n|dry-run W|whole-file x|one-file-system e|rsh= rsync-path= existing ignore-existing remove-source-files del delete delete-before delete-during delete-delay delete-after delete-excluded ignore-errors force max-delete= z|compress exclude= exclude-from= include= include-from= files-from= f|filter= P progress h|human-readable i|itemize-changes stats partial partial-dir= info= debug= 4|ipv4 6|ipv6 chmod= chown= help V|version"))
-	add("ssh", with(spec("4 6 A a C f G g K k M N n q s T t V v X x Y y B= b= c= D= E= e= F= I= i= J= L= l= m= O= o= P= p= Q= R= S= W= w="), func(s *Spec) { s.Abbrev = false; inOrder(s) }))
-	add("scp", with(spec("3 4 6 A B C O p q R r T v c= D= F= i= J= l= o= P= S= X="), func(s *Spec) { s.Abbrev = false; inOrder(s) }))
-	// netcat (traditional and ncat) permutes: -e after the host still counts.
-	add("nc,ncat,netcat,nc.traditional,nc.openbsd", with(spec("4 6 b C c= D d e= F h I= i= k l M= m= N n O= P= p= q= r S s= T= t U u V= v W= w= X= x= Z z exec= sh-exec= lua-exec= listen keep-open"), func(s *Spec) { s.Abbrev = false }))
-	add("sudo", with(spec("A|askpass b|background C|close-from= D|chdir= E|preserve-env=? e|edit g|group= H|set-home h|help=? host= i|login K|remove-timestamp k|reset-timestamp l|list n|non-interactive P|preserve-groups p|prompt= R|chroot= r|role= S|stdin s|shell t|type= T|command-timeout= U|other-user= u|user= V|version v|validate"), func(s *Spec) {}))
-	add("doas", with(spec("n s C= u="), func(s *Spec) { s.Abbrev = false; inOrder(s) }))
-	add("env", with(spec("i|ignore-environment 0|null u|unset= C|chdir= S|split-string= P= v|debug block-signal=? default-signal=? ignore-signal=? list-signal-handling help version"), func(s *Spec) { s.InOrder = true }))
-	add("nice", spec("n|adjustment= help version"))
-	add("timeout", spec("f|foreground k|kill-after= p|preserve-status s|signal= v|verbose help version"))
-	add("stdbuf", spec("i|input= o|output= e|error= help version"))
-	add("ionice", spec("c|class= n|classdata= p|pid u|uid P|pgid t|ignore h|help V|version"))
-	add("setsid", spec("c|ctty f|fork w|wait h|help V|version"))
-	add("flock", spec("s|shared x|e|exclusive u|unlock n|nb|nonblock w|wait|timeout= E|conflict-exit-code= o|close c|command= F|no-fork verbose h|help V|version"))
-	add("chroot", spec("userspec= groups= skip-chdir help version"))
-	add("watch", spec("b|beep c|color C|no-color d|differences=? e|errexit g|chgexit n|interval= p|precise t|no-title w|no-wrap x|exec q|equexit= r|no-rerun h|help v|version"))
-	add("parallel", with(spec("j|jobs|P|max-procs= q|quote k|keep-order X m n|max-args= N= I= i= a|arg-file= d|delimiter= 0|null E= eta progress bar v verbose dry-run halt= timeout= retries= tag tagstring= S|sshlogin= sshloginfile= trc= transfer return= cleanup basefile= workdir= wd= env= shebang shebang-wrap pipe pipepart block= L= l= u|ungroup line-buffer group results= joblog= resume resume-failed colsep= C= header= plus no-run-if-empty r xapply link linebuffer"), func(s *Spec) { s.Abbrev = false; inOrder(s) }))
-	add("busybox", with(spec(""), func(s *Spec) { s.Abbrev = false; inOrder(s) }))
-	add("nohup", spec("help version"))
-	add("time", with(spec("p f|format= o|output= a|append v|verbose q|quiet portability"), func(s *Spec) {}))
-	add("runuser", spec("c|command= s|shell= l|login m|p|preserve-environment g|group= G|supp-group= u|user= w|whitelist-environment= session-command= P|pty"))
-	add("tmux", with(spec("2 C l N u v V c= f= L= S= T="), inOrder))
-	add("screen", with(spec("a A d D m r R x q ls list U O S= c= e= h= L Logfile= p= s= t= T= X="), func(s *Spec) { s.Abbrev = false; inOrder(s) }))
-	add("at,batch", with(spec("V q= f= m M l d b v t= u"), func(s *Spec) { s.Abbrev = false }))
-	add("su", spec("c|command= s|shell= l|login m|p|preserve-environment g|group= G|supp-group= f|fast P|pty session-command= w|whitelist-environment="))
-	add("chmod", specs["chmod"])
-	add("git", with(spec("C= c= git-dir= work-tree= exec-path=? config-env= bare no-pager p|paginate P namespace= literal-pathspecs glob-pathspecs noglob-pathspecs icase-pathspecs no-replace-objects no-optional-locks html-path man-path info-path super-prefix= list-cmds= attr-source= h|help v|version"), func(s *Spec) { s.Subcommands = true }))
-	gitSub := func(sub, desc string) { specs["git "+sub] = spec(desc) }
-	gitSub("push", "f|force force-with-lease=? force-if-includes no-force-with-lease d|delete mirror all branches tags follow-tags atomic n|dry-run porcelain prune v|verbose q|quiet u|set-upstream receive-pack|exec= repo= o|push-option= signed=? no-verify verify recurse-submodules= thin no-thin 4|ipv4 6|ipv6 progress")
-	gitSub("reset", "hard soft mixed merge keep q|quiet N|intent-to-add p|patch pathspec-from-file= pathspec-file-nul recurse-submodules no-recurse-submodules no-refresh refresh")
-	gitSub("clean", "d f|force i|interactive n|dry-run q|quiet e|exclude= x X")
-	gitSub("checkout", "b= B= orphan= f|force m|merge q|quiet t|track=? no-track detach l ours theirs p|patch ignore-skip-worktree-bits ignore-other-worktrees overwrite-ignore no-overwrite-ignore recurse-submodules no-recurse-submodules progress no-progress conflict= pathspec-from-file= pathspec-file-nul overlay no-overlay guess no-guess")
-	gitSub("switch", "c|create= C|force-create= d|detach discard-changes f|force m|merge q|quiet t|track=? no-track orphan= guess no-guess recurse-submodules no-recurse-submodules progress no-progress conflict= ignore-other-worktrees")
-	gitSub("restore", "s|source= p|patch W|worktree S|staged q|quiet progress no-progress ours theirs m|merge conflict= ignore-unmerged ignore-skip-worktree-bits recurse-submodules no-recurse-submodules overlay no-overlay pathspec-from-file= pathspec-file-nul")
-	gitSub("branch", "d|delete D f|force m|move M c|copy C l|list a|all r|remotes v|verbose q|quiet t|track=? no-track u|set-upstream-to= unset-upstream show-current contains= no-contains= merged= no-merged= points-at= sort= format= color=? no-color column=? no-column i|ignore-case abbrev= no-abbrev edit-description create-reflog")
-	gitSub("stash", "p|patch k|keep-index no-keep-index u|include-untracked a|all q|quiet m|message= S|staged index pathspec-from-file= pathspec-file-nul")
-	gitSub("rebase", "i|interactive x|exec= onto= root continue abort skip quit edit-todo autosquash no-autosquash autostash no-autostash keep-base f|force-rebase no-ff r|rebase-merges=? update-refs committer-date-is-author-date ignore-date s|strategy= X|strategy-option= S|gpg-sign=? q|quiet v|verbose n|no-stat stat no-verify verify empty= signoff")
-	gitSub("commit", "a|all p|patch C|reuse-message= c|reedit-message= fixup= squash= reset-author short branch porcelain long z|null F|file= author= date= m|message= t|template= s|signoff no-signoff trailer= n|no-verify verify allow-empty allow-empty-message cleanup= e|edit no-edit amend no-post-rewrite i|include o|only pathspec-from-file= pathspec-file-nul u|untracked-files=? v|verbose q|quiet dry-run status no-status S|gpg-sign=? no-gpg-sign")
-	gitSub("log", "S= G= pickaxe-regex pickaxe-all follow no-decorate decorate=? source L= n|max-count= skip= since|after= until|before= author= committer= grep= all-match invert-grep i|regexp-ignore-case merges no-merges first-parent all branches=? tags=? remotes=? graph oneline format|pretty=? abbrev-commit no-abbrev-commit p|u|patch s|no-patch stat=? shortstat name-only name-status numstat reverse date= color=? no-color relative-date walk-reflogs g output= ext-diff no-ext-diff textconv no-textconv")
-	gitSub("show", "format|pretty=? abbrev-commit oneline stat=? name-only name-status p|patch s|no-patch color=? no-color quiet output= ext-diff no-ext-diff textconv no-textconv")
-	gitSub("diff", "cached staged stat=? numstat shortstat name-only name-status color=? no-color w|ignore-all-space p|u|patch U|unified= output= ext-diff no-ext-diff textconv no-textconv check quiet exit-code R no-index word-diff=? minimal patience histogram diff-algorithm= relative=? a|text")
-	gitSub("status", "s|short b|branch porcelain=? long v|verbose u|untracked-files=? ignore-submodules=? ignored=? z column=? no-column ahead-behind no-ahead-behind renames no-renames find-renames=?")
-	gitSub("config", "global system local worktree f|file= blob= get get-all get-regexp get-urlmatch replace-all add unset unset-all rename-section remove-section l|list e|edit type= bool int bool-or-int path expiry-date z|null name-only show-origin show-scope default= includes no-includes")
-	gitSub("worktree", "f|force detach checkout lock reason= q|quiet b= B= orphan track no-track guess-remote expire= porcelain z v|verbose")
-	gitSub("tag", "a|annotate s|sign u|local-user= f|force d|delete v|verify n=? l|list sort= contains= no-contains= merged= no-merged= points-at= m|message= F|file= e|edit cleanup= create-reflog column=? format= color=? i|ignore-case")
-	gitSub("rev-parse", "abbrev-ref=? short=? verify q|quiet show-toplevel show-prefix show-cdup git-dir absolute-git-dir git-common-dir is-inside-work-tree is-inside-git-dir is-bare-repository symbolic symbolic-full-name all branches=? tags=? remotes=? since= until= sq local-env-vars path-format= show-object-format=? default= prefix= flags no-flags revs-only no-revs")
-	gitSub("ls-files", "c|cached d|deleted m|modified o|others i|ignored s|stage u|unmerged k|killed z x|exclude= X|exclude-from= exclude-per-directory= exclude-standard error-unmatch full-name recurse-submodules abbrev=? debug eol deduplicate format= t v f")
-	gitSub("difftool", "x|extcmd= y|no-prompt prompt t|tool= g|gui no-gui d|dir-diff trust-exit-code no-trust-exit-code tool-help cached staged")
-	gitSub("mergetool", "t|tool= y|no-prompt prompt g|gui no-gui tool-help O=")
-	gitSub("send-email", "sendmail-cmd= smtp-server= to= cc= bcc= from= subject= in-reply-to= annotate compose dry-run quiet confirm= identity= smtp-user= smtp-pass=")
-	gitSub("fetch", "all a|append atomic depth= deepen= shallow-since= shallow-exclude= unshallow update-shallow dry-run f|force k|keep multiple auto-maintenance auto-gc p|prune P|prune-tags n no-tags refetch refmap= t|tags recurse-submodules=? j|jobs= no-recurse-submodules set-upstream submodule-prefix= u|update-head-ok upload-pack= q|quiet v|verbose progress o|server-option= 4|ipv4 6|ipv6")
-	gitSub("pull", "q|quiet v|verbose recurse-submodules=? commit no-commit edit no-edit ff no-ff ff-only rebase=? no-rebase autostash no-autostash s|strategy= X|strategy-option= all a|append depth= unshallow f|force p|prune tags no-tags")
-	gitSub("clone", "l|local no-hardlinks shared q|quiet v|verbose n|no-checkout bare mirror o|origin= b|branch= u|upload-pack= template= c|config= depth= single-branch no-single-branch recurse-submodules=? separate-git-dir= j|jobs= filter= sparse")
-	gitSub("add", "n|dry-run v|verbose f|force i|interactive p|patch e|edit u|update A|all no-ignore-removal no-all ignore-removal N|intent-to-add refresh ignore-errors ignore-missing renormalize chmod= pathspec-from-file= pathspec-file-nul")
-	gitSub("rm", "f|force n|dry-run r cached ignore-unmatch sparse q|quiet pathspec-from-file= pathspec-file-nul")
-	gitSub("mv", "f|force k n|dry-run v|verbose")
-	gitSub("remote", "v|verbose")
-	gitSub("blame", "b root show-stats L= l t S= reverse= first-parent p|porcelain line-porcelain incremental encoding= contents= date= M=? C=? ignore-rev= ignore-revs-file= color-lines color-by-age e|show-email w s c f|show-name n|show-number")
-	gitSub("grep", "cached no-index untracked no-exclude-standard exclude-standard recurse-submodules a|text textconv no-textconv i|ignore-case I max-depth= r|recursive w|word-regexp v|invert-match h H full-name E|extended-regexp G|basic-regexp P|perl-regexp F|fixed-strings n|line-number column l|files-with-matches name-only L|files-without-match O|open-files-in-pager=? z|null o|only-matching c|count color=? no-color break heading p|show-function A|after-context= B|before-context= C|context= W|function-context m|max-count= threads= f= e= and or not all-match q|quiet")
-	gitSub("help", "a|all g|guides c|config i|info m|man w|web")
-	gitSub("merge", "commit no-commit edit no-edit ff no-ff ff-only squash no-squash s|strategy= X|strategy-option= m= F|file= abort continue quit q|quiet v|verbose allow-unrelated-histories no-verify")
-	gitSub("cherry-pick", "e|edit n|no-commit m|mainline= x s|signoff ff continue abort quit skip")
-	gitSub("filter-branch", "env-filter= tree-filter= index-filter= parent-filter= msg-filter= commit-filter= tag-name-filter= subdirectory-filter= prune-empty original= d= state-branch= f|force")
-	gitSub("update-ref", "d m= no-deref z stdin create-reflog")
-	gitSub("reflog", "all expire= expire-unreachable= rewrite updateref stale-fix n|dry-run verbose")
-	gitSub("gc", "aggressive auto prune=? no-prune q|quiet force keep-largest-pack")
-	gitSub("submodule", "q|quiet")
-	gitSub("archive", "format= l|list prefix= o|output= add-file= remote= exec= v|verbose")
-	gitSub("bundle", "q|quiet")
-	gitSub("apply", "stat numstat summary check index cached intent-to-add 3|threeway R|reverse reject z p= C= unidiff-zero apply no-add allow-binary-replacement|binary exclude= include= ignore-space-change|ignore-whitespace whitespace= inaccurate-eof v|verbose recount directory= unsafe-paths")
-	gitSub("shortlog", "n|numbered s|summary e|email format= c|committer w=? group=")
-	gitSub("describe", "all tags contains abbrev= candidates= exact-match debug long match= exclude= always first-parent dirty=? broken=")
-	gitSub("for-each-ref", "count= shell perl python tcl sort= format= color=? points-at= merged= no-merged= contains= no-contains= ignore-case")
-	gitSub("cat-file", "t s e p batch=? batch-check=? batch-all-objects textconv filters path= allow-unknown-type follow-symlinks unordered buffer")
-	gitSub("ls-tree", "d r t l|long z name-only name-status object-only full-name full-tree abbrev=? format=")
-	gitSub("ls-remote", "h|heads t|tags refs upload-pack= q|quiet exit-code get-url symref sort= o|server-option=")
 }

@@ -24,8 +24,10 @@ func RunsAnything(prog string) bool {
 // refusal errs on the side of refusing.
 func runnerByVersion(prog string) *programs.Program {
 	n := strings.TrimSuffix(strings.ToLower(prog), ".exe")
-	if t := strings.TrimRight(n, "0123456789.-_"); t != "" && t != n {
-		if p := programs.Lookup(t); p != nil && p.RunsAnything {
+	// Every cut of a trailing run of version characters: run03 is run0
+	// with a version, as linux643.12 is linux64.
+	for i := len(n) - 1; i > 0 && strings.ContainsRune("0123456789.-_", rune(n[i])); i-- {
+		if p := programs.Lookup(n[:i]); p != nil && p.RunsAnything {
 			return p
 		}
 	}

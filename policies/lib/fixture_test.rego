@@ -113,3 +113,9 @@ code(lang, text, safe) := {"lang": lang, "text": text, "safe": safe, "dynamic": 
 tables := data.rivumi.tables
 
 tables := data.tables.rivumi.tables if not data.rivumi.tables
+
+# cmd returns the engine's input for the one-segment command text, as the
+# parser builds it (policies/lib/parsed_test.rego, generated: go test
+# ./engine -run TestParsedFixtureCurrent -update-fixture). Prefer it to run
+# wherever a test is about a command rather than about a fact.
+cmd(text) := data.rivumi.lib.parsed.inputs[text]

@@ -9,11 +9,8 @@ critical_classes := {"root", "home", "system-top"}
 # Classes of paths no command may write (deny).
 protected_classes := {"git", "agent-config", "rc", "ssh", "ci", "envrc"}
 
-# Classes whose reading needs consent.
-secret_classes := {"secret", "ssh", "credentials", "device"}
-
-# Wrappers that may surround an allowed program.
-harmless_wrappers := {"timeout", "time", "nice", "nohup", "stdbuf"}
+# Classes whose contents are secret (parser.SecretClasses, as data).
+secret_classes := {c | some c, _ in data.rivumi.tables.sets.secret_classes}
 
 # Assignments an allowed command may carry.
 harmless_assigns := {
@@ -22,7 +19,7 @@ harmless_assigns := {
 }
 
 # Tags that make a segment unknowable or run code. The list is data
-# (data.rivumi.tables.sets.unknowable_tags, from scripts/gen-tables.py): a
+# (data.rivumi.tables.sets.unknowable_tags, policies/tables/tables.json): a
 # lookup there costs less per verdict than building a set literal.
 unknowable_tags := {t | some t, _ in data.rivumi.tables.sets.unknowable_tags}
 
@@ -50,7 +47,7 @@ plain_wrappers if not "wrapped" in input.segment.tags
 plain_wrappers if {
 	"wrapped" in input.segment.tags
 	every w in input.segment.wrappers {
-		w.name in harmless_wrappers
+		data.rivumi.tables.kinds.harmless_wrapper[w.name]
 	}
 }
 
@@ -71,7 +68,7 @@ harmless_assign(a) if {
 # IFS= read -r line: IFS only shapes read's own splitting.
 harmless_assign(a) if {
 	a.name == "IFS"
-	input.segment.program in {"read", "mapfile", "readarray"}
+	data.rivumi.tables.kinds.reads_vars[input.segment.program]
 	not a.dynamic
 }
 

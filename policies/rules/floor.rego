@@ -12,7 +12,7 @@ import data.rivumi.lib.segment as seg
 #     Deleting the root, the home directory or a top-level system directory destroys the machine or
 #     the user's data. Delete the specific build or cache directory inside the workspace instead.
 floor contains {"id": "floor.rm-critical"} if {
-	input.segment.program in {"rm", "rmdir", "srm", "trash", "trash-put"}
+	data.rivumi.tables.kinds.deletes[input.segment.program]
 	some f in {"recursive", "no-preserve-root"}
 	seg.has_flag(f)
 	some o in input.segment.operands
@@ -80,7 +80,7 @@ find_widened if {
 #     Moving away or shredding the root, home or a system directory breaks the machine.
 #     Move the specific files you mean instead.
 floor contains {"id": "floor.mv-critical"} if {
-	input.segment.program in {"shred", "wipe"}
+	data.rivumi.tables.kinds.shreds[input.segment.program]
 	some o in input.segment.operands
 	o.class in seg.critical_classes
 }
@@ -126,10 +126,7 @@ floor contains {"id": "floor.device-write"} if {
 #     mkfs, wipefs, shred, cryptsetup, partitioning and LVM removal tools on a device destroy its data.
 #     Use a loop image file you created in the workspace instead.
 floor contains {"id": "floor.device-format"} if {
-	input.segment.program in {
-		"wipefs", "shred", "blkdiscard", "mkswap", "mke2fs", "pvremove",
-		"vgremove", "lvremove", "wipe", "newfs",
-	}
+	data.rivumi.tables.kinds.formats_devices[input.segment.program]
 	"device" in input.segment.read_classes
 }
 
@@ -175,7 +172,7 @@ destructive_disk_mode if {
 #     fdisk, sfdisk, parted, sgdisk and cryptsetup luksFormat rewrite a disk's partition table or
 #     header, losing its data. Listing (-l, print) is fine; do the rest by hand.
 floor contains {"id": "floor.device-partition"} if {
-	input.segment.program in {"fdisk", "sfdisk", "cfdisk", "parted", "sgdisk", "gdisk"}
+	data.rivumi.tables.kinds.partitions[input.segment.program]
 	"device" in input.segment.read_classes
 	not partition_listing
 }
@@ -267,7 +264,7 @@ floor contains {"id": "floor.download-exec"} if {
 #     nc -e/-c, socat exec:, /dev/tcp redirections and shells wired to a network pipe hand a shell to
 #     another machine. There is no legitimate use in automation.
 floor contains {"id": "floor.reverse-shell"} if {
-	input.segment.program in {"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"}
+	data.rivumi.tables.kinds.netcat[input.segment.program]
 	some f in {"e", "c", "exec", "sh-exec", "lua-exec"}
 	seg.has_flag(f)
 }
@@ -290,7 +287,7 @@ floor contains {"id": "floor.reverse-shell"} if {
 	# A shell reading commands from the network: nc host | sh.
 	data.rivumi.tables.programs.shells[input.segment.program]
 	some p in input.segment.upstream
-	p in {"nc", "ncat", "netcat", "telnet", "socat", "openssl"}
+	data.rivumi.tables.kinds.socket_relay[p]
 }
 
 floor contains {"id": "floor.reverse-shell"} if {
@@ -299,7 +296,7 @@ floor contains {"id": "floor.reverse-shell"} if {
 	# bash build.sh | nc logs 9000 only ships a script's output, and asks.
 	data.rivumi.tables.programs.shells[input.segment.program]
 	some p in input.segment.downstream
-	p in {"nc", "ncat", "netcat", "telnet", "socat", "openssl"}
+	data.rivumi.tables.kinds.socket_relay[p]
 	shell_reads_commands
 }
 
@@ -360,13 +357,13 @@ floor contains {"id": "floor.kill-init"} if {
 
 floor contains {"id": "floor.kill-init"} if {
 	# logind's PowerOff/Reboot/Halt called over D-Bus.
-	input.segment.program in {"busctl", "dbus-send", "gdbus", "qdbus"}
+	data.rivumi.tables.kinds.dbus[input.segment.program]
 	some a in input.segment.argv
 	regex.match(`(?i)(^|\.)(PowerOff|Reboot|Halt|KExec)$`, a)
 }
 
 floor contains {"id": "floor.kill-init"} if {
-	input.segment.program in {"shutdown", "reboot", "halt", "poweroff", "telinit"}
+	data.rivumi.tables.kinds.power[input.segment.program]
 }
 
 floor contains {"id": "floor.kill-init"} if {
@@ -381,7 +378,7 @@ floor contains {"id": "floor.kill-init"} if {
 }
 
 floor contains {"id": "floor.kill-init"} if {
-	input.segment.program in {"killall", "pkill"}
+	data.rivumi.tables.kinds.kills_by_name[input.segment.program]
 	some o in input.segment.operands
 	o.text in {"init", "systemd", "launchd"}
 }
@@ -394,7 +391,7 @@ floor contains {"id": "floor.kill-init"} if {
 #     chmod/chown -R on the root, home or a system directory breaks the system's security model.
 #     Change the specific files inside the workspace instead.
 floor contains {"id": "floor.chmod-critical"} if {
-	input.segment.program in {"chmod", "chown", "chgrp", "chattr", "setfacl"}
+	data.rivumi.tables.kinds.permissions[input.segment.program]
 	"recursive" in input.segment.flags
 	some o in input.segment.operands
 	o.class in seg.critical_classes

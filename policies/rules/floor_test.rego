@@ -13,6 +13,7 @@ rm_root := fx.run(["rm", "-rf", "/"], {
 
 test_rm_critical_root if {
 	{"id": "floor.rm-critical"} in rules.floor with input as rm_root
+		with data.rivumi.tables as fx.tables
 }
 
 test_rm_critical_every_spelling if {
@@ -22,6 +23,7 @@ test_rm_critical_every_spelling if {
 				"flags": flags,
 				"operands": [fx.path("x", class)],
 			})
+				with data.rivumi.tables as fx.tables
 		}
 	}
 }
@@ -32,6 +34,7 @@ test_rm_critical_other_deleters if {
 			"flags": {"recursive"},
 			"operands": [fx.path("/", "root")],
 		})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
@@ -41,7 +44,9 @@ test_rm_critical_spares_workspace_dir if {
 		"operands": [fx.path("build", "workspace")],
 	})
 	not {"id": "floor.rm-critical"} in rules.floor with input as cmd
+		with data.rivumi.tables as fx.tables
 	{"id": "fs.delete"} in rules.ask with input as cmd
+		with data.rivumi.tables as fx.tables
 }
 
 test_rm_critical_needs_recursion if {
@@ -49,6 +54,7 @@ test_rm_critical_needs_recursion if {
 		"flags": {"force"},
 		"operands": [fx.path("/", "root")],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 # floor.find-delete-critical
@@ -81,6 +87,7 @@ test_mv_critical_root if {
 		{"id": "floor.mv-critical"} in rules.floor with input as fx.run([prog, "/usr", "/old"], {
 			"operands": [fx.path("/usr", "system-top"), fx.path("/old", "outside")],
 		})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
@@ -88,6 +95,7 @@ test_mv_critical_spares_subdirectories if {
 	not {"id": "floor.mv-critical"} in rules.floor with input as fx.run(["mv", "/usr/local/x", "y"], {
 		"operands": [fx.path("/usr/local/x", "system"), fx.path("y", "workspace")],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 # floor.fork-bomb
@@ -123,6 +131,7 @@ test_device_format_wipefs if {
 		"flags": {"a"},
 		"operands": [fx.path("/dev/sda", "device")],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 test_device_format_spares_image_file if {
@@ -130,6 +139,7 @@ test_device_format_spares_image_file if {
 		"flags": {"a"},
 		"operands": [fx.path("disk.img", "workspace")],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 # floor.mkfs
@@ -193,6 +203,7 @@ test_reverse_shell_nc_exec if {
 			"operands": [fx.path("h", "workspace"), fx.path("1", "workspace")],
 		})
 		{"id": "floor.reverse-shell"} in rules.floor with input as nc
+			with data.rivumi.tables as fx.tables
 	}
 }
 
@@ -200,6 +211,7 @@ test_reverse_shell_socat_exec if {
 	{"id": "floor.reverse-shell"} in rules.floor with input as fx.run(["socat", "tcp:h:1", "EXEC:sh"], {
 		"operands": [fx.path("tcp:h:1", "workspace"), fx.path("EXEC:sh", "workspace")],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 test_reverse_shell_dev_tcp_redirect if {
@@ -209,12 +221,14 @@ test_reverse_shell_dev_tcp_redirect if {
 		"writes": [fx.path("/dev/tcp/h/1", "net")],
 		"tags": {"interactive"},
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 test_reverse_shell_dev_tcp_operand if {
 	{"id": "floor.reverse-shell"} in rules.floor with input as fx.run(["cat", "/dev/tcp/h/1"], {
 		"operands": [fx.path("/dev/tcp/h/1", "net")],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 test_reverse_shell_shell_in_network_pipe if {
@@ -232,6 +246,7 @@ test_reverse_shell_code if {
 		"code": [fx.code("perl", "x", false)],
 		"tags": {"code-revshell", "code-spawns"},
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 test_reverse_shell_near_misses if {
@@ -240,17 +255,21 @@ test_reverse_shell_near_misses if {
 		"flags": {"z"},
 		"operands": [fx.path("h", "workspace"), fx.path("1", "workspace")],
 	})
+		with data.rivumi.tables as fx.tables
 
 	# socat between two sockets runs nothing.
 	not {"id": "floor.reverse-shell"} in rules.floor with input as fx.run(["socat", "tcp-l:1", "tcp:h:2"], {
 		"operands": [fx.path("tcp-l:1", "workspace"), fx.path("tcp:h:2", "workspace")],
 	})
+		with data.rivumi.tables as fx.tables
 
 	# A shell piped into a non-network program.
 	not {"id": "floor.reverse-shell"} in rules.floor with input as fx.run(["sh", "x.sh"], {"downstream": ["tee"]})
+		with data.rivumi.tables as fx.tables
 
 	# nc itself in a pipe, without a shell.
 	not {"id": "floor.reverse-shell"} in rules.floor with input as fx.run(["grep", "x"], {"upstream": ["nc"]})
+		with data.rivumi.tables as fx.tables
 }
 
 # floor.system-credentials
@@ -265,7 +284,9 @@ test_system_credentials if {
 test_system_credentials_reading_is_not_floor if {
 	cmd := fx.run(["cat", "/etc/shadow"], {"operands": [fx.path("/etc/shadow", "credentials")]})
 	not {"id": "floor.system-credentials"} in rules.floor with input as cmd
+		with data.rivumi.tables as fx.tables
 	{"id": "fs.read-secret"} in rules.ask with input as cmd
+		with data.rivumi.tables as fx.tables
 }
 
 # floor.kill-init
@@ -277,28 +298,33 @@ test_kill_init if {
 			"options": {"signal": ["KILL"]},
 			"operands": [fx.path(pid, "workspace")],
 		})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
 test_kill_init_power if {
 	every prog in ["shutdown", "reboot", "halt", "poweroff", "telinit"] {
 		{"id": "floor.kill-init"} in rules.floor with input as fx.run([prog], {})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
 test_kill_init_runlevel if {
 	init := fx.run(["init", "0"], {"operands": [fx.path("0", "workspace")]})
 	{"id": "floor.kill-init"} in rules.floor with input as init
+		with data.rivumi.tables as fx.tables
 }
 
 test_kill_init_systemctl if {
 	{"id": "floor.kill-init"} in rules.floor with input as fx.run(["systemctl", "reboot"], {"subcommand": "reboot"})
+		with data.rivumi.tables as fx.tables
 }
 
 test_kill_init_by_name if {
 	{"id": "floor.kill-init"} in rules.floor with input as fx.run(["pkill", "systemd"], {
 		"operands": [fx.path("systemd", "workspace")],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 test_kill_init_near_misses if {
@@ -308,15 +334,20 @@ test_kill_init_near_misses if {
 		"operands": [fx.path("1234", "workspace")],
 	})
 	not {"id": "floor.kill-init"} in rules.floor with input as cmd
+		with data.rivumi.tables as fx.tables
 	{"id": "ops.kill"} in rules.ask with input as cmd
+		with data.rivumi.tables as fx.tables
 
 	not {"id": "floor.kill-init"} in rules.floor with input as fx.run(["init", "3"], {
 		"operands": [fx.path("3", "workspace")],
 	})
+		with data.rivumi.tables as fx.tables
 	not {"id": "floor.kill-init"} in rules.floor with input as fx.run(["systemctl", "status"], {"subcommand": "status"})
+		with data.rivumi.tables as fx.tables
 	not {"id": "floor.kill-init"} in rules.floor with input as fx.run(["pkill", "node"], {
 		"operands": [fx.path("node", "workspace")],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 # floor.chmod-critical
@@ -327,6 +358,7 @@ test_chmod_critical if {
 			"flags": {"recursive"},
 			"operands": [fx.path("777", "workspace"), fx.path("/", "root")],
 		})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
@@ -334,6 +366,7 @@ test_chmod_critical_needs_recursion if {
 	not {"id": "floor.chmod-critical"} in rules.floor with input as fx.run(["chmod", "755", "/usr"], {
 		"operands": [fx.path("755", "workspace"), fx.path("/usr", "system-top")],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 test_chmod_critical_spares_workspace if {
@@ -341,6 +374,7 @@ test_chmod_critical_spares_workspace if {
 		"flags": {"recursive"},
 		"operands": [fx.path("u+w", "workspace"), fx.path("build", "workspace")],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 # floor.bash-func
@@ -413,13 +447,16 @@ test_device_partition if {
 	{"id": "floor.device-partition"} in rules.floor with input as fx.run(["sfdisk", "/dev/sda"], {
 		"operands": [fx.path("/dev/sda", "device")],
 	})
+		with data.rivumi.tables as fx.tables
 	{"id": "floor.device-partition"} in rules.floor with input as fx.run(["parted", "-s", "/dev/sda", "mklabel", "gpt"], {
 		"flags": {"s"},
 		"operands": [fx.path("/dev/sda", "device"), fx.path("mklabel", "workspace"), fx.path("gpt", "workspace")],
 	})
+		with data.rivumi.tables as fx.tables
 	{"id": "floor.device-partition"} in rules.floor with input as fx.run(["cryptsetup", "luksFormat", "/dev/sda"], {
 		"operands": [fx.path("luksFormat", "workspace"), fx.path("/dev/sda", "device")],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 test_device_partition_listing_is_fine if {
@@ -427,9 +464,11 @@ test_device_partition_listing_is_fine if {
 		"flags": {"l"},
 		"operands": [fx.path("/dev/sda", "device")],
 	})
+		with data.rivumi.tables as fx.tables
 	not {"id": "floor.device-partition"} in rules.floor with input as fx.run(["parted", "/dev/sda", "print"], {
 		"operands": [fx.path("/dev/sda", "device"), fx.path("print", "workspace")],
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 # Near misses of the shell floor: a find that picks files, mv into home, a

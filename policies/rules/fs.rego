@@ -58,7 +58,7 @@ ask contains {"id": "fs.project-code-write"} if "project-code" in input.segment.
 #   grantable: true
 #   justification: Deleting files cannot be undone from here; confirm what goes.
 ask contains {"id": "fs.delete"} if {
-	input.segment.program in {"rm", "rmdir", "unlink", "shred", "srm", "trash", "trash-put", "wipe"}
+	data.rivumi.tables.kinds.deletes[input.segment.program]
 	not seg.query_only
 	not workspace_delete
 }
@@ -78,7 +78,7 @@ allow contains {"id": "allow.workspace-delete"} if workspace_delete
 # graded where it points too (write_classes), so a link out of the
 # workspace is not a workspace file here.
 workspace_delete if {
-	input.segment.program in {"rm", "unlink"}
+	data.rivumi.tables.kinds.deletes_named[input.segment.program]
 	seg.plain
 	count(input.segment.operands) > 0
 	every f in input.segment.flags {
@@ -127,7 +127,7 @@ ask contains {"id": "fs.delete"} if {
 #   grantable: true
 #   justification: chmod, chown, chgrp, chattr and setfacl change who may read, write or run files.
 ask contains {"id": "fs.permissions"} if {
-	input.segment.program in {"chmod", "chown", "chgrp", "chattr", "setfacl", "umask"}
+	data.rivumi.tables.kinds.permissions[input.segment.program]
 	not workspace_chmod
 }
 
@@ -165,12 +165,12 @@ plain_mode(m) if regex.match(`^[ugoa]*([-+=][rwxXugo]*)+(,[ugoa]*([-+=][rwxXugo]
 #   grantable: true
 #   justification: Archives can write anywhere (absolute paths, ../, symlinks); confirm the archive and target.
 ask contains {"id": "fs.archive"} if {
-	input.segment.program in {"tar", "bsdtar", "gtar", "unzip", "7z", "7za", "unrar", "cpio", "ar", "zip"}
+	data.rivumi.tables.kinds.archives[input.segment.program]
 	count(input.segment.writes) > 0
 }
 
 ask contains {"id": "fs.archive"} if {
-	input.segment.program in {"unzip", "7z", "7za", "unrar", "cpio", "pax"}
+	data.rivumi.tables.kinds.extracts[input.segment.program]
 }
 
 # METADATA
@@ -179,11 +179,11 @@ ask contains {"id": "fs.archive"} if {
 #   id: fs.read-secret
 #   grantable: true
 #   justification: The command reads a secret (.env, keys, cloud credentials, ~/.ssh, /etc/shadow) that may leave the machine.
-ask contains {"id": "fs.read-secret"} if "secret" in input.segment.read_classes
-
-ask contains {"id": "fs.read-secret"} if "ssh" in input.segment.read_classes
-
-ask contains {"id": "fs.read-secret"} if "credentials" in input.segment.read_classes
+ask contains {"id": "fs.read-secret"} if {
+	# The secret classes are one list (parser.SecretClasses), as data.
+	some c in input.segment.read_classes
+	data.rivumi.tables.sets.secret_classes[c]
+}
 
 ask contains {"id": "fs.read-secret"} if "secret-env" in input.segment.tags
 
@@ -207,7 +207,7 @@ ask contains {"id": "fs.read-home"} if "home-read" in input.segment.tags
 #     A recursive search of /, the home directory or a system directory reads every secret in it
 #     (keys, tokens, cloud credentials). Search inside the workspace instead.
 ask contains {"id": "fs.read-broad"} if {
-	input.segment.program in {"grep", "egrep", "fgrep", "rg", "ag", "ack", "find", "tree", "du", "tar", "zip", "rsync", "scp", "cp"}
+	data.rivumi.tables.kinds.searches[input.segment.program]
 	count(input.segment.read_classes & {"root", "home", "system-top"}) > 0
 	broad_read
 }
@@ -215,13 +215,13 @@ ask contains {"id": "fs.read-broad"} if {
 # A recursive read of a hidden directory of home (~/.config holds gh and
 # gcloud tokens, ~/.local/share the keyrings) reaches secrets too.
 ask contains {"id": "fs.read-broad"} if {
-	input.segment.program in {"grep", "egrep", "fgrep", "rg", "ag", "ack", "find", "tar", "zip", "rsync", "scp", "cp"}
+	data.rivumi.tables.kinds.searches_contents[input.segment.program]
 	some r in input.segment.reads
 	startswith(r.path, "~/.")
 	broad_read
 }
 
-broad_read if input.segment.program in {"rg", "ag", "ack", "find", "tree", "du", "tar", "zip", "rsync", "scp"}
+broad_read if data.rivumi.tables.kinds.reads_tree[input.segment.program]
 
 broad_read if {
 	input.segment.program == "cp"
@@ -241,7 +241,7 @@ broad_read if {
 #   grantable: true
 #   justification: ln -f, cp -f and install replace files; confirm the target.
 ask contains {"id": "fs.overwrite"} if {
-	input.segment.program in {"ln", "install", "link"}
+	data.rivumi.tables.kinds.overwrites[input.segment.program]
 }
 
 # METADATA

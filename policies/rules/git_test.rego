@@ -107,7 +107,7 @@ test_discard_near_misses if {
 	})
 
 	# Not git at all.
-	not {"id": "git.discard"} in rules.ask with input as fx.run(["restore"], {"subcommand": "restore"})
+	not {"id": "git.discard"} in rules.ask with input as fx.cmd("restore")
 }
 
 # git.delete-ref

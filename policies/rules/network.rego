@@ -40,7 +40,7 @@ ask contains {"id": "network.upload"} if {
 }
 
 ask contains {"id": "network.upload"} if {
-	input.segment.program in {"scp", "rsync", "sftp"}
+	data.rivumi.tables.kinds.uploads[input.segment.program]
 	some o in input.segment.operands
 	regex.match(`^[^/]*:`, o.text)
 }

@@ -13,7 +13,7 @@ test_network_access if {
 }
 
 test_network_access_local_program if {
-	not {"id": "network.access"} in rules.ask with input as fx.run(["ls"], {})
+	not {"id": "network.access"} in rules.ask with input as fx.cmd("ls")
 		with data.rivumi.tables as fx.tables
 }
 
@@ -27,18 +27,18 @@ test_upload_curl_at_file if {
 			"operands": [fx.path("https://example.com", "workspace")],
 			"reads": [fx.path("f", "workspace")],
 		})
+			with data.rivumi.tables as fx.tables
 	}
 	{"id": "network.upload"} in rules.ask with input as fx.run(["curl", "-F", "file=@f", "https://example.com"], {
 		"flags": {"form"},
 		"options": {"form": ["file=@f"]},
 	})
+		with data.rivumi.tables as fx.tables
 }
 
 test_upload_curl_upload_file if {
-	{"id": "network.upload"} in rules.ask with input as fx.run(["curl", "-T", "f", "https://example.com"], {
-		"flags": {"upload-file"},
-		"options": {"upload-file": ["f"]},
-	})
+	{"id": "network.upload"} in rules.ask with input as fx.cmd("curl -T f https://example.com")
+		with data.rivumi.tables as fx.tables
 }
 
 test_upload_wget_post_file if {
@@ -47,6 +47,7 @@ test_upload_wget_post_file if {
 			"flags": {k},
 			"options": {k: ["f"]},
 		})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
@@ -55,34 +56,27 @@ test_upload_copy_to_host if {
 		{"id": "network.upload"} in rules.ask with input as fx.run([prog, "f", "host:/tmp"], {
 			"operands": [fx.path("f", "workspace"), fx.path("host:/tmp", "workspace")],
 		})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
 test_upload_near_misses if {
 	# Inline data, no file.
-	not {"id": "network.upload"} in rules.ask with input as fx.run(["curl", "-d", "a=1", "https://example.com"], {
-		"flags": {"data"},
-		"options": {"data": ["a=1"]},
-	})
+	not {"id": "network.upload"} in rules.ask with input as fx.cmd("curl -d a=1 https://example.com")
+		with data.rivumi.tables as fx.tables
 
 	# A download.
-	not {"id": "network.upload"} in rules.ask with input as fx.run(["wget", "https://example.com/f"], {
-		"operands": [fx.path("https://example.com/f", "workspace")],
-	})
+	not {"id": "network.upload"} in rules.ask with input as fx.cmd("wget https://example.com/f")
+		with data.rivumi.tables as fx.tables
 
 	# rsync between local directories.
-	not {"id": "network.upload"} in rules.ask with input as fx.run(["rsync", "-a", "src/", "/backup/src"], {
-		"flags": {"archive"},
-		"operands": [fx.path("src/", "workspace"), fx.path("/backup/src", "outside")],
-	})
+	not {"id": "network.upload"} in rules.ask with input as fx.cmd("rsync -a src/ /backup/src")
+		with data.rivumi.tables as fx.tables
 }
 
 test_upload_at_sign_in_other_options if {
 	# An e-mail address in a header is not a file.
-	header := fx.run(["curl", "-H", "From: me@x.test", "https://x.test"], {
-		"flags": {"header"},
-		"options": {"header": ["From: me@x.test"]},
-		"operands": [fx.path("https://x.test", "workspace")],
-	})
+	header := fx.cmd("curl -H 'From: me@x.test' https://x.test")
 	not {"id": "network.upload"} in rules.ask with input as header
+		with data.rivumi.tables as fx.tables
 }

@@ -17,7 +17,7 @@ ask contains {"id": "packages.install"} if {
 }
 
 ask contains {"id": "packages.install"} if {
-	input.segment.program in {"npx", "bunx", "pnpx", "uvx", "pipx", "dpkg", "rpm", "pkg_add", "emerge", "pacman", "zypper", "apk", "easy_install"}
+	data.rivumi.tables.kinds.installs[input.segment.program]
 }
 
 # METADATA
@@ -61,11 +61,11 @@ ask contains {"id": "exec.local-program"} if {
 ask contains {"id": "privilege.escalation"} if {
 	"wrapped" in input.segment.tags
 	some w in input.segment.wrappers
-	w.name in {"sudo", "doas", "run0", "pkexec", "please", "su", "runuser", "gosu", "su-exec", "chroot", "nsenter"}
+	data.rivumi.tables.kinds.privilege_wrapper[w.name]
 }
 
 ask contains {"id": "privilege.escalation"} if {
-	input.segment.program in {"sudo", "doas", "run0", "pkexec", "su", "please", "sudoedit", "visudo", "passwd", "chpasswd", "usermod", "useradd", "userdel", "groupadd", "setcap"}
+	data.rivumi.tables.kinds.privilege[input.segment.program]
 }
 
 # METADATA
@@ -83,7 +83,7 @@ ask contains {"id": "ops.destroy"} if {
 }
 
 ask contains {"id": "ops.destroy"} if {
-	input.segment.program in {"psql", "mysql", "sqlite3", "mongo", "mongosh", "redis-cli", "clickhouse-client", "cqlsh"}
+	data.rivumi.tables.kinds.database[input.segment.program]
 	some w in input.segment.argv
 	regex.match(`(?i)\b(drop|truncate|delete\s+from|flushall|flushdb|dropDatabase|alter\s+table)\b`, w)
 }
@@ -95,7 +95,7 @@ ask contains {"id": "ops.destroy"} if {
 #   grantable: true
 #   justification: systemctl, launchctl, crontab, at and service change what the system runs, now or later.
 ask contains {"id": "ops.system"} if {
-	input.segment.program in {"systemctl", "launchctl", "crontab", "at", "batch", "service", "update-rc.d", "chkconfig", "mount", "umount", "swapoff", "swapon", "sysctl", "modprobe", "insmod", "rmmod", "iptables", "nft", "ufw"}
+	data.rivumi.tables.kinds.system[input.segment.program]
 }
 
 # METADATA
@@ -105,5 +105,5 @@ ask contains {"id": "ops.system"} if {
 #   grantable: true
 #   justification: kill, pkill and killall stop processes that may not be yours.
 ask contains {"id": "ops.kill"} if {
-	input.segment.program in {"kill", "pkill", "killall", "xkill"}
+	data.rivumi.tables.kinds.kills[input.segment.program]
 }

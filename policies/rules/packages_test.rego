@@ -20,9 +20,9 @@ test_packages_install_runners if {
 }
 
 test_packages_install_listing if {
-	not {"id": "packages.install"} in rules.ask with input as fx.run(["npm", "ls"], {"subcommand": "ls"})
+	not {"id": "packages.install"} in rules.ask with input as fx.cmd("npm ls")
 		with data.rivumi.tables as fx.tables
-	not {"id": "packages.install"} in rules.ask with input as fx.run(["pip", "list"], {"subcommand": "list"})
+	not {"id": "packages.install"} in rules.ask with input as fx.cmd("pip list")
 		with data.rivumi.tables as fx.tables
 }
 
@@ -43,35 +43,26 @@ test_workspace_code_subcommands if {
 }
 
 test_workspace_code_near_misses if {
-	not {"id": "exec.workspace-code"} in rules.ask with input as fx.run(["go", "version"], {"subcommand": "version"})
+	not {"id": "exec.workspace-code"} in rules.ask with input as fx.cmd("go version")
 		with data.rivumi.tables as fx.tables
-	not {"id": "exec.workspace-code"} in rules.ask with input as fx.run(["npm", "view", "x"], {"subcommand": "view"})
+	not {"id": "exec.workspace-code"} in rules.ask with input as fx.cmd("npm view x")
 		with data.rivumi.tables as fx.tables
 
 	# python's entry lists no subcommand: its scripts are judged by the shell rules.
-	not {"id": "exec.workspace-code"} in rules.ask with input as fx.run(["python", "x.py"], {})
+	not {"id": "exec.workspace-code"} in rules.ask with input as fx.cmd("python x.py")
 		with data.rivumi.tables as fx.tables
 }
 
 # exec.local-program
 
 test_local_program if {
-	{"id": "exec.local-program"} in rules.ask with input as fx.run(["./build.sh"], {
-		"program": "build.sh",
-		"path_kind": "relative",
-	})
-	{"id": "exec.local-program"} in rules.ask with input as fx.run(["/opt/tool/bin/x"], {
-		"program": "x",
-		"path_kind": "absolute",
-	})
+	{"id": "exec.local-program"} in rules.ask with input as fx.cmd("./build.sh")
+	{"id": "exec.local-program"} in rules.ask with input as fx.cmd("/opt/tool/bin/x")
 }
 
 test_local_program_near_misses if {
-	not {"id": "exec.local-program"} in rules.ask with input as fx.run(["ls"], {})
-	not {"id": "exec.local-program"} in rules.ask with input as fx.run(["/usr/bin/ls"], {
-		"program": "ls",
-		"path_kind": "system",
-	})
+	not {"id": "exec.local-program"} in rules.ask with input as fx.cmd("ls")
+	not {"id": "exec.local-program"} in rules.ask with input as fx.cmd("/usr/bin/ls")
 }
 
 # privilege.escalation
@@ -79,44 +70,48 @@ test_local_program_near_misses if {
 test_privilege_wrapper if {
 	every w in ["sudo", "doas", "su", "chroot"] {
 		{"id": "privilege.escalation"} in rules.ask with input as fx.run(["ls"], {"wrappers": [fx.wrapper(w, [])]})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
 test_privilege_program if {
 	every prog in ["sudo", "su", "passwd", "visudo", "usermod", "setcap"] {
 		{"id": "privilege.escalation"} in rules.ask with input as fx.run([prog], {})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
 test_privilege_harmless_wrapper if {
-	not {"id": "privilege.escalation"} in rules.ask with input as fx.run(["ls"], {
-		"wrappers": [fx.wrapper("timeout", ["5"])],
-	})
+	not {"id": "privilege.escalation"} in rules.ask with input as fx.cmd("ls")
+		with data.rivumi.tables as fx.tables
 }
 
 # ops.destroy
 
 test_ops_destroy if {
-	{"id": "ops.destroy"} in rules.ask with input as fx.run(["kubectl", "delete", "pod", "x"], {"subcommand": "delete"})
+	{"id": "ops.destroy"} in rules.ask with input as fx.cmd("kubectl delete pod x")
 		with data.rivumi.tables as fx.tables
-	{"id": "ops.destroy"} in rules.ask with input as fx.run(["terraform", "destroy"], {"subcommand": "destroy"})
+	{"id": "ops.destroy"} in rules.ask with input as fx.cmd("terraform destroy")
 		with data.rivumi.tables as fx.tables
-	{"id": "ops.destroy"} in rules.ask with input as fx.run(["aws", "s3", "rm", "--recursive", "s3://b"], {})
+	{"id": "ops.destroy"} in rules.ask with input as fx.cmd("aws s3 rm --recursive s3://b")
 		with data.rivumi.tables as fx.tables
 }
 
 test_ops_destroy_sql if {
-	{"id": "ops.destroy"} in rules.ask with input as fx.run(["psql", "-c", "DROP TABLE users"], {"flags": {"c"}})
-	{"id": "ops.destroy"} in rules.ask with input as fx.run(["redis-cli", "FLUSHALL"], {})
+	{"id": "ops.destroy"} in rules.ask with input as fx.cmd("psql -c 'DROP TABLE users'")
+		with data.rivumi.tables as fx.tables
+	{"id": "ops.destroy"} in rules.ask with input as fx.cmd("redis-cli FLUSHALL")
+		with data.rivumi.tables as fx.tables
 }
 
 test_ops_destroy_near_misses if {
-	not {"id": "ops.destroy"} in rules.ask with input as fx.run(["kubectl", "get", "pods"], {"subcommand": "get"})
+	not {"id": "ops.destroy"} in rules.ask with input as fx.cmd("kubectl get pods")
 		with data.rivumi.tables as fx.tables
-	not {"id": "ops.destroy"} in rules.ask with input as fx.run(["psql", "-c", "SELECT 1"], {"flags": {"c"}})
+	not {"id": "ops.destroy"} in rules.ask with input as fx.cmd("psql -c 'SELECT 1'")
+		with data.rivumi.tables as fx.tables
 
 	# A destructive word for a program that is not an ops tool.
-	not {"id": "ops.destroy"} in rules.ask with input as fx.run(["echo", "delete"], {})
+	not {"id": "ops.destroy"} in rules.ask with input as fx.cmd("echo delete")
 		with data.rivumi.tables as fx.tables
 }
 
@@ -125,11 +120,13 @@ test_ops_destroy_near_misses if {
 test_ops_system if {
 	every prog in ["systemctl", "crontab", "mount", "iptables", "sysctl"] {
 		{"id": "ops.system"} in rules.ask with input as fx.run([prog, "x"], {})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
 test_ops_system_near_miss if {
-	not {"id": "ops.system"} in rules.ask with input as fx.run(["uptime"], {})
+	not {"id": "ops.system"} in rules.ask with input as fx.cmd("uptime")
+		with data.rivumi.tables as fx.tables
 }
 
 # ops.kill
@@ -138,17 +135,16 @@ test_ops_kill if {
 	every prog in ["kill", "pkill", "killall", "xkill"] {
 		kill := fx.run([prog, "1234"], {"operands": [fx.path("1234", "workspace")]})
 		{"id": "ops.kill"} in rules.ask with input as kill
+			with data.rivumi.tables as fx.tables
 	}
 }
 
 test_ops_kill_near_miss if {
-	not {"id": "ops.kill"} in rules.ask with input as fx.run(["ps", "aux"], {})
+	not {"id": "ops.kill"} in rules.ask with input as fx.cmd("ps aux")
+		with data.rivumi.tables as fx.tables
 }
 
 test_ops_destroy_sql_words_elsewhere if {
-	not {"id": "ops.destroy"} in rules.ask with input as fx.run(["grep", "-i", "drop table", "schema.sql"], {
-		"flags": {"ignore-case"},
-		"operands": [fx.path("drop table", "workspace"), fx.path("schema.sql", "workspace")],
-	})
+	not {"id": "ops.destroy"} in rules.ask with input as fx.cmd("grep -i 'drop table' schema.sql")
 		with data.rivumi.tables as fx.tables
 }

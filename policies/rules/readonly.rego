@@ -166,7 +166,7 @@ allow contains {"id": "allow.apply-patch"} if {
 #     The awk or sed script only transforms text (no system, getline, pipes, e or w); sed -i rewrites its files,
 #     allowed when every file it writes (backups included) is in the workspace and none is code a program loads.
 allow contains {"id": "allow.text-script"} if {
-	input.segment.program in {"awk", "gawk", "mawk", "nawk", "sed", "gsed"}
+	data.rivumi.tables.kinds.text_script[input.segment.program]
 	seg.plain
 	seg.static_args
 	count(input.segment.code) > 0
@@ -329,8 +329,12 @@ listed_tag_ok(t) if not data.rivumi.tables.sets.unknowable_tags[t]
 
 # One xargs or find hands the paths over; other wrappers are the harmless ones.
 listed_wrappers_ok if {
-	count([w | some w in input.segment.wrappers; w.name in {"xargs", "find"}]) == 1
+	count([w | some w in input.segment.wrappers; data.rivumi.tables.kinds.hands_listing[w.name]]) == 1
 	every w in input.segment.wrappers {
-		w.name in (seg.harmless_wrappers | {"xargs", "find"})
+		listed_wrapper_ok(w.name)
 	}
 }
+
+listed_wrapper_ok(name) if data.rivumi.tables.kinds.harmless_wrapper[name]
+
+listed_wrapper_ok(name) if data.rivumi.tables.kinds.hands_listing[name]

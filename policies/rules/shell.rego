@@ -85,7 +85,7 @@ ask contains {"id": "shell.inline"} if {
 }
 
 ask contains {"id": "shell.inline"} if {
-	input.segment.program in {"eval", "source", ".", "trap", "alias", "watch", "script", "su", "runuser", "exec"}
+	data.rivumi.tables.kinds.inline_code[input.segment.program]
 	count(input.segment.argv) > 1
 	not input.segment.argv[1] in {"-p", "-l"}
 }
@@ -220,7 +220,7 @@ ask contains {"id": "shell.code-env"} if {
 # IFS= read -r line: IFS only shapes read's own splitting.
 harmless_for_program(name) if {
 	name == "IFS"
-	input.segment.program in {"read", "mapfile", "readarray"}
+	data.rivumi.tables.kinds.reads_vars[input.segment.program]
 }
 
 code_env(n) if n in {

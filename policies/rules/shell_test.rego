@@ -73,14 +73,11 @@ test_stdin_code if {
 }
 
 test_script_file if {
-	{"id": "shell.script-file"} in rules.ask with input as fx.run(["bash", "script.sh"], {
-		"operands": [fx.path("script.sh", "workspace")],
-		"tags": {"script-file"},
-	})
+	{"id": "shell.script-file"} in rules.ask with input as fx.cmd("bash script.sh")
 }
 
 test_interactive if {
-	{"id": "shell.interactive"} in rules.ask with input as fx.run(["bash"], {"tags": {"interactive"}})
+	{"id": "shell.interactive"} in rules.ask with input as fx.cmd("bash")
 }
 
 test_appended_args if {
@@ -99,10 +96,7 @@ test_appended_args if {
 }
 
 test_name_normalized if {
-	{"id": "shell.name-normalized"} in rules.ask with input as fx.run(["LS.exe"], {
-		"program": "ls",
-		"tags": {"name-normalized"},
-	})
+	{"id": "shell.name-normalized"} in rules.ask with input as fx.cmd("LS.exe")
 }
 
 test_remote_and_background if {
@@ -128,49 +122,40 @@ test_inline_shell_c if {
 test_inline_builtins if {
 	every prog in ["eval", "source", ".", "trap", "alias", "watch", "su"] {
 		{"id": "shell.inline"} in rules.ask with input as fx.run([prog, "x"], {"operands": [fx.path("x", "workspace")]})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
 test_inline_near_misses if {
 	# A shell running a file is shell.script-file, not inline.
-	not {"id": "shell.inline"} in rules.ask with input as fx.run(["bash", "x.sh"], {
-		"operands": [fx.path("x.sh", "workspace")],
-		"tags": {"script-file"},
-	})
+	not {"id": "shell.inline"} in rules.ask with input as fx.cmd("bash x.sh")
+		with data.rivumi.tables as fx.tables
 
 	# -c for a program that is not a shell.
-	not {"id": "shell.inline"} in rules.ask with input as fx.run(["grep", "-c", "x"], {"flags": {"c"}})
+	not {"id": "shell.inline"} in rules.ask with input as fx.cmd("grep -c x")
+		with data.rivumi.tables as fx.tables
 
 	# Listing aliases and traps.
-	not {"id": "shell.inline"} in rules.ask with input as fx.run(["alias"], {})
-	not {"id": "shell.inline"} in rules.ask with input as fx.run(["trap", "-p"], {"flags": {"p"}})
+	not {"id": "shell.inline"} in rules.ask with input as fx.cmd("alias")
+		with data.rivumi.tables as fx.tables
+	not {"id": "shell.inline"} in rules.ask with input as fx.cmd("trap -p")
+		with data.rivumi.tables as fx.tables
 }
 
 # shell.interpreter-code
 
 test_interpreter_code if {
-	{"id": "shell.interpreter-code"} in rules.ask with input as fx.run(["python", "-c", "print(1)"], {
-		"flags": {"c"},
-		"options": {"c": ["print(1)"]},
-		"code": [fx.code("python", "print(1)", false)],
-	})
+	{"id": "shell.interpreter-code"} in rules.ask with input as fx.cmd("python -c 'print(1)'")
 }
 
 test_interpreter_code_safe_script if {
-	not {"id": "shell.interpreter-code"} in rules.ask with input as fx.run(["awk", "{print $1}", "f"], {
-		"operands": [fx.path("f", "workspace")],
-		"code": [fx.code("awk", "{print $1}", true)],
-	})
+	not {"id": "shell.interpreter-code"} in rules.ask with input as fx.cmd("awk '{print $1}' f")
 }
 
 # shell.code-spawns and shell.code-unsafe on an awk script.
 
 test_code_spawns_and_unsafe if {
-	cmd := fx.run(["awk", "{system(\"ls\")}", "f"], {
-		"operands": [fx.path("f", "workspace")],
-		"code": [fx.code("awk", "{system(\"ls\")}", false)],
-		"tags": {"code-unsafe", "code-spawns"},
-	})
+	cmd := fx.cmd("awk '{system(\"ls\")}' f")
 	{"id": "shell.code-spawns"} in rules.ask with input as cmd
 	{"id": "shell.code-unsafe"} in rules.ask with input as cmd
 	{"id": "shell.interpreter-code"} in rules.ask with input as cmd
@@ -196,18 +181,21 @@ test_code_env if {
 	]
 	every name in names {
 		{"id": "shell.code-env"} in rules.ask with input as fx.run(["ls"], {"assigns": [fx.assign(name, "x")]})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
 test_code_env_harmless_assignments if {
 	every name in ["LANG", "TZ", "NO_COLOR", "CI"] {
 		not {"id": "shell.code-env"} in rules.ask with input as fx.run(["ls"], {"assigns": [fx.assign(name, "x")]})
+			with data.rivumi.tables as fx.tables
 	}
 }
 
 test_inline_builtins_need_an_argument if {
 	every prog in ["eval", "source", "exec"] {
 		not {"id": "shell.inline"} in rules.ask with input as fx.run([prog], {})
+			with data.rivumi.tables as fx.tables
 	}
 }
 

@@ -68,59 +68,38 @@ yaml_rules := {
 # YAML deny: the words as a prefix, the option anywhere.
 
 test_yaml_deny_option_anywhere if {
-	{"id": "team.no-force-push"} in rules.deny with input as fx.run(["git", "push", "origin", "main", "--force"], {
-		"subcommand": "push",
-		"flags": {"force"},
-	})
+	{"id": "team.no-force-push"} in rules.deny with input as fx.cmd("git push origin main --force")
 		with data.rivumi.yaml as yaml_rules
 }
 
 test_yaml_deny_bundled_letter if {
-	{"id": "team.no-force-push"} in rules.deny with input as fx.run(["git", "push", "-fu", "origin"], {
-		"subcommand": "push",
-		"flags": {"force", "set-upstream"},
-	})
+	{"id": "team.no-force-push"} in rules.deny with input as fx.cmd("git push -fu origin")
 		with data.rivumi.yaml as yaml_rules
 }
 
 test_yaml_deny_after_global_options if {
-	{"id": "team.no-force-push"} in rules.deny with input as fx.run(["git", "-C", "sub", "push", "--force"], {
-		"subcommand": "push",
-		"flags": {"force"},
-		"options": {"global:C": ["sub"], "git-dir-class": ["workspace"]},
-	})
+	{"id": "team.no-force-push"} in rules.deny with input as fx.cmd("git -C sub push --force")
 		with data.rivumi.yaml as yaml_rules
 }
 
 test_yaml_deny_near_misses if {
-	not {"id": "team.no-force-push"} in rules.deny with input as fx.run(["git", "push", "origin", "main"], {
-		"subcommand": "push",
-	})
+	not {"id": "team.no-force-push"} in rules.deny with input as fx.cmd("git push origin main")
 		with data.rivumi.yaml as yaml_rules
-	not {"id": "team.no-force-push"} in rules.deny with input as fx.run(["git", "fetch", "--force"], {
-		"subcommand": "fetch",
-		"flags": {"force"},
-	})
+	not {"id": "team.no-force-push"} in rules.deny with input as fx.cmd("git fetch --force")
 		with data.rivumi.yaml as yaml_rules
 }
 
 # YAML ask: later words among the rest of the words.
 
 test_yaml_ask_later_words if {
-	{"id": "team.kubectl-delete"} in rules.ask with input as fx.run(["kubectl", "delete", "-n", "dev", "pod", "web"], {
-		"subcommand": "delete",
-	})
+	{"id": "team.kubectl-delete"} in rules.ask with input as fx.cmd("kubectl delete -n dev pod web")
 		with data.rivumi.yaml as yaml_rules
 }
 
 test_yaml_ask_near_misses if {
-	not {"id": "team.kubectl-delete"} in rules.ask with input as fx.run(["kubectl", "delete", "svc", "web"], {
-		"subcommand": "delete",
-	})
+	not {"id": "team.kubectl-delete"} in rules.ask with input as fx.cmd("kubectl delete svc web")
 		with data.rivumi.yaml as yaml_rules
-	not {"id": "team.kubectl-delete"} in rules.ask with input as fx.run(["kubectl", "get", "pods"], {
-		"subcommand": "get",
-	})
+	not {"id": "team.kubectl-delete"} in rules.ask with input as fx.cmd("kubectl get pods")
 		with data.rivumi.yaml as yaml_rules
 }
 
@@ -165,16 +144,11 @@ test_yaml_allow_near_misses if {
 
 test_yaml_deny_letters_only_from_short_options if {
 	# --follow-tags has an f, but it is a long option.
-	not {"id": "team.no-force-push"} in rules.deny with input as fx.run(["git", "push", "--follow-tags", "origin"], {
-		"subcommand": "push",
-		"flags": {"follow-tags"},
-	})
+	not {"id": "team.no-force-push"} in rules.deny with input as fx.cmd("git push --follow-tags origin")
 		with data.rivumi.yaml as yaml_rules
 
 	# A refspec with an f in it is not an option.
-	not {"id": "team.no-force-push"} in rules.deny with input as fx.run(["git", "push", "origin", "HEAD:refs/fix"], {
-		"subcommand": "push",
-	})
+	not {"id": "team.no-force-push"} in rules.deny with input as fx.cmd("git push origin HEAD:refs/fix")
 		with data.rivumi.yaml as yaml_rules
 }
 
@@ -212,42 +186,26 @@ test_yaml_allow_covers_safe_jq if {
 
 test_yaml_option_spellings if {
 	# --name=value given as two words.
-	two_words := fx.run(["kubectl", "apply", "--namespace", "prod", "-f", "k/"], {"subcommand": "apply"})
+	two_words := fx.cmd("kubectl apply --namespace prod -f k/")
 	{"id": "team.kubectl-prod"} in rules.ask with input as two_words
 		with data.rivumi.yaml as yaml_rules
-	{"id": "team.kubectl-prod"} in rules.ask with input as fx.run(["kubectl", "apply", "--namespace=prod"], {
-		"subcommand": "apply",
-	})
+	{"id": "team.kubectl-prod"} in rules.ask with input as fx.cmd("kubectl apply --namespace=prod")
 		with data.rivumi.yaml as yaml_rules
 
 	# A later word given as an option's value; the option by its long name.
-	{"id": "team.gh-api-delete"} in rules.ask with input as fx.run(["gh", "api", "--method=DELETE", "repos/o/r"], {
-		"subcommand": "api",
-		"flags": {"method"},
-		"options": {"method": ["DELETE"]},
-	})
+	{"id": "team.gh-api-delete"} in rules.ask with input as fx.cmd("gh api --method=DELETE repos/o/r")
 		with data.rivumi.yaml as yaml_rules
 
 	# --name=value for an option the rule names bare.
-	{"id": "team.helm-reuse"} in rules.ask with input as fx.run(["helm", "upgrade", "--reuse-values=true", "app"], {
-		"subcommand": "upgrade",
-	})
+	{"id": "team.helm-reuse"} in rules.ask with input as fx.cmd("helm upgrade --reuse-values=true app")
 		with data.rivumi.yaml as yaml_rules
 }
 
 test_yaml_option_spellings_near_misses if {
-	not {"id": "team.kubectl-prod"} in rules.ask with input as fx.run(["kubectl", "apply", "--namespace", "dev"], {
-		"subcommand": "apply",
-	})
+	not {"id": "team.kubectl-prod"} in rules.ask with input as fx.cmd("kubectl apply --namespace dev")
 		with data.rivumi.yaml as yaml_rules
-	not {"id": "team.gh-api-delete"} in rules.ask with input as fx.run(["gh", "api", "--method=GET", "repos/o/r"], {
-		"subcommand": "api",
-		"flags": {"method"},
-		"options": {"method": ["GET"]},
-	})
+	not {"id": "team.gh-api-delete"} in rules.ask with input as fx.cmd("gh api --method=GET repos/o/r")
 		with data.rivumi.yaml as yaml_rules
-	not {"id": "team.helm-reuse"} in rules.ask with input as fx.run(["helm", "upgrade", "--reset-values", "app"], {
-		"subcommand": "upgrade",
-	})
+	not {"id": "team.helm-reuse"} in rules.ask with input as fx.cmd("helm upgrade --reset-values app")
 		with data.rivumi.yaml as yaml_rules
 }
