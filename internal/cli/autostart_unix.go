@@ -117,3 +117,21 @@ func releaseStartLock(fd int) {
 		os.NewFile(uintptr(fd), "start-lock").Close()
 	}
 }
+
+// serveIdleEnv is the idle time after which a started server exits (a Go
+// duration; default [defaultServeIdle]).
+const serveIdleEnv = "RIVUMI_SERVE_IDLE"
+
+// serveIdle is the idle exit of a started server.
+func serveIdle(getenv func(string) string) time.Duration {
+	if d, err := time.ParseDuration(getenv(serveIdleEnv)); err == nil && d > 0 {
+		return d
+	}
+	return defaultServeIdle
+}
+
+// startLog is where a started server's stderr goes: next to its socket.
+func startLog(sock string) string { return sock + ".log" }
+
+// maxStartLog bounds the log: past it, the next start truncates it.
+const maxStartLog = 1 << 20
