@@ -87,6 +87,9 @@ func FuzzVerdictProperties(f *testing.F) {
 		}
 		if v.Decision == engine.Allow {
 			for form, w := range map[string]engine.Verdict{"bash -c 'T'": wrapped["bash -c 'T'"], "T; true": grade(text + "; true")} {
+				if _, err := parser.Parse(text + "; true"); err != nil && form == "T; true" {
+					continue // T ends in ; (or &): T; true is a syntax error, graded unparsable
+				}
 				if w.Decision == engine.Deny {
 					t.Fatalf("%s is denied (%s) but %q is allowed", form, verdictKey(w), text)
 				}
