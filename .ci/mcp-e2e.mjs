@@ -62,11 +62,11 @@ async function walkThrough(client, runDir, answers, label) {
   check(res.isError && text(res).includes('timeout_seconds is not accepted'), `${label}: timeout_seconds is refused`, res);
 
   answers.next.push('once');
-  res = await client.callTool({ name: 'shell', arguments: { command: 'rm -f notes.txt' } });
-  check(!res.isError && res.structuredContent?.decision === 'ask' && answers.asked.length === 1 && answers.asked[0].includes('rm -f notes.txt'),
+  res = await client.callTool({ name: 'shell', arguments: { command: 'rm -rf notes.txt' } });
+  check(!res.isError && res.structuredContent?.decision === 'ask' && answers.asked.length === 1 && answers.asked[0].includes('rm -rf notes.txt'),
     `${label}: an ask is an elicitation, answered once`, { res, asked: answers.asked });
   answers.next.push('decline');
-  res = await client.callTool({ name: 'shell', arguments: { command: 'rm -f notes.txt' } });
+  res = await client.callTool({ name: 'shell', arguments: { command: 'rm -rf notes.txt' } });
   check(res.isError && text(res).includes('answer deny'), `${label}: a declined elicitation is a deny`, res);
 
   res = await client.callTool({ name: 'run_check', arguments: { name: 'spelling' } });
