@@ -77,14 +77,6 @@ func TestFrictionThroughLinks(t *testing.T) {
 		{"cat src/inside.py", engine.Allow, engine.Allow},
 		{"ls -la homelink/.claude", engine.Allow, engine.Allow},
 	} {
-		base := []engine.EvalOption{engine.Cwd(ws), engine.Workspace(ws), engine.Home(home)}
-		text := e.EvaluateText(ctx, tc.cmd, base...)
-		fs := e.EvaluateText(ctx, tc.cmd, append(base, engine.FollowSymlinks(true))...)
-		if text.Decision != tc.text {
-			t.Errorf("%q pure text = %v, want %v (%v)", tc.cmd, text.Decision, tc.text, text.Reasons)
-		}
-		if fs.Decision != tc.fs {
-			t.Errorf("%q through links = %v, want %v (%v)", tc.cmd, fs.Decision, tc.fs, fs.Reasons)
-		}
+		checkTextAndLinks(ctx, t, e, ws, home, tc.cmd, tc.text, tc.fs)
 	}
 }

@@ -92,15 +92,7 @@ func TestPathsGradedWhereTheyPoint(t *testing.T) {
 		{"echo x > /dev/stdout", engine.Allow, engine.Allow},
 		{"ls -la /proc/self/", engine.Allow, engine.Allow},
 	} {
-		base := []engine.EvalOption{engine.Cwd(ws), engine.Workspace(ws), engine.Home(home)}
-		text := e.EvaluateText(ctx, tc.cmd, base...)
-		fs := e.EvaluateText(ctx, tc.cmd, append(base, engine.FollowSymlinks(true))...)
-		if text.Decision != tc.text {
-			t.Errorf("%q pure text = %v, want %v (%v)", tc.cmd, text.Decision, tc.text, text.Reasons)
-		}
-		if fs.Decision != tc.fs {
-			t.Errorf("%q through links = %v, want %v (%v)", tc.cmd, fs.Decision, tc.fs, fs.Reasons)
-		}
+		checkTextAndLinks(ctx, t, e, ws, home, tc.cmd, tc.text, tc.fs)
 	}
 }
 
@@ -129,4 +121,17 @@ func reasonsText(v engine.Verdict) string {
 		b.WriteString(r.Rule + " ")
 	}
 	return b.String()
+}
+
+// checkTextAndLinks grades cmd in workspace ws with home home twice: as
+// pure text, which must be text, and following symlinks, which must be fs.
+func checkTextAndLinks(ctx context.Context, t *testing.T, e *engine.Engine, ws, home, cmd string, text, fs engine.Decision) {
+	t.Helper()
+	base := []engine.EvalOption{engine.Cwd(ws), engine.Workspace(ws), engine.Home(home)}
+	if v := e.EvaluateText(ctx, cmd, base...); v.Decision != text {
+		t.Errorf("%q pure text = %v, want %v (%v)", cmd, v.Decision, text, v.Reasons)
+	}
+	if v := e.EvaluateText(ctx, cmd, append(base, engine.FollowSymlinks(true))...); v.Decision != fs {
+		t.Errorf("%q through links = %v, want %v (%v)", cmd, v.Decision, fs, v.Reasons)
+	}
 }
