@@ -150,8 +150,12 @@ func TestAllowAlwaysEvaluatedForTeamRules(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		if e.c.hits.alwaysAllow != tt.want {
-			t.Errorf("%s: alwaysAllow %v, want %v", tt.name, e.c.hits.alwaysAllow, tt.want)
+		rp, err := e.c.rego()
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if rp.hits.alwaysAllow != tt.want {
+			t.Errorf("%s: alwaysAllow %v, want %v", tt.name, rp.hits.alwaysAllow, tt.want)
 		}
 	}
 }

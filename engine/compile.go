@@ -21,6 +21,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 
 	"github.com/rivumi/rivumi/policies"
+	"github.com/rivumi/rivumi/policies/native"
 )
 
 // The sets a rule can add hits to, one per layer.
@@ -232,26 +233,36 @@ var checkOnlyStages = []ast.StageID{
 }
 
 type compiled struct {
-	pq       func() (rego.PreparedEvalQuery, error) // data.rivumi.main.result: the layering in Rego
-	hits     *hitQueries                            // the layer sets: the fast path (engine/layering.go)
-	testOnly []file                                 // modules left out of the evaluated policy, for the Rego tests
 	meta     map[string]RuleMeta
 	standing []Grant // grants from configuration, in force for every evaluation (engine/disable.go)
 	hash     string
+	data     map[string]any
+	testOnly []file // modules left out of the evaluated policy, for the Rego tests
+	// native holds the Go rules (policies/native) when the embedded packs
+	// run alone: verdicts then never touch OPA, and the Rego policy is
+	// compiled on first use (coverage, Rego tests, sources). nil: every
+	// verdict evaluates the Rego.
+	native *native.Rules
+	opa    func() (*regoPolicy, error)
+}
+
+// regoPolicy is the compiled Rego: what OPA evaluates.
+type regoPolicy struct {
+	pq       func() (rego.PreparedEvalQuery, error) // data.rivumi.main.result: the layering in Rego
+	hits     *hitQueries                            // the layer sets: the fast path (engine/layering.go)
 	compiler *ast.Compiler
 	modules  map[string]*ast.Module
-	data     map[string]any
 }
+
+// rego returns the compiled Rego policy, compiling it on the first call
+// when the engine grades with the Go rules.
+func (c *compiled) rego() (*regoPolicy, error) { return c.opa() }
 
 func compile(ctx context.Context, cfg *config) (*compiled, error) {
 	files, data, dataFiles, err := load(cfg)
 	if err != nil {
 		return nil, err
 	}
-	var problems []string
-	modules := map[string]*ast.Module{}
-	var testOnly []file
-	userPkgs := map[string]map[string]bool{}
 	sort.Slice(files, func(i, j int) bool { return files[i].name < files[j].name })
 	// The policy hash covers the embedded files through their digest, then
 	// the user files and the data.
@@ -265,11 +276,121 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 			h.Write([]byte(f.name + "\x00" + f.text + "\x00"))
 		}
 	}
-	known := generatedMeta(digest)
-	parsed := parseModules(files, known == nil)
-	for i, f := range files {
+	var testOnly []file
+	for _, f := range files {
 		if f.testOnly {
 			testOnly = append(testOnly, f) // parsed by RunRegoTests
+		}
+	}
+	known := generatedMeta(digest)
+	// The Go rules mirror the embedded packs (policies/native): they grade
+	// when nothing else is loaded and nothing is switched off. Anything a
+	// team wrote is graded by OPA.
+	useNative := known != nil && !userFiles && len(cfg.authoring.disabled) == 0 && len(cfg.authoring.yaml) == 0 && !cfg.regoOnly && nativeComplete(known)
+	var problems []string
+	var modules map[string]*ast.Module
+	meta := known
+	if !useNative {
+		var ps []string
+		modules, ps = parseAll(files, known == nil)
+		if len(ps) > 0 {
+			return nil, &PolicyError{Problems: ps}
+		}
+		meta, problems = readMeta(known, modules, files)
+	}
+	// The hash covers the data: the embedded JSON files by their text, the
+	// rest (authoring, grantable ids; small) as JSON.
+	for _, f := range dataFiles {
+		h.Write([]byte(f.name + "\x00" + f.text + "\x00"))
+	}
+	extra := map[string]any{}
+	problems = append(problems, addAuthoring(cfg, extra, meta)...) // YAML rules, switches, standing grants (engine/yaml.go)
+	grantable := map[string]any{}
+	for id, m := range meta {
+		if m.Grantable() {
+			grantable[id] = true
+		}
+	}
+	merge(extra, map[string]any{"rivumi": map[string]any{"meta": map[string]any{"grantable": grantable}}})
+	db, _ := json.Marshal(extra)
+	h.Write(db)
+	// Standing grants are applied in Go, not through the data: the hash
+	// covers them too (the same hash must never answer ask and allow).
+	if sg := standingGrants(cfg); len(sg) > 0 {
+		b, _ := json.Marshal(sg)
+		h.Write([]byte("\x00standing\x00"))
+		h.Write(b)
+	}
+	merge(data, extra)
+	c := &compiled{testOnly: testOnly, meta: meta, hash: hex.EncodeToString(h.Sum(nil))[:16], data: data}
+	c.standing = standingGrants(cfg) // configuration's standing grants (engine/disable.go)
+	hasUser := userFiles || len(cfg.authoring.disabled) > 0
+	build := func(modules map[string]*ast.Module) (*regoPolicy, []string) {
+		if modules == nil {
+			var ps []string
+			if modules, ps = parseAll(files, known == nil); len(ps) > 0 {
+				return nil, ps
+			}
+		}
+		return compileRego(modules, data, userFiles, hasUser, hasUser || len(cfg.authoring.yaml) > 0)
+	}
+	if useNative {
+		if len(problems) > 0 {
+			return nil, &PolicyError{Problems: problems}
+		}
+		tabs, err := native.NewTables(data)
+		if err != nil {
+			return nil, err
+		}
+		c.native = native.New(tabs)
+		c.opa = sync.OnceValues(func() (*regoPolicy, error) {
+			rp, ps := build(nil)
+			if len(ps) > 0 {
+				return nil, &PolicyError{Problems: ps}
+			}
+			return rp, nil
+		})
+	} else {
+		rp, ps := build(modules)
+		problems = append(problems, ps...) // with the METADATA problems: all at once (issue 4)
+		if len(problems) > 0 {
+			return nil, &PolicyError{Problems: problems}
+		}
+		c.opa = func() (*regoPolicy, error) { return rp, nil }
+	}
+	if ps := checkExamples(ctx, c, cfg); len(ps) > 0 { // YAML rule examples (engine/yaml.go)
+		return nil, &PolicyError{Problems: ps}
+	}
+	return c, nil
+}
+
+// nativeComplete reports whether every built-in layer rule of meta has its
+// Go mirror (TestNativeComplete holds it so; a rule without one sends every
+// verdict through OPA rather than leave the rule out).
+func nativeComplete(meta map[string]RuleMeta) bool {
+	have := map[string]bool{}
+	for _, r := range native.All() {
+		have[r.ID] = true
+	}
+	for id, m := range meta {
+		if m.Layer != "" && !have[id] {
+			return false
+		}
+	}
+	return true
+}
+
+// parseAll parses the evaluated modules (test-only files are left out) and
+// adds the generated aggregation of the user packages' layer sets.
+// embeddedMeta asks for the embedded packs' METADATA too (when the
+// generated table does not match them).
+func parseAll(files []file, embeddedMeta bool) (map[string]*ast.Module, []string) {
+	var problems []string
+	modules := map[string]*ast.Module{}
+	userPkgs := map[string]map[string]bool{}
+	parsed := parseModules(files, embeddedMeta)
+	for i, f := range files {
+		if f.testOnly {
 			continue
 		}
 		m, err := parsed[i].m, parsed[i].err
@@ -297,41 +418,23 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 		modules[f.name] = m
 	}
 	if len(problems) > 0 {
-		return nil, &PolicyError{Problems: problems}
+		return nil, problems
 	}
 	if gen := userAggregation(userPkgs); gen != "" {
 		m, err := ast.ParseModuleWithOpts("generated/user_packages.rego", gen, ast.ParserOptions{RegoVersion: ast.RegoV1})
 		if err != nil {
-			return nil, fmt.Errorf("generated user aggregation: %w", err)
+			return nil, []string{"generated user aggregation: " + err.Error()}
 		}
 		modules["generated/user_packages.rego"] = m
 	}
-	meta, mp := readMeta(known, modules, files)
-	problems = append(problems, mp...)
-	// The hash covers the data: the embedded JSON files by their text, the
-	// rest (authoring, grantable ids; small) as JSON.
-	for _, f := range dataFiles {
-		h.Write([]byte(f.name + "\x00" + f.text + "\x00"))
-	}
-	extra := map[string]any{}
-	problems = append(problems, addAuthoring(cfg, extra, meta)...) // YAML rules, switches, standing grants (engine/yaml.go)
-	grantable := map[string]any{}
-	for id, m := range meta {
-		if m.Grantable() {
-			grantable[id] = true
-		}
-	}
-	merge(extra, map[string]any{"rivumi": map[string]any{"meta": map[string]any{"grantable": grantable}}})
-	db, _ := json.Marshal(extra)
-	h.Write(db)
-	// Standing grants are applied in Go, not through the data: the hash
-	// covers them too (the same hash must never answer ask and allow).
-	if sg := standingGrants(cfg); len(sg) > 0 {
-		b, _ := json.Marshal(sg)
-		h.Write([]byte("\x00standing\x00"))
-		h.Write(b)
-	}
-	merge(data, extra)
+	return modules, nil
+}
+
+// compileRego compiles the modules over data and prepares the queries.
+// userFiles: a team's modules are among them (every check stage runs, with
+// the input schema); hasUser: the layer sets go through main.rego's unions
+// and switch filter; alwaysAllow: see hitQueries.
+func compileRego(modules map[string]*ast.Module, data map[string]any, userFiles, hasUser, alwaysAllow bool) (*regoPolicy, []string) {
 	compiler := ast.NewCompiler().
 		WithStrict(true).
 		WithCapabilities(capabilities()).
@@ -356,10 +459,7 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 		compiler.PassesTypeCheckRules(nil)
 	}
 	if compiler.Failed() {
-		problems = append(problems, astProblems(compiler.Errors)...) // with the METADATA problems: all at once (issue 4)
-	}
-	if len(problems) > 0 {
-		return nil, &PolicyError{Problems: problems}
+		return nil, astProblems(compiler.Errors)
 	}
 	store := inmem.NewFromObjectWithOpts(data, inmem.OptReturnASTValuesOnRead(true))
 	// The layering in Rego is read by the coverage report and the test that
@@ -375,17 +475,11 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 	})
 	// The fast query skips main.rego's unions and switch filter when there
 	// is nothing to union or filter.
-	hasUser := userFiles || len(cfg.authoring.disabled) > 0
-	hits, err := prepareHits(compiler, store, hasUser, hasUser || len(cfg.authoring.yaml) > 0)
+	hits, err := prepareHits(compiler, store, hasUser, alwaysAllow)
 	if err != nil {
-		return nil, &PolicyError{Problems: astProblems(err)}
+		return nil, astProblems(err)
 	}
-	c := &compiled{pq: pq, hits: hits, testOnly: testOnly, meta: meta, hash: hex.EncodeToString(h.Sum(nil))[:16], compiler: compiler, modules: modules, data: data}
-	c.standing = standingGrants(cfg)                   // configuration's standing grants (engine/disable.go)
-	if ps := checkExamples(ctx, c, cfg); len(ps) > 0 { // YAML rule examples (engine/yaml.go)
-		return nil, &PolicyError{Problems: ps}
-	}
-	return c, nil
+	return &regoPolicy{pq: pq, hits: hits, compiler: compiler, modules: modules}, nil
 }
 
 // generatedMeta returns the generated METADATA table (builtinMeta) when

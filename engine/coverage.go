@@ -90,8 +90,12 @@ func BuiltinTests() []Source {
 // tester. A test module that does not parse or compile is a *PolicyError.
 // Results are sorted by file and line.
 func (e *Engine) RunRegoTests(ctx context.Context, o RegoTestOptions) ([]RegoTestResult, error) {
-	modules := make(map[string]*ast.Module, len(e.c.modules))
-	for name, m := range e.c.modules {
+	rp, err := e.c.rego()
+	if err != nil {
+		return nil, err
+	}
+	modules := make(map[string]*ast.Module, len(rp.modules))
+	for name, m := range rp.modules {
 		modules[name] = m // runTests copies
 	}
 	var problems []string
@@ -265,6 +269,7 @@ func testCapabilities() *ast.Capabilities {
 type Coverage struct {
 	e        *Engine
 	pq       rego.PreparedEvalQuery
+	modules  map[string]*ast.Module
 	cov      *cover.Cover
 	mu       sync.Mutex
 	hits     map[string]int
@@ -275,11 +280,15 @@ type Coverage struct {
 // layering query (data.rivumi.main.result, which line tracing evaluates)
 // does not prepare.
 func (e *Engine) NewCoverage() (*Coverage, error) {
-	pq, err := e.c.pq()
+	rp, err := e.c.rego()
+	if err != nil {
+		return nil, err
+	}
+	pq, err := rp.pq()
 	if err != nil {
 		return nil, &PolicyError{Problems: astProblems(err)}
 	}
-	return &Coverage{e: e, pq: pq, cov: cover.New(), hits: map[string]int{}}, nil
+	return &Coverage{e: e, pq: pq, modules: rp.modules, cov: cover.New(), hits: map[string]int{}}, nil
 }
 
 // Explain is [Engine.Explain], recording the rule ids of every hit and the
@@ -360,7 +369,7 @@ func (c *Coverage) Report() CoverageReport {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	mods := map[string]*ast.Module{}
-	for name, m := range c.e.c.modules {
+	for name, m := range c.modules {
 		if strings.HasSuffix(name, "_test.rego") || strings.HasPrefix(name, "generated/") {
 			continue
 		}

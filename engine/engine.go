@@ -16,6 +16,7 @@ import (
 
 	"github.com/rivumi/rivumi/codescan"
 	"github.com/rivumi/rivumi/parser"
+	"github.com/rivumi/rivumi/policies/native"
 	"github.com/rivumi/rivumi/rules"
 )
 
@@ -274,17 +275,25 @@ func (e *Engine) evaluateAll(ctx context.Context, cmd *parser.Command, c *evalCo
 			Title: "Nothing to run", Justification: "The text holds no command (only blanks or comments).",
 		}}}, nil, true
 	}
-	run, err := e.c.hits.start(ctx)
-	if err != nil {
-		if ctx.Err() != nil {
-			return e.ctxFail(ctx.Err()), nil, false
+	// With the Go rules (e.c.native) nothing of OPA runs: run stays nil.
+	var run *evalRun
+	var shape *ast.Term
+	if e.c.native == nil {
+		rp, err := e.c.rego()
+		if err == nil {
+			run, err = rp.hits.start(ctx)
 		}
-		return e.fail(RuleEvalError, LayerEngine, "policy evaluation failed: "+err.Error()), nil, false
+		if err != nil {
+			if ctx.Err() != nil {
+				return e.ctxFail(ctx.Err()), nil, false
+			}
+			return e.fail(RuleEvalError, LayerEngine, "policy evaluation failed: "+err.Error()), nil, false
+		}
+		defer run.close()
+		shape = shapeValue(&cmd.Shape)
 	}
-	defer run.close()
 	v := Verdict{Decision: Allow, Policy: e.c.hash, Reasons: []Reason{}}
 	decisions := make([]Decision, len(cmd.Segments))
-	shape := shapeValue(&cmd.Shape)
 	for i, seg := range cmd.Segments {
 		if err := ctx.Err(); err != nil {
 			return e.ctxFail(err), nil, false
@@ -345,6 +354,46 @@ func deciding(d Decision, rs []Reason) []Reason {
 	return out
 }
 
+// nativeHits grades one segment with the Go rules (policies/native): the
+// gate layers, then allow when it can change the decision (or full asks
+// for every hit). It needs no cache: it costs less than a lookup.
+func (e *Engine) nativeHits(seg *parser.Segment, gs map[string]bool, full bool) layerHits {
+	nr := e.c.native
+	s := native.NewSeg(seg)
+	h := layerHits{floor: nr.Hits(native.Floor, s), deny: nr.Hits(native.Deny, s), ask: nr.Hits(native.Ask, s)}
+	if full || e.needsAllow(h, gs) {
+		h.allow, h.allowKnown = nr.Hits(native.Allow, s), true
+	}
+	return h
+}
+
+// regoHits grades one segment with OPA (cached layer hits): the gate
+// query, then the allow query when it can change the decision, when full
+// asks for every hit, or when the engine loaded anything a team wrote.
+func (e *Engine) regoHits(run *evalRun, cmd *parser.Command, i int, shape *ast.Term, granted []string, gs map[string]bool, full bool) (layerHits, error) {
+	in := segmentInput(cmd, i, shape, granted)
+	h, cached := e.cache.get(in)
+	input := ast.NewTerm(in)
+	if !cached {
+		var err error
+		if h, err = run.gateHits(input); err != nil {
+			return h, fmt.Errorf("policy evaluation failed: %v", err)
+		}
+	}
+	if !h.allowKnown && (full || run.q.alwaysAllow || e.needsAllow(h, gs)) {
+		var err error
+		if h.allow, err = run.allowHits(input); err != nil {
+			return h, fmt.Errorf("policy evaluation failed: %v", err)
+		}
+		h.allowKnown = true
+		cached = false
+	}
+	if !cached && len(cmd.Text) <= maxCachedText {
+		e.cache.put(in, h)
+	}
+	return h, nil
+}
+
 // gradeSegment evaluates one segment through the fast path (cached layer
 // hits, layering in Go) and returns its decision and reasons. The allow
 // layer is evaluated when full asks for every hit, when the engine loaded
@@ -352,29 +401,18 @@ func deciding(d Decision, rs []Reason) []Reason {
 // when no floor, deny or open ask decided the segment already.
 func (e *Engine) gradeSegment(run *evalRun, cmd *parser.Command, i int, shape *ast.Term, granted []string, full bool) (Decision, []Reason, error) {
 	seg := cmd.Segments[i]
-	in := segmentInput(cmd, i, shape, granted)
-	h, cached := e.cache.get(in)
-	input := ast.NewTerm(in)
-	if !cached {
-		var err error
-		if h, err = run.gateHits(input); err != nil {
-			return Deny, nil, fmt.Errorf("policy evaluation failed: %v", err)
-		}
-	}
 	gs := make(map[string]bool, len(granted))
 	for _, g := range granted {
 		gs[g] = grantableProgram(seg) // policies/main.rego: no grant on a runs-anything segment
 	}
-	if !h.allowKnown && (full || run.q.alwaysAllow || e.needsAllow(h, gs)) {
+	var h layerHits
+	if run == nil {
+		h = e.nativeHits(seg, gs, full)
+	} else {
 		var err error
-		if h.allow, err = run.allowHits(input); err != nil {
-			return Deny, nil, fmt.Errorf("policy evaluation failed: %v", err)
+		if h, err = e.regoHits(run, cmd, i, shape, granted, gs, full); err != nil {
+			return Deny, nil, err
 		}
-		h.allowKnown = true
-		cached = false
-	}
-	if !cached && len(cmd.Text) <= maxCachedText {
-		e.cache.put(in, h)
 	}
 	l := e.layer(h, gs)
 	var reasons []Reason

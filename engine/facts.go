@@ -59,7 +59,11 @@ func LoadSources(ctx context.Context, opts ...Option) (*Sources, error) {
 	for _, f := range files {
 		s.Modules[f.name] = f.text
 	}
-	for name, m := range c.modules {
+	rp, err := c.rego()
+	if err != nil {
+		return nil, err
+	}
+	for name, m := range rp.modules {
 		if _, ok := s.Modules[name]; ok {
 			continue
 		}

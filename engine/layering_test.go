@@ -27,11 +27,15 @@ func TestGoLayeringMatchesRego(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pq, err := e.c.pq()
+	rp, err := e.c.rego()
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := e.c.hits.start(ctx)
+	pq, err := rp.pq()
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := rp.hits.start(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -90,7 +91,11 @@ func TestNativeMatchesRego(t *testing.T) {
 		implemented[r.ID] = true
 	}
 	keep := func(id string) bool { return implemented[id] && strings.HasPrefix(id, *nativePrefix) }
-	run, err := e.c.hits.start(ctx)
+	rp, err := e.c.rego()
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := rp.hits.start(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +144,7 @@ func TestNativeComplete(t *testing.T) {
 		goLayer[r.ID] = r.Layer.String()
 	}
 	for id, m := range e.c.meta {
-		if m.Layer == "" || strings.HasPrefix(id, "yaml.") {
+		if m.Layer == "" {
 			continue
 		}
 		if l, ok := goLayer[id]; !ok {
@@ -153,4 +158,41 @@ func TestNativeComplete(t *testing.T) {
 			t.Errorf("Go rule %s has no built-in Rego rule", id)
 		}
 	}
+}
+
+// TestNativeVerdicts grades every testcase (its grants included) with an
+// engine on the Go rules and one on OPA (RegoOnly) and compares the whole
+// verdicts (decision, reasons in order, policy hash) and explanations
+// (every hit of every layer, each segment's decision).
+func TestNativeVerdicts(t *testing.T) {
+	ctx := context.Background()
+	ng, err := New(ctx, CacheSize(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ng.c.native == nil {
+		t.Fatal("the engine does not grade with the Go rules (see TestNativeComplete)")
+	}
+	re, err := New(ctx, CacheSize(0), RegoOnly())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if re.c.native != nil {
+		t.Fatal("RegoOnly engine grades with the Go rules")
+	}
+	n := 0
+	for _, mc := range mirrorCases(t) {
+		opts := mc.ctx.Options()
+		gv, rv := ng.EvaluateText(ctx, mc.text, opts...), re.EvaluateText(ctx, mc.text, opts...)
+		if !reflect.DeepEqual(gv, rv) {
+			t.Errorf("%s %q:\n\tGo   %+v\n\tRego %+v", mc.name, mc.text, gv, rv)
+			continue
+		}
+		gx, rx := ng.Explain(ctx, mc.text, opts...), re.Explain(ctx, mc.text, opts...)
+		if !reflect.DeepEqual(gx.Hits, rx.Hits) || !reflect.DeepEqual(gx.Decisions, rx.Decisions) {
+			t.Errorf("%s %q explained:\n\tGo   %v %+v\n\tRego %v %+v", mc.name, mc.text, gx.Decisions, gx.Hits, rx.Decisions, rx.Hits)
+		}
+		n++
+	}
+	t.Logf("%d testcases graded alike", n)
 }

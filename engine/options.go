@@ -18,6 +18,8 @@ type config struct {
 	evalTimeout *time.Duration
 	// authoring holds YAML rules, switches and standing grants (engine/yaml.go, issue 4).
 	authoring authoring
+	// regoOnly grades every verdict with OPA, never the Go rules.
+	regoOnly bool
 }
 
 type namedFS struct {
@@ -35,6 +37,12 @@ const DefaultCacheSize = 4096
 // verdict only on the text, the evaluation options and the policy: a hit
 // is exact. Commands over 4 KiB are not remembered.
 func CacheSize(n int) Option { return func(c *config) { c.cacheSize = &n } }
+
+// RegoOnly makes the engine grade every command with OPA over the Rego
+// packs, never with their Go mirror (policies/native), which it otherwise
+// uses when the embedded packs run alone. Verdicts are the same
+// (TestNativeMatchesRego, TestNativeVerdicts); the Rego path is slower.
+func RegoOnly() Option { return func(c *config) { c.regoOnly = true } }
 
 // DefaultEvalTimeout is the deadline of one evaluation on every surface
 // (policy eval and --batch, run, the hooks, serve) unless the caller's
