@@ -71,10 +71,9 @@ type file struct {
 // yamlModule holds the generic rules behind YAML prefix rules.
 const yamlModule = "rules/yaml.rego"
 
-// load collects the built-in and user modules and the data tables.
-func load(cfg *config) (mods []file, data map[string]any, dataFiles []file, err error) {
+// load collects the built-in and user modules and the data files.
+func load(cfg *config) (mods []file, dataFiles []file, err error) {
 	var problems []string
-	data = map[string]any{}
 	err = fs.WalkDir(policies.FS, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || strings.HasSuffix(p, "_test.rego") {
 			return err // the Rego tests are read by BuiltinTests
@@ -92,17 +91,12 @@ func load(cfg *config) (mods []file, data map[string]any, dataFiles []file, err 
 		case strings.HasSuffix(p, ".rego"):
 			mods = append(mods, file{name: "policies/" + p, text: string(b)})
 		case strings.HasSuffix(p, ".json"):
-			var doc map[string]any
-			if err := json.Unmarshal(b, &doc); err != nil {
-				return fmt.Errorf("policies/%s: %w", p, err)
-			}
-			merge(data, doc)
-			dataFiles = append(dataFiles, file{name: "policies/" + p, text: string(b)})
+			dataFiles = append(dataFiles, file{name: "policies/" + p, text: string(b)}) // decoded by decodeData
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	addFS := func(name string, fsys fs.FS) {
 		werr := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
@@ -137,9 +131,22 @@ func load(cfg *config) (mods []file, data map[string]any, dataFiles []file, err 
 		mods = append(mods, file{name: s.Name, text: s.Text, user: true})
 	}
 	if len(problems) > 0 {
-		return nil, nil, nil, &PolicyError{Problems: problems}
+		return nil, nil, &PolicyError{Problems: problems}
 	}
-	return mods, data, dataFiles, nil
+	return mods, dataFiles, nil
+}
+
+// decodeData merges the data files into one document.
+func decodeData(dataFiles []file) (map[string]any, error) {
+	data := map[string]any{}
+	for _, f := range dataFiles {
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(f.text), &doc); err != nil {
+			return nil, fmt.Errorf("%s: %w", f.name, err)
+		}
+		merge(data, doc)
+	}
+	return data, nil
 }
 
 func merge(dst, src map[string]any) {
@@ -236,8 +243,8 @@ type compiled struct {
 	meta     map[string]RuleMeta
 	standing []Grant // grants from configuration, in force for every evaluation (engine/disable.go)
 	hash     string
-	data     map[string]any
-	testOnly []file // modules left out of the evaluated policy, for the Rego tests
+	data     func() (map[string]any, error) // the data document OPA reads (decoded on first use)
+	testOnly []file                         // modules left out of the evaluated policy, for the Rego tests
 	// native holds the Go rules (policies/native) when the embedded packs
 	// run alone: verdicts then never touch OPA, and the Rego policy is
 	// compiled on first use (coverage, Rego tests, sources). nil: every
@@ -259,7 +266,7 @@ type regoPolicy struct {
 func (c *compiled) rego() (*regoPolicy, error) { return c.opa() }
 
 func compile(ctx context.Context, cfg *config) (*compiled, error) {
-	files, data, dataFiles, err := load(cfg)
+	files, dataFiles, err := load(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -321,8 +328,17 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 		h.Write([]byte("\x00standing\x00"))
 		h.Write(b)
 	}
-	merge(data, extra)
-	c := &compiled{testOnly: testOnly, meta: meta, hash: hex.EncodeToString(h.Sum(nil))[:16], data: data}
+	// The data document is decoded when OPA needs it: the Go rules read
+	// their tables straight from the files.
+	dataDoc := sync.OnceValues(func() (map[string]any, error) {
+		data, err := decodeData(dataFiles)
+		if err != nil {
+			return nil, err
+		}
+		merge(data, extra)
+		return data, nil
+	})
+	c := &compiled{testOnly: testOnly, meta: meta, hash: hex.EncodeToString(h.Sum(nil))[:16], data: dataDoc}
 	c.standing = standingGrants(cfg) // configuration's standing grants (engine/disable.go)
 	hasUser := userFiles || len(cfg.authoring.disabled) > 0
 	build := func(modules map[string]*ast.Module) (*regoPolicy, []string) {
@@ -332,13 +348,21 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 				return nil, ps
 			}
 		}
+		data, err := dataDoc()
+		if err != nil {
+			return nil, []string{err.Error()}
+		}
 		return compileRego(modules, data, userFiles, hasUser, hasUser || len(cfg.authoring.yaml) > 0)
 	}
 	if useNative {
 		if len(problems) > 0 {
 			return nil, &PolicyError{Problems: problems}
 		}
-		tabs, err := native.NewTables(data)
+		texts := make([][]byte, len(dataFiles))
+		for i, f := range dataFiles {
+			texts[i] = []byte(f.text)
+		}
+		tabs, err := native.LoadTables(texts...)
 		if err != nil {
 			return nil, err
 		}

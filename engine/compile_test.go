@@ -33,7 +33,7 @@ func TestEmbeddedPassesEveryCheck(t *testing.T) {
 // one included), with their METADATA.
 func parseEmbedded(t *testing.T) ([]file, map[string]*ast.Module) {
 	t.Helper()
-	files, _, _, err := load(&config{authoring: authoring{yaml: []rules.YAMLRule{{}}}})
+	files, _, err := load(&config{authoring: authoring{yaml: []rules.YAMLRule{{}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

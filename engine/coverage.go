@@ -183,13 +183,17 @@ func (e *Engine) runTests(ctx context.Context, modules map[string]*ast.Module, r
 	for name, m := range modules {
 		mods[name] = m.Copy()
 	}
+	data, err := e.c.data()
+	if err != nil {
+		return nil, err
+	}
 	compiler := ast.NewCompiler().
 		WithCapabilities(testCapabilities()).
 		WithEnablePrintStatements(true).
 		WithDefaultRegoVersion(ast.RegoV1)
 	r := tester.NewRunner().
 		SetCompiler(compiler).
-		SetStore(inmem.NewFromObject(e.c.data)).
+		SetStore(inmem.NewFromObject(data)).
 		SetModules(mods).
 		SetDefaultRegoVersion(ast.RegoV1).
 		RaiseBuiltinErrors(true).

@@ -47,7 +47,7 @@ func LoadSources(ctx context.Context, opts ...Option) (*Sources, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	files, _, _, err := load(&cfg)
+	files, _, err := load(&cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +55,11 @@ func LoadSources(ctx context.Context, opts ...Option) (*Sources, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Sources{Modules: map[string]string{}, Data: c.data, Rules: c.meta, Hash: c.hash}
+	data, err := c.data()
+	if err != nil {
+		return nil, err
+	}
+	s := &Sources{Modules: map[string]string{}, Data: data, Rules: c.meta, Hash: c.hash}
 	for _, f := range files {
 		s.Modules[f.name] = f.text
 	}

@@ -78,7 +78,7 @@ func metaSource(meta map[string]RuleMeta, digest string) []byte {
 // TestStaleGeneratedMetaIsNotUsed: once an embedded file differs from the
 // ones builtin_meta.go was made from, compile parses METADATA instead.
 func TestStaleGeneratedMetaIsNotUsed(t *testing.T) {
-	files, _, _, err := load(&config{})
+	files, _, err := load(&config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,10 +29,7 @@ func FuzzNativeMatchesRego(f *testing.F) {
 		if mirrorE, mirrorErr = New(context.Background(), CacheSize(0), RegoOnly()); mirrorErr != nil {
 			return
 		}
-		var tabs *native.Tables
-		if tabs, mirrorErr = native.NewTables(mirrorE.c.data); mirrorErr == nil {
-			mirrorNR = native.New(tabs)
-		}
+		mirrorNR = mirrorRules(f)
 	})
 	if mirrorErr != nil {
 		f.Fatal(mirrorErr)

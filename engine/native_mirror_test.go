@@ -39,6 +39,23 @@ func mirrorCases(t testing.TB) []mirrorCase {
 	return out
 }
 
+// mirrorRules is the Go rules over the embedded data files.
+func mirrorRules(t testing.TB) *native.Rules {
+	_, dataFiles, err := load(&config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts [][]byte
+	for _, f := range dataFiles {
+		texts = append(texts, []byte(f.text))
+	}
+	tabs, err := native.DecodeTables(texts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return native.New(tabs)
+}
+
 // mirrorDiff compares one segment's hits, layer by layer, and returns
 // what differs as "layer id: rego|go only".
 func mirrorDiff(run *evalRun, nr *native.Rules, cmd *parser.Command, i int, shape *ast.Term, keep func(string) bool) ([]string, error) {
@@ -81,11 +98,7 @@ func TestNativeMatchesRego(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tabs, err := native.NewTables(e.c.data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	nr := native.New(tabs)
+	nr := mirrorRules(t)
 	implemented := map[string]bool{}
 	for _, r := range native.All() {
 		implemented[r.ID] = true

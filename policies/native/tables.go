@@ -1,6 +1,9 @@
 package native
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 )
@@ -50,39 +53,6 @@ func (t *Tables) Program(k, p string) bool { return t.Programs[k][p] }
 // InSet reports whether x is in data.rivumi.tables.sets.K.
 func (t *Tables) InSet(k, x string) bool { return t.Sets[k][x] }
 
-// knownTables are the keys of data.rivumi.tables that Tables decodes.
-var knownTables = map[string]bool{
-	"git_list_flags": true, "git_list_words": true, "git_needs_word": true, "git_readonly": true,
-	"kinds": true, "network": true, "ops_tools": true, "package_managers": true, "programs": true,
-	"project_loaders": true, "readonly": true, "version_forms": true, "workspace_runners": true,
-	"writers": true, "sets": true,
-}
-
-// NewTables decodes data.rivumi.tables from the whole data document (the
-// JSON the engine loads into OPA's store). A table it does not know is an
-// error: a rule reading it would otherwise see nothing.
-func NewTables(data map[string]any) (*Tables, error) {
-	r, _ := data["rivumi"].(map[string]any)
-	tabs, _ := r["tables"].(map[string]any)
-	if tabs == nil {
-		return nil, fmt.Errorf("data.rivumi.tables is missing")
-	}
-	for k := range tabs {
-		if !knownTables[k] {
-			return nil, fmt.Errorf("data.rivumi.tables.%s: a table the Go rules do not read (policies/native/tables.go)", k)
-		}
-	}
-	b, err := json.Marshal(tabs)
-	if err != nil {
-		return nil, err
-	}
-	var t Tables
-	if err := json.Unmarshal(b, &t); err != nil {
-		return nil, fmt.Errorf("data.rivumi.tables: %v", err)
-	}
-	return &t, nil
-}
-
 // Runner is a workspace_runners entry: true (the program runs workspace
 // code whatever its subcommand) or a list of the subcommands that do.
 type Runner struct {
@@ -98,4 +68,50 @@ func (r *Runner) UnmarshalJSON(b []byte) error {
 	}
 	r.List = true
 	return json.Unmarshal(b, &r.Subs)
+}
+
+// DecodeTables decodes data.rivumi.tables from data files (each a JSON
+// document {"rivumi": {"tables": {…}}}, as policies/tables/*.json; later
+// files add to earlier ones). A table or field the Go rules do not know is
+// an error: a rule reading it would otherwise see nothing.
+func DecodeTables(files ...[]byte) (*Tables, error) {
+	var t Tables
+	for _, b := range files {
+		var doc struct {
+			Rivumi struct {
+				Tables json.RawMessage `json:"tables"`
+			} `json:"rivumi"`
+		}
+		if err := json.Unmarshal(b, &doc); err != nil {
+			return nil, fmt.Errorf("data: %v", err)
+		}
+		if doc.Rivumi.Tables == nil {
+			continue
+		}
+		d := json.NewDecoder(bytes.NewReader(doc.Rivumi.Tables))
+		d.DisallowUnknownFields()
+		if err := d.Decode(&t); err != nil {
+			return nil, fmt.Errorf("data.rivumi.tables: %v", err)
+		}
+	}
+	return &t, nil
+}
+
+// Digest identifies data files (their bytes, in order).
+func Digest(files ...[]byte) string {
+	h := sha256.New()
+	for _, b := range files {
+		h.Write(b)
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// LoadTables is DecodeTables of files, taken from the generated tables
+// (zz_tables.go) when the files are the ones they were generated from.
+func LoadTables(files ...[]byte) (*Tables, error) {
+	if Digest(files...) == generatedDigest {
+		return generatedTables(), nil
+	}
+	return DecodeTables(files...)
 }
