@@ -5,7 +5,10 @@ import (
 	"strings"
 )
 
-// floorRules mirrors policies/rules/floor.rego, rule by rule.
+// floorRules mirrors policies/rules/floor.rego, rule by rule. Each Match
+// tests the segment's own facts (operands, flags, classes) before a table
+// lookup (two map accesses), which costs most; the conditions are pure, so
+// their order does not change the result.
 var floorRules = []Rule{
 	{ID: "floor.rm-critical", Layer: Floor, Match: floorRmCritical},
 	{ID: "floor.find-delete-critical", Layer: Floor, Match: floorFindDeleteCritical},
@@ -68,7 +71,7 @@ func floorRmCritical(s *Seg, t *Tables) bool {
 			}
 		}
 	}
-	return t.Kind("deletes", s.Program) && s.AnyFlag("recursive", "no-preserve-root") && criticalOperand(s)
+	return criticalOperand(s) && s.AnyFlag("recursive", "no-preserve-root") && t.Kind("deletes", s.Program)
 }
 
 // floorFindDeleteCritical is floor.find-delete-critical:
@@ -130,7 +133,7 @@ func floorMvCritical(s *Seg, t *Tables) bool {
 			}
 		}
 	}
-	return t.Kind("shreds", s.Program) && criticalOperand(s)
+	return criticalOperand(s) && t.Kind("shreds", s.Program)
 }
 
 // mvSource: mv_source(i) — operand i is not the destination: i <
@@ -145,7 +148,7 @@ func mvSource(s *Seg, i int) bool {
 //
 //	destructive_disk_mode; "device" in read_classes
 func floorDeviceFormat(s *Seg, t *Tables) bool {
-	return (t.Kind("formats_devices", s.Program) || destructiveDiskMode(s)) && s.ReadClass("device")
+	return s.ReadClass("device") && (destructiveDiskMode(s) || t.Kind("formats_devices", s.Program))
 }
 
 // destructiveDiskMode: destructive_disk_mode — badblocks -w/-n; nvme
@@ -190,7 +193,7 @@ func floorDevicePartition(s *Seg, t *Tables) bool {
 	if s.Program == "cryptsetup" && cryptsetupDestroys(s) && (s.ReadClass("device") || operandClass(s, "device")) {
 		return true
 	}
-	return t.Kind("partitions", s.Program) && s.ReadClass("device") && !partitionListing(s)
+	return s.ReadClass("device") && t.Kind("partitions", s.Program) && !partitionListing(s)
 }
 
 // cryptsetupDestroys: some o in operands; o.text in {"luksFormat", "erase",
@@ -270,10 +273,10 @@ func floorReverseShell(s *Seg, t *Tables) bool {
 			}
 		}
 	}
-	if t.Kind("netcat", s.Program) && s.AnyFlag("e", "c", "exec", "sh-exec", "lua-exec") {
+	if s.AnyFlag("e", "c", "exec", "sh-exec", "lua-exec") && t.Kind("netcat", s.Program) {
 		return true
 	}
-	if t.Program("shells", s.Program) {
+	if len(s.Upstream)+len(s.Downstream) > 0 && t.Program("shells", s.Program) {
 		for _, p := range s.Upstream {
 			if t.Kind("socket_relay", p) {
 				return true
@@ -350,12 +353,10 @@ func floorKillInit(s *Seg, t *Tables) bool {
 			}
 		}
 	}
-	if t.Kind("kills_by_name", s.Program) {
-		for _, o := range s.Operands {
-			switch o.Text {
-			case "init", "systemd", "launchd":
-				return true
-			}
+	for _, o := range s.Operands {
+		switch o.Text {
+		case "init", "systemd", "launchd":
+			return t.Kind("kills_by_name", s.Program)
 		}
 	}
 	return false
@@ -383,7 +384,7 @@ func systemctlPower(x string) bool {
 //	kinds.permissions[program]; "recursive" in flags; some o in operands;
 //	o.class in critical_classes
 func floorChmodCritical(s *Seg, t *Tables) bool {
-	return t.Kind("permissions", s.Program) && s.Flag("recursive") && criticalOperand(s)
+	return s.Flag("recursive") && criticalOperand(s) && t.Kind("permissions", s.Program)
 }
 
 // floorBashFunc is floor.bash-func:
