@@ -1,8 +1,6 @@
 package native
 
 import (
-	"encoding/json"
-	"maps"
 	"os"
 	"regexp"
 	"strings"
@@ -58,23 +56,15 @@ func FuzzFloorRegexps(f *testing.F) {
 
 // testTables decodes policies/tables/*.json as the engine loads them.
 func testTables(tb testing.TB) *Tables {
-	tabs := map[string]any{}
-	for _, f := range []string{"../tables/tables.json", "../tables/programs.json"} {
+	var files [][]byte
+	for _, f := range []string{"../tables/programs.json", "../tables/tables.json"} {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			tb.Fatal(err)
 		}
-		var doc struct {
-			Rivumi struct {
-				Tables map[string]any `json:"tables"`
-			} `json:"rivumi"`
-		}
-		if err := json.Unmarshal(b, &doc); err != nil {
-			tb.Fatalf("%s: %v", f, err)
-		}
-		maps.Copy(tabs, doc.Rivumi.Tables)
+		files = append(files, b)
 	}
-	t, err := NewTables(map[string]any{"rivumi": map[string]any{"tables": tabs}})
+	t, err := DecodeTables(files...)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -108,7 +108,7 @@ func Digest(files ...[]byte) string {
 }
 
 // LoadTables is DecodeTables of files, taken from the generated tables
-// (zz_tables.go) when the files are the ones they were generated from.
+// (zz_generated_tables.go) when the files are the ones they were generated from.
 func LoadTables(files ...[]byte) (*Tables, error) {
 	if Digest(files...) == generatedDigest {
 		return generatedTables(), nil

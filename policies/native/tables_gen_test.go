@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-var updateTables = flag.Bool("update-tables", false, "rewrite zz_tables.go from ../tables/*.json")
+var updateTables = flag.Bool("update-tables", false, "rewrite zz_generated_tables.go from ../tables/*.json")
 
 // embeddedData reads the data files the engine embeds, in the engine's
 // order (policies/tables/*.json, sorted).
@@ -29,7 +29,7 @@ func embeddedData(t *testing.T) [][]byte {
 	return out
 }
 
-// TestGeneratedTables keeps zz_tables.go equal to the data files: the
+// TestGeneratedTables keeps zz_generated_tables.go equal to the data files: the
 // generated tables spare every process the JSON decoding (~1.4 ms).
 func TestGeneratedTables(t *testing.T) {
 	files := embeddedData(t)
@@ -39,14 +39,14 @@ func TestGeneratedTables(t *testing.T) {
 	}
 	src := generateTables(t, decoded, Digest(files...))
 	if *updateTables {
-		if err := os.WriteFile("zz_tables.go", src, 0o644); err != nil {
+		if err := os.WriteFile("zz_generated_tables.go", src, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	have, err := os.ReadFile("zz_tables.go")
+	have, err := os.ReadFile("zz_generated_tables.go")
 	if err != nil || !bytes.Equal(have, src) {
-		t.Fatalf("zz_tables.go is stale: go test ./policies/native -run TestGeneratedTables -update-tables")
+		t.Fatalf("zz_generated_tables.go is stale: go test ./policies/native -run TestGeneratedTables -update-tables")
 	}
 	if !reflect.DeepEqual(generatedTables(), decoded) {
 		t.Fatal("generatedTables() differs from the decoded data files")
