@@ -3,6 +3,8 @@ package native
 import (
 	"regexp"
 	"testing"
+
+	"github.com/rivumi/rivumi/parser"
 )
 
 // The regexps of fs.rego that fs.go replaces with string scans, as oracles.
@@ -69,4 +71,34 @@ func FuzzFsStrings(f *testing.F) {
 			t.Errorf("narrowGlob(%q) = %v, the Rego %v", s, got, want)
 		}
 	})
+}
+
+// BenchmarkFsRules is the cost of every fs.go rule on one segment of a
+// mix of commands.
+func BenchmarkFsRules(b *testing.B) {
+	t := generatedTables()
+	var segs []*Seg
+	for _, c := range []string{"ls -la", "git status", "rm -f *.pyc", "chmod +x run.sh", "grep -r TODO src", "echo x > out.txt", "cat ~/.bashrc", "HISTSIZE=0 ls"} {
+		cmd, err := parser.Parse(c, parser.Workspace("/work/proj"), parser.Cwd("/work/proj"), parser.Home("/home/dev"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, s := range cmd.Segments {
+			segs = append(segs, NewSeg(s))
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	n := 0
+	for i := 0; b.Loop(); i++ {
+		s := segs[i%len(segs)]
+		for _, r := range fsRules {
+			if r.Match(s, t) {
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		b.Fatal("no fs rule held on any segment")
+	}
 }
