@@ -1,9 +1,195 @@
 package native
 
-import "strings"
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
 
 // gitRules mirrors policies/rules/git.rego, rule by rule.
-var gitRules = []Rule{}
+var gitRules = []Rule{
+	// git.force-push: git push with "force" in flags.
+	{ID: "git.force-push", Layer: Deny, Match: func(s *Seg, _ *Tables) bool {
+		return s.Program == "git" && s.Subcommand == "push" && s.Flag("force")
+	}},
+	// git.push-destructive: git push with delete, mirror, force-with-lease,
+	// force-if-includes or prune.
+	{ID: "git.push-destructive", Layer: Ask, Match: func(s *Seg, _ *Tables) bool {
+		return s.Program == "git" && s.Subcommand == "push" &&
+			s.AnyFlag("delete", "mirror", "force-with-lease", "force-if-includes", "prune")
+	}},
+	// git.discard: git and discards.
+	{ID: "git.discard", Layer: Ask, Match: func(s *Seg, _ *Tables) bool {
+		return s.Program == "git" && gitDiscards(s)
+	}},
+	// git.delete-ref, two bodies: branch/tag with delete, D, force, M, move
+	// or C; update-ref with "d" in flags.
+	{ID: "git.delete-ref", Layer: Ask, Match: func(s *Seg, _ *Tables) bool {
+		if s.Program != "git" {
+			return false
+		}
+		switch s.Subcommand {
+		case "branch", "tag":
+			return s.AnyFlag("delete", "D", "force", "M", "move", "C")
+		case "update-ref":
+			return s.Flag("d")
+		}
+		return false
+	}},
+	// git.rewrite-history, three bodies: filter-branch, filter-repo, rebase,
+	// replace, gc, prune; reflog with an operand expire or delete; commit
+	// with "amend" in flags.
+	{ID: "git.rewrite-history", Layer: Ask, Match: func(s *Seg, _ *Tables) bool {
+		if s.Program != "git" {
+			return false
+		}
+		switch s.Subcommand {
+		case "filter-branch", "filter-repo", "rebase", "replace", "gc", "prune":
+			return true
+		case "reflog":
+			return anyOperand(s, "expire", "delete")
+		case "commit":
+			return s.Flag("amend")
+		}
+		return false
+	}},
+	// git.hooks: git with a subcommand that runs the repository's hooks.
+	{ID: "git.hooks", Layer: Ask, Match: func(s *Seg, _ *Tables) bool {
+		if s.Program != "git" {
+			return false
+		}
+		switch s.Subcommand {
+		case "commit", "merge", "push", "am", "pull", "cherry-pick", "revert", "checkout", "switch",
+			"clone", "fetch", "submodule", "bisect", "apply", "init":
+			return true
+		}
+		return false
+	}},
+	// git.config-code: git with some code of lang "git-config".
+	{ID: "git.config-code", Layer: Deny, Match: func(s *Seg, _ *Tables) bool {
+		if s.Program != "git" {
+			return false
+		}
+		for _, c := range s.Code {
+			if c.Lang == "git-config" {
+				return true
+			}
+		}
+		return false
+	}},
+	// git.global-options, two bodies: git with an option "global:…" outside
+	// the harmless list, unless it is global:c and git_c_harmless; git with
+	// some options["git-dir-class"] other than "workspace".
+	{ID: "git.global-options", Layer: Ask, Match: func(s *Seg, _ *Tables) bool {
+		if s.Program != "git" {
+			return false
+		}
+		for k := range s.Options {
+			if strings.HasPrefix(k, "global:") && !gitHarmlessGlobal(k) && !gitCOK(s, k) {
+				return true
+			}
+		}
+		for _, c := range s.Options["git-dir-class"] {
+			if c != "workspace" {
+				return true
+			}
+		}
+		return false
+	}},
+	// git.config-env: "assigns" in tags and some assignment whose name starts
+	// with GIT_CONFIG (any program).
+	{ID: "git.config-env", Layer: Deny, Match: func(s *Seg, _ *Tables) bool {
+		if len(s.Assigns) == 0 || !s.Tag("assigns") {
+			return false
+		}
+		for _, a := range s.Assigns {
+			if strings.HasPrefix(a.Name, "GIT_CONFIG") {
+				return true
+			}
+		}
+		return false
+	}},
+	// git.config-write: git config and not git_config_read.
+	{ID: "git.config-write", Layer: Ask, Match: func(s *Seg, _ *Tables) bool {
+		return s.Program == "git" && s.Subcommand == "config" && !gitConfigRead(s)
+	}},
+	// git.config-secret: git config with some operand matching
+	// (?i)pass|token|secret|extraheader|credential|auth|cookie|private.
+	{ID: "git.config-secret", Layer: Ask, Match: func(s *Seg, _ *Tables) bool {
+		if s.Program != "git" || s.Subcommand != "config" {
+			return false
+		}
+		for _, o := range s.Operands {
+			if gitSecretKey.MatchString(o.Text) {
+				return true
+			}
+		}
+		return false
+	}},
+}
+
+// gitSecretKey is git.config-secret's regex.match pattern.
+var gitSecretKey = regexp.MustCompile(`(?i)pass|token|secret|extraheader|credential|auth|cookie|private`)
+
+// gitHarmlessGlobal: k in the global options git.global-options lets pass.
+func gitHarmlessGlobal(k string) bool {
+	switch k {
+	case "global:C", "global:no-pager", "global:P", "global:no-optional-locks", "global:literal-pathspecs",
+		"global:version", "global:help", "global:v", "global:h":
+		return true
+	}
+	return false
+}
+
+// gitCOK: git_c_ok(k) — k is global:c and git_c_harmless.
+func gitCOK(s *Seg, k string) bool { return k == "global:c" && gitCHarmless(s) }
+
+// anyOperand: some o in input.segment.operands; o.text in words.
+func anyOperand(s *Seg, words ...string) bool {
+	for _, o := range s.Operands {
+		if slices.Contains(words, o.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// gitDiscards: discards (git.rego), body by body, chosen by subcommand.
+func gitDiscards(s *Seg) bool {
+	switch s.Subcommand {
+	case "reset":
+		return s.AnyFlag("hard", "merge", "keep")
+	case "clean":
+		return !s.Flag("dry-run")
+	case "checkout":
+		// force, "--", ours, theirs, patch in flags; operands and "--" in
+		// argv; more than one operand.
+		return s.AnyFlag("force", "--", "ours", "theirs", "patch") ||
+			len(s.Operands) > 0 && slices.Contains(s.Argv, "--") ||
+			len(s.Operands) > 1
+	case "restore":
+		return true
+	case "switch":
+		return s.AnyFlag("discard-changes", "force", "force-create")
+	case "stash":
+		return anyOperand(s, "drop", "clear", "pop")
+	case "worktree":
+		return anyOperand(s, "remove", "prune")
+	}
+	return false
+}
+
+// gitConfigRead: git_config_read — a reading flag, or exactly one operand
+// and not git_config_edits.
+func gitConfigRead(s *Seg) bool {
+	return s.AnyFlag("get", "get-all", "get-regexp", "list", "l", "show-origin", "name-only", "get-urlmatch") ||
+		len(s.Operands) == 1 && !gitConfigEdits(s)
+}
+
+// gitConfigEdits: git_config_edits — an editing flag.
+func gitConfigEdits(s *Seg) bool {
+	return s.AnyFlag("unset", "unset-all", "rename-section", "remove-section", "add", "replace-all", "edit", "e")
+}
 
 // gitCHarmless: git_c_harmless (git.rego; readonly.rego uses it too) —
 // every git -c setting changes only how output looks or who is named, or
