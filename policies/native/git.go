@@ -201,11 +201,32 @@ func gitCHarmless(s *Seg) bool {
 	}
 	for _, kv := range kvs {
 		k, _, _ := strings.Cut(kv, "=")
-		if !gitHarmlessSetting(strings.ToLower(k)) {
+		if !gitHarmlessKey(k) {
 			return false
 		}
 	}
 	return true
+}
+
+// gitHarmlessKey: git_harmless_setting(lower(k)). An ASCII key of up to
+// 32 bytes is lowered on the stack (strings.ToLower allocates when a
+// letter changes, as in git -c User.Name=…); any other key goes through
+// strings.ToLower, which is OPA's lower.
+func gitHarmlessKey(k string) bool {
+	if len(k) > 32 {
+		return gitHarmlessSetting(strings.ToLower(k))
+	}
+	var b [32]byte
+	n := copy(b[:], k)
+	for i := range n {
+		switch c := b[i]; {
+		case c >= 0x80:
+			return gitHarmlessSetting(strings.ToLower(k))
+		case 'A' <= c && c <= 'Z':
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return gitHarmlessSetting(string(b[:n]))
 }
 
 // gitHarmlessSetting: git_harmless_setting(k).
