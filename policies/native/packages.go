@@ -2,6 +2,7 @@ package native
 
 import (
 	"slices"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -14,7 +15,7 @@ var packagesRules = []Rule{
 		if subs, ok := t.PackageManagers[s.Program]; ok && slices.Contains(subs, s.Subcommand) {
 			return true
 		}
-		return t.Kind("installs", s.Program)
+		return kindsOf(t).installs[s.Program]
 	}},
 	// exec.workspace-code, two bodies:
 	//   runs := workspace_runners[program]; runs == true; not seg.query_only
@@ -37,14 +38,15 @@ var packagesRules = []Rule{
 	//   "wrapped" in tags; some w in wrappers; kinds.privilege_wrapper[w.name]
 	//   kinds.privilege[program]
 	{ID: "privilege.escalation", Layer: Ask, Match: func(s *Seg, t *Tables) bool {
-		if t.Kind("privilege", s.Program) {
+		if kindsOf(t).privilege[s.Program] {
 			return true
 		}
 		if len(s.Wrappers) == 0 || !s.Tag("wrapped") {
 			return false
 		}
+		pw := kindsOf(t).privilegeWrapper
 		for i := range s.Wrappers {
-			if t.Kind("privilege_wrapper", s.Wrappers[i].Name) {
+			if pw[s.Wrappers[i].Name] {
 				return true
 			}
 		}
@@ -57,12 +59,39 @@ var packagesRules = []Rule{
 		if t.OpsTools[s.Program] && slices.ContainsFunc(s.Argv, opsDestroyWord) {
 			return true
 		}
-		return t.Kind("database", s.Program) && slices.ContainsFunc(s.Argv, databaseDestroyWord)
+		return kindsOf(t).database[s.Program] && slices.ContainsFunc(s.Argv, databaseDestroyWord)
 	}},
 	// ops.system: kinds.system[program].
-	{ID: "ops.system", Layer: Ask, Match: func(s *Seg, t *Tables) bool { return t.Kind("system", s.Program) }},
+	{ID: "ops.system", Layer: Ask, Match: func(s *Seg, t *Tables) bool { return kindsOf(t).system[s.Program] }},
 	// ops.kill: kinds.kills[program].
-	{ID: "ops.kill", Layer: Ask, Match: func(s *Seg, t *Tables) bool { return t.Kind("kills", s.Program) }},
+	{ID: "ops.kill", Layer: Ask, Match: func(s *Seg, t *Tables) bool { return kindsOf(t).kills[s.Program] }},
+}
+
+// kindSets are the registry kinds (data.rivumi.tables.kinds.K) that the
+// rules of packages.go and readonly.go read, looked up once per Tables:
+// t.Kind hashes the kind's name on every call, which was most of these
+// rules' cost. Tables are not changed once rules read them.
+type kindSets struct {
+	t                                                     *Tables
+	installs, privilege, privilegeWrapper, database       Set
+	system, kills, textScript, handsListing, harmlessWrap Set
+}
+
+var kindCache atomic.Pointer[kindSets]
+
+// kindsOf returns t's kind sets (built on first use, and again when the
+// rules are given other Tables).
+func kindsOf(t *Tables) *kindSets {
+	if k := kindCache.Load(); k != nil && k.t == t {
+		return k
+	}
+	k := &kindSets{
+		t: t, installs: t.Kinds["installs"], privilege: t.Kinds["privilege"], privilegeWrapper: t.Kinds["privilege_wrapper"],
+		database: t.Kinds["database"], system: t.Kinds["system"], kills: t.Kinds["kills"], textScript: t.Kinds["text_script"],
+		handsListing: t.Kinds["hands_listing"], harmlessWrap: t.Kinds["harmless_wrapper"],
+	}
+	kindCache.Store(k)
+	return k
 }
 
 // The ops.destroy patterns of packages.rego, matched by hand: OPA's
@@ -127,10 +156,26 @@ func opsDestroyWord(w string) bool {
 		return false
 	}
 	w = w[d:]
+	c := w[0] | 0x20 // the first rune, folded: each alternative starts with a letter
+	if c < 'a' || c > 'z' {
+		if w[0] < utf8.RuneSelf {
+			return false
+		}
+		r, _ := utf8.DecodeRuneInString(w)
+		if c = foldRune(r); c == 0 {
+			return false
+		}
+	}
 	for _, lit := range opsDestroyWords {
+		if lit[0] != c {
+			continue
+		}
 		if j, ok := matchFold(w, 0, lit); ok && j == len(w) {
 			return true
 		}
+	}
+	if c != 'd' && c != 'r' {
+		return false
 	}
 	for _, p := range [...]string{"delete_", "delete-", "remove-"} {
 		if j, ok := matchFold(w, 0, p); ok && j < len(w) && foldedIn(w[j:], p[len(p)-1]) {
