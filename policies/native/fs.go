@@ -154,14 +154,15 @@ var bracketExpr = regexp.MustCompile(`\[[^]]*\]`)
 
 // narrowGlob: narrow_glob(t) — the last "/" part of t, bracket expressions
 // removed, has a * or ?, a character other than * ? ., and a character
-// other than * ? d f i r v I R = - (the regex.match calls, as byte scans:
+// other than * ? = - I R and the letters of rm's dangerous long options,
+// c d e f i n o p r s t u v (the regex.match calls, as byte scans:
 // each class is ASCII, so a byte outside it is a rune outside it).
 func narrowGlob(t string) bool {
 	last := t[strings.LastIndexByte(t, '/')+1:]
 	if strings.IndexByte(last, '[') >= 0 {
 		last = bracketExpr.ReplaceAllString(last, "")
 	}
-	return strings.ContainsAny(last, "*?") && hasByteNotIn(last, "*?.") && hasByteNotIn(last, "*?dfirvIR=-")
+	return strings.ContainsAny(last, "*?") && hasByteNotIn(last, "*?.") && hasByteNotIn(last, "*?=-IRcdefinoprstuv")
 }
 
 // hasByteNotIn reports whether s has a byte that is not in set (the

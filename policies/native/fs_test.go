@@ -12,7 +12,7 @@ var (
 	regoHistory   = regexp.MustCompile(`(^|/)\.(bash|zsh|sh|python|node_repl|psql|mysql)_?history$`)
 	regoGlobWild  = regexp.MustCompile(`[*?]`)
 	regoGlobLit   = regexp.MustCompile(`[^*?.]`)
-	regoGlobNoOpt = regexp.MustCompile(`[^*?dfirvIR=-]`)
+	regoGlobNoOpt = regexp.MustCompile(`[^*?=\-IRcdefinoprstuv]`)
 )
 
 // regoNarrowGlob is narrow_glob(t) as fs.rego writes it.
@@ -52,7 +52,9 @@ func TestNarrowGlobMatchesRego(t *testing.T) {
 			t.Errorf("narrowGlob(%q) = %v, the Rego %v", g, got, want)
 		}
 	}
-	for g, want := range map[string]bool{"*.pyc": true, "test_*.py": true, "*": false, "*.*": false, "[!.]*": false, "-rf*": false} {
+	for g, want := range map[string]bool{"*.pyc": true, "test_*.py": true, "*": false, "*.*": false, "[!.]*": false, "-rf*": false,
+		// A planted --recursive (or --rec, --no-preserve-root) must not match.
+		"*ive": false, "*rec*": false, "--r*": false, "*root": false, "*_test.go": true, "*~": true, "build_*": true} {
 		if got := narrowGlob(g); got != want {
 			t.Errorf("narrowGlob(%q) = %v, want %v", g, got, want)
 		}

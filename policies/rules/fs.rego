@@ -104,15 +104,18 @@ delete_operand_ok(o) if {
 
 # narrow_glob holds for a glob whose last part has a literal character
 # besides dots once bracket expressions are dropped: *.pyc, test_*.py, not
-# *, *.* or [!.]*. It also needs a literal that no rm option spells, so a
-# planted file named -rf cannot match it and become an option (a name
-# matching *.pyc that starts with - is an invalid option: rm stops).
+# *, *.* or [!.]*. It also needs a literal that no dangerous rm option
+# spells, so a planted file cannot match it and become an option: not the
+# short ones (-rf) and not the long ones or their abbreviations
+# (--recursive, --rec, --no-preserve-root, --force, --dir), which *ive or
+# *rec* would match. A name that matches *.pyc and starts with - is an
+# invalid option: rm stops.
 narrow_glob(t) if {
 	parts := split(t, "/")
 	last := regex.replace(parts[count(parts) - 1], `\[[^]]*\]`, "")
 	regex.match(`[*?]`, last)
 	regex.match(`[^*?.]`, last)
-	regex.match(`[^*?dfirvIR=-]`, last)
+	regex.match(`[^*?=\-IRcdefinoprstuv]`, last)
 }
 
 ask contains {"id": "fs.delete"} if {
