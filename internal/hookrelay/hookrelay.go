@@ -18,11 +18,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // Path is the HTTP path of the relay on the socket. The server serves it
@@ -78,37 +76,43 @@ var ErrNoAnswer = errors.New("no answer from the server")
 var ErrTimeout = errors.New("the server did not answer in time")
 
 // Do sends c to the server on the unix socket sock and returns its
-// result. The deadline of ctx bounds the whole exchange.
+// result. The deadline of ctx bounds the whole exchange (on unix systems
+// it is all that does: a cancellation before it is not noticed until
+// then).
 func Do(ctx context.Context, sock string, c Call) (Result, error) {
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "unix", sock)
-	if err != nil {
+	if err := ctx.Err(); err != nil {
 		return Result{}, fmt.Errorf("%w: %v", ErrNoAnswer, err)
 	}
-	defer conn.Close()
-	if dl, ok := ctx.Deadline(); ok {
-		conn.SetDeadline(dl)
-	}
-	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Now()) })
-	defer stop()
+	deadline, _ := ctx.Deadline()
 	body, err := json.Marshal(c)
 	if err != nil {
 		return Result{}, err
 	}
-	var req bytes.Buffer
-	fmt.Fprintf(&req, "POST %s HTTP/1.1\r\nHost: rivumi\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n", Path, len(body))
-	req.Write(body)
-	if _, err := conn.Write(req.Bytes()); err != nil {
+	conn, err := dial(sock, deadline)
+	if err != nil {
+		// Not even connected: never a timeout, so the caller may try
+		// another way.
 		return Result{}, fmt.Errorf("%w: %v", ErrNoAnswer, err)
+	}
+	defer conn.Close()
+	req := fmt.Appendf(make([]byte, 0, len(body)+160), "POST %s HTTP/1.1\r\nHost: rivumi\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n", Path, len(body))
+	if _, err := conn.Write(append(req, body...)); err != nil {
+		return Result{}, noAnswer(ctx, err)
 	}
 	var r Result
 	if err := readResponse(bufio.NewReader(conn), &r); err != nil {
-		if ctx.Err() != nil || errors.Is(err, os.ErrDeadlineExceeded) {
-			return Result{}, fmt.Errorf("%w: %w: %v", ErrNoAnswer, ErrTimeout, err)
-		}
-		return Result{}, fmt.Errorf("%w: %v", ErrNoAnswer, err)
+		return Result{}, noAnswer(ctx, err)
 	}
 	return r, nil
+}
+
+// noAnswer wraps a failed exchange: in [ErrTimeout] too when it is the
+// deadline passing.
+func noAnswer(ctx context.Context, err error) error {
+	if ctx.Err() != nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		return fmt.Errorf("%w: %w: %v", ErrNoAnswer, ErrTimeout, err)
+	}
+	return fmt.Errorf("%w: %v", ErrNoAnswer, err)
 }
 
 // readResponse reads an HTTP/1.1 response with a Content-Length body
