@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/internal/hookrelay"
-	"github.com/rivumi/rivumi/internal/strictjson"
 )
 
 // HookRelay runs one relayed hook call (see package hookrelay) and
@@ -55,25 +53,26 @@ func (s *Server) handleHook(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusForbidden)
 		return
 	}
+	if ct := r.Header.Get("Content-Type"); ct != hookrelay.ContentType {
+		// An older or newer client: it runs the full binary instead.
+		http.Error(w, fmt.Sprintf("a relayed call is %s, not %q", hookrelay.ContentType, ct), http.StatusUnsupportedMediaType)
+		return
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, hookrelay.MaxBody))
 	if err != nil {
 		http.Error(w, "read body: "+err.Error(), http.StatusRequestEntityTooLarge)
 		return
 	}
-	var c hookrelay.Call
-	if err := strictjson.Decode(body, &c); err != nil {
-		http.Error(w, "bad JSON: "+err.Error(), http.StatusBadRequest)
+	c, err := hookrelay.DecodeCall(body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
 	s.m.relayed()
 	res := s.relay(r.Context(), c)
-	b, err := json.Marshal(res)
-	if err != nil {
-		http.Error(w, "encode answer", http.StatusInternalServerError)
-		return
-	}
+	b := hookrelay.AppendResult(nil, res)
 	// A length, never chunks: the client reads exactly this much.
-	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Type", hookrelay.ContentType)
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(b)

@@ -3,8 +3,6 @@ package hookrelay
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -67,8 +65,8 @@ func answer(raw func(Call) string) func(net.Conn) {
 		if _, err := io.ReadFull(c, body); err != nil {
 			return
 		}
-		var call Call
-		if err := json.Unmarshal(body, &call); err != nil {
+		call, err := DecodeCall(body)
+		if err != nil {
 			return
 		}
 		io.WriteString(c, raw(call))
@@ -87,7 +85,7 @@ func ok(body string) string {
 func TestDo(t *testing.T) {
 	big := bytes.Repeat([]byte("x"), 3<<20) // beyond the socket buffers: many writes and reads
 	echo := listen(t, answer(func(c Call) string {
-		return ok(`{"code":2,"stdout":"` + b64(c.Stdin) + `","stderr":"` + b64([]byte(c.Cwd)) + `"}`)
+		return ok(string(AppendResult(nil, Result{Code: 2, Stdout: c.Stdin, Stderr: []byte(c.Cwd)})))
 	}))
 	ctx := func(d time.Duration) context.Context {
 		c, cancel := context.WithTimeout(context.Background(), d)
@@ -105,8 +103,11 @@ func TestDo(t *testing.T) {
 
 	silent := listen(t, func(c net.Conn) { io.Copy(io.Discard, c) })
 	hangup := listen(t, func(net.Conn) {})
-	half := listen(t, answer(func(Call) string { return ok(`{"code":0,"stdout":"eyJ9"}`)[:30] }))
-	slow := listen(t, answer(func(Call) string { time.Sleep(300 * time.Millisecond); return ok(`{"code":0}`) }))
+	half := listen(t, answer(func(Call) string { return ok(string(AppendResult(nil, Result{Stdout: []byte("{}")})))[:30] }))
+	slow := listen(t, answer(func(Call) string {
+		time.Sleep(300 * time.Millisecond)
+		return ok(string(AppendResult(nil, Result{})))
+	}))
 	for _, tc := range []struct {
 		name    string
 		sock    string
@@ -145,5 +146,3 @@ func TestDo(t *testing.T) {
 		t.Errorf("slow within the deadline: %v %+v", err, res)
 	}
 }
-
-func b64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }

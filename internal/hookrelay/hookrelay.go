@@ -14,7 +14,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -27,8 +26,9 @@ import (
 // on its unix socket only, never over TCP.
 const Path = "/v1/hook"
 
-// MaxBody bounds a relayed call's JSON (the payload is at most
-// [MaxStdin] bytes, base64 in it) and an answer.
+// MaxBody bounds a relayed call in its wire form ([ContentType]: the
+// payload is at most [MaxStdin] bytes, the flags and environment the
+// rest) and an answer.
 const (
 	MaxStdin = 16 << 20
 	MaxBody  = 2*MaxStdin + 1<<20
@@ -37,32 +37,32 @@ const (
 // Call is one hook call.
 type Call struct {
 	// Agent is the hook's agent: claude-code, gemini or codex.
-	Agent string `json:"agent"`
+	Agent string
 	// Args are the hook's flags, as the agent's settings give them.
-	Args []string `json:"args"`
+	Args []string
 	// Stdin is the payload read from the agent.
-	Stdin []byte `json:"stdin"`
+	Stdin []byte
 	// Cwd is the client's working directory and Env its environment
 	// (KEY=value), as the full binary would have seen them.
-	Cwd string   `json:"cwd"`
-	Env []string `json:"env"`
+	Cwd string
+	Env []string
 	// PPID is the client's parent (the agent), for the checks that look
 	// at the agent's process (Gemini CLI's interactive session).
-	PPID int `json:"ppid"`
+	PPID int
 	// Exe is the client binary's path, protected from file tools like
 	// the full binary's own.
-	Exe string `json:"exe"`
+	Exe string
 }
 
 // Result is the outcome of a relayed call.
 type Result struct {
 	// Code is the exit code and Stdout, Stderr the output of the hook.
-	Code   int    `json:"code"`
-	Stdout []byte `json:"stdout"`
-	Stderr []byte `json:"stderr"`
+	Code   int
+	Stdout []byte
+	Stderr []byte
 	// Local means the server did not run the call (flags naming another
 	// policy or server): the client runs the full binary instead.
-	Local bool `json:"local,omitempty"`
+	Local bool
 }
 
 // ErrNoAnswer wraps every failure to get a [Result]: nothing was
@@ -84,10 +84,6 @@ func Do(ctx context.Context, sock string, c Call) (Result, error) {
 		return Result{}, fmt.Errorf("%w: %v", ErrNoAnswer, err)
 	}
 	deadline, _ := ctx.Deadline()
-	body, err := json.Marshal(c)
-	if err != nil {
-		return Result{}, err
-	}
 	conn, err := dial(sock, deadline)
 	if err != nil {
 		// Not even connected: never a timeout, so the caller may try
@@ -95,8 +91,15 @@ func Do(ctx context.Context, sock string, c Call) (Result, error) {
 		return Result{}, fmt.Errorf("%w: %v", ErrNoAnswer, err)
 	}
 	defer conn.Close()
-	req := fmt.Appendf(make([]byte, 0, len(body)+160), "POST %s HTTP/1.1\r\nHost: rivumi\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n", Path, len(body))
-	if _, err := conn.Write(append(req, body...)); err != nil {
+	// The call after a header of a fixed size, so that one buffer and
+	// one write carry both.
+	n := callSize(c)
+	req := make([]byte, 0, len(reqHead)+20+4+n)
+	req = append(req, reqHead...)
+	req = strconv.AppendInt(req, int64(n), 10)
+	req = append(req, "\r\n\r\n"...)
+	req = AppendCall(req, c)
+	if _, err := conn.Write(req); err != nil {
 		return Result{}, noAnswer(ctx, err)
 	}
 	var r Result
@@ -105,6 +108,9 @@ func Do(ctx context.Context, sock string, c Call) (Result, error) {
 	}
 	return r, nil
 }
+
+// reqHead is the request's head up to the Content-Length's value.
+const reqHead = "POST " + Path + " HTTP/1.1\r\nHost: rivumi\r\nContent-Type: " + ContentType + "\r\nConnection: close\r\nContent-Length: "
 
 // noAnswer wraps a failed exchange: in [ErrTimeout] too when it is the
 // deadline passing.
@@ -153,21 +159,10 @@ func readResponse(br *bufio.Reader, r *Result) error {
 	if f[1] != "200" {
 		return fmt.Errorf("server: %s: %.200s", strings.Join(f[1:], " "), bytes.TrimSpace(body))
 	}
-	var out struct {
-		Code   *int   `json:"code"`
-		Stdout []byte `json:"stdout"`
-		Stderr []byte `json:"stderr"`
-		Local  bool   `json:"local"`
+	res, err := DecodeResult(body)
+	if err != nil {
+		return err
 	}
-	if err := json.Unmarshal(body, &out); err != nil {
-		return fmt.Errorf("bad answer: %v", err)
-	}
-	if out.Code == nil && !out.Local {
-		return errors.New("answer without an exit code")
-	}
-	*r = Result{Stdout: out.Stdout, Stderr: out.Stderr, Local: out.Local}
-	if out.Code != nil {
-		r.Code = *out.Code
-	}
+	*r = res
 	return nil
 }
