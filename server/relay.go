@@ -1,13 +1,13 @@
 package server
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
-	"net/http"
-	"strconv"
+	"sync"
+	"time"
 
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/internal/hookrelay"
@@ -18,10 +18,12 @@ import (
 // own process for it.
 type HookRelay func(ctx context.Context, c hookrelay.Call) hookrelay.Result
 
-// WithHookRelay serves the thin hook client's calls (POST
-// [hookrelay.Path]) with f, on unix sockets only: a call runs the hook
-// with the client's flags and environment, which only the socket's owner
-// may hand over. Over TCP the path does not exist.
+// WithHookRelay serves the thin hook client's calls with f, on unix
+// sockets only: a call runs the hook with the client's flags and
+// environment, which only the socket's owner may hand over. A relayed
+// call is not HTTP: a connection that opens with [hookrelay.CallMagic]
+// carries one call and gets one answer; every other connection on the
+// socket is the HTTP API. Over TCP there is no relay.
 func WithHookRelay(f HookRelay) Option { return func(s *Server) { s.relay = f } }
 
 // Verdict grades r in this process and answers as [Client.Verdict] would
@@ -36,62 +38,163 @@ func (s *Server) Verdict(ctx context.Context, r Request, transport string) (engi
 	return verdictOf(resp)
 }
 
-// socketHandler is the API on a unix socket: [Server.Handler] plus the
-// hook relay when one is configured.
-func (s *Server) socketHandler() http.Handler {
-	if s.relay == nil {
-		return s.Handler()
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/", s.Handler())
-	mux.HandleFunc("POST "+hookrelay.Path, s.handleHook)
-	return mux
+// Deadlines of a relayed connection: the call must arrive as an HTTP
+// request's head must (ReadHeaderTimeout), the whole of it as a request
+// (ReadTimeout); the answer goes out within WriteTimeout of the call.
+const (
+	relaySniffTimeout = 5 * time.Second
+	relayReadTimeout  = 10 * time.Second
+	relayWriteTimeout = 30 * time.Second
+)
+
+// relayListener sits between a unix listener and the HTTP server: it
+// accepts every connection, runs those that open with a relayed call
+// itself, and hands the others, unchanged, to the HTTP server's Accept.
+type relayListener struct {
+	net.Listener
+	s    *Server
+	ctx  context.Context // relayed calls run under it (not cancelled on shutdown)
+	http chan net.Conn
+
+	start sync.Once
+	done  chan struct{} // closed when the listener is
+	close sync.Once
+	err   error // the inner Accept's error, once done
+
+	mu     sync.Mutex
+	closed bool
+	calls  sync.WaitGroup // relayed calls in flight
 }
 
-func (s *Server) handleHook(w http.ResponseWriter, r *http.Request) {
-	if err := peerIsUs(r.Context()); err != nil {
-		http.Error(w, err.Error(), http.StatusForbidden)
+func newRelayListener(ctx context.Context, ln net.Listener, s *Server) *relayListener {
+	return &relayListener{Listener: ln, s: s, ctx: ctx, http: make(chan net.Conn), done: make(chan struct{})}
+}
+
+// Accept returns the next connection that is not a relayed call.
+func (l *relayListener) Accept() (net.Conn, error) {
+	l.start.Do(func() { go l.acceptLoop() })
+	select {
+	case c := <-l.http:
+		return c, nil
+	case <-l.done:
+		if l.err != nil {
+			return nil, l.err
+		}
+		return nil, net.ErrClosed
+	}
+}
+
+func (l *relayListener) acceptLoop() {
+	var delay time.Duration
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() { // as http.Server does
+				delay = min(max(2*delay, 5*time.Millisecond), time.Second)
+				time.Sleep(delay)
+				continue
+			}
+			l.shut(err)
+			return
+		}
+		delay = 0
+		go l.sniff(c)
+	}
+}
+
+// sniff reads the first bytes of c: a relayed call runs here, anything
+// else goes to the HTTP server with the bytes read put back in front.
+func (l *relayListener) sniff(c net.Conn) {
+	_ = c.SetReadDeadline(time.Now().Add(relaySniffTimeout))
+	br := bufio.NewReader(c)
+	head, _ := br.Peek(len(hookrelay.CallMagic)) // short: not a call (HTTP applies its own limits)
+	if string(head) == hookrelay.CallMagic {
+		l.mu.Lock()
+		if l.closed {
+			l.mu.Unlock()
+			c.Close()
+			return
+		}
+		l.calls.Add(1)
+		l.mu.Unlock()
+		defer l.calls.Done()
+		l.s.serveRelayed(l.ctx, c, br)
 		return
 	}
-	if ct := r.Header.Get("Content-Type"); ct != hookrelay.ContentType {
-		// An older or newer client: it runs the full binary instead.
-		http.Error(w, fmt.Sprintf("a relayed call is %s, not %q", hookrelay.ContentType, ct), http.StatusUnsupportedMediaType)
+	_ = c.SetReadDeadline(time.Time{})
+	select {
+	case l.http <- &peekedConn{Conn: c, r: br}:
+	case <-l.done:
+		c.Close()
+	}
+}
+
+// Close stops accepting; relayed calls in flight go on ([relayListener.wait]).
+func (l *relayListener) Close() error {
+	err := l.Listener.Close()
+	l.shut(nil)
+	return err
+}
+
+func (l *relayListener) shut(err error) {
+	l.close.Do(func() {
+		l.mu.Lock()
+		l.closed = true
+		l.mu.Unlock()
+		l.err = err
+		close(l.done)
+	})
+}
+
+// wait waits for the relayed calls in flight, for up to d.
+func (l *relayListener) wait(d time.Duration) {
+	finished := make(chan struct{})
+	go func() { l.calls.Wait(); close(finished) }()
+	select {
+	case <-finished:
+	case <-time.After(d):
+		l.s.logger.Printf("shutdown: relayed hook calls still running after %v", d)
+	}
+}
+
+// peekedConn is a connection whose first bytes were read into r.
+type peekedConn struct {
+	net.Conn
+	r *bufio.Reader
+}
+
+func (c *peekedConn) Read(b []byte) (int, error) { return c.r.Read(b) }
+
+// serveRelayed runs the relayed call on c (its bytes from br) and writes
+// the answer. A call from another user, a malformed call or a panic gets
+// no answer: the connection is closed, the client runs the full binary
+// (which fails closed on its own).
+func (s *Server) serveRelayed(ctx context.Context, c net.Conn, br *bufio.Reader) {
+	defer c.Close()
+	defer func() {
+		if p := recover(); p != nil {
+			s.logger.Printf("hook relay: internal error: %v", p)
+		}
+	}()
+	s.last.Store(time.Now().UnixNano())
+	if err := peerUID(c); err != nil {
+		s.logger.Printf("%v", err)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, hookrelay.MaxBody))
+	_ = c.SetReadDeadline(time.Now().Add(relayReadTimeout))
+	call, err := hookrelay.ReadCall(br)
 	if err != nil {
-		http.Error(w, "read body: "+err.Error(), http.StatusRequestEntityTooLarge)
-		return
-	}
-	c, err := hookrelay.DecodeCall(body)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
+		s.logger.Printf("hook relay: %v", err)
 		return
 	}
 	s.m.relayed()
-	res := s.relay(r.Context(), c)
-	b := hookrelay.AppendResult(nil, res)
-	// A length, never chunks: the client reads exactly this much.
-	w.Header().Set("Content-Type", hookrelay.ContentType)
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(b)
-}
-
-// connKey carries the accepted connection into the request's context.
-type connKey struct{}
-
-func withConn(ctx context.Context, c net.Conn) context.Context {
-	return context.WithValue(ctx, connKey{}, c)
+	res := s.relay(ctx, call)
+	_ = c.SetWriteDeadline(time.Now().Add(relayWriteTimeout))
+	if _, err := c.Write(hookrelay.AppendResult(nil, res)); err != nil {
+		s.logger.Printf("hook relay: write answer: %v", err)
+	}
 }
 
 // errPeer is a relayed call from a process that is not this user's.
 var errPeer = errors.New("hook relay: the caller is not this server's user")
-
-func peerIsUs(ctx context.Context) error {
-	c, ok := ctx.Value(connKey{}).(net.Conn)
-	if !ok {
-		return fmt.Errorf("%w (no connection)", errPeer)
-	}
-	return peerUID(c)
-}

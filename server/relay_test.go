@@ -1,9 +1,10 @@
 package server_test
 
 import (
+	"bufio"
 	"context"
+	"fmt"
 	"net"
-	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -51,14 +52,18 @@ func TestHookRelaySocketOnly(t *testing.T) {
 	if got.Agent != "claude-code" || got.Cwd != "/x" || string(got.Stdin) != "{}" || len(got.Args) != 1 {
 		t.Errorf("relayed call %+v", got)
 	}
-	resp, err := http.Post("http://"+tcp.Addr().String()+hookrelay.Path, "application/json", strings.NewReader(`{"agent":"claude-code"}`))
+	// Over TCP a relayed call is no HTTP request, and gets no answer.
+	conn, err := net.Dial("tcp", tcp.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusNotFound && resp.StatusCode != http.StatusMethodNotAllowed {
-		t.Errorf("relay over TCP: HTTP %d; want 404", resp.StatusCode)
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	conn.Write(hookrelay.AppendCall(nil, hookrelay.Call{Agent: "claude-code", Cwd: "/x"}))
+	conn.(*net.TCPConn).CloseWrite()
+	if res, err := hookrelay.ReadResult(bufio.NewReader(conn)); err == nil {
+		t.Errorf("relay over TCP answered %+v", res)
 	}
+	conn.Close()
 	// The verdict API still answers on the socket beside the relay.
 	v, err := server.NewUnixClient(sock).Verdict(ctx, server.Text("rm -rf /"))
 	if err != nil || v.Decision != engine.Deny {
@@ -67,5 +72,105 @@ func TestHookRelaySocketOnly(t *testing.T) {
 	// No server: an error, never a result.
 	if _, err := hookrelay.Do(ctx, filepath.Join(filepath.Dir(sock), "missing.sock"), hookrelay.Call{}); err == nil {
 		t.Error("no server: no error")
+	}
+}
+
+// TestHookRelayBadCalls: on the socket, a connection that opens like a
+// relayed call but is not a whole one gets no answer, and neither does a
+// panicking relay; the server goes on serving (calls and HTTP) after
+// each.
+func TestHookRelayBadCalls(t *testing.T) {
+	e := sharedEngine(t)
+	s, err := server.New(context.Background(), func(context.Context) (*engine.Engine, error) { return e, nil },
+		server.WithHookRelay(func(_ context.Context, c hookrelay.Call) hookrelay.Result {
+			if c.Agent == "panic" {
+				panic("boom")
+			}
+			return hookrelay.Result{Stdout: []byte(c.Agent)}
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(shortTemp(t), "s.sock")
+	uln, err := server.ListenUnix(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serve(t, s, uln)
+	good := hookrelay.AppendCall(nil, hookrelay.Call{Agent: "codex"})
+	for name, raw := range map[string][]byte{
+		"magic only":       []byte(hookrelay.CallMagic),
+		"cut":              good[:len(good)-1],
+		"trailing garbage": append(append([]byte(nil), good[:len(hookrelay.CallMagic)]...), 0x7f),
+		"panic":            hookrelay.AppendCall(nil, hookrelay.Call{Agent: "panic"}),
+	} {
+		c, err := net.Dial("unix", sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SetDeadline(time.Now().Add(15 * time.Second))
+		c.Write(raw)
+		if strings.HasPrefix(name, "cut") || name == "magic only" || name == "trailing garbage" {
+			c.(*net.UnixConn).CloseWrite()
+		}
+		if res, err := hookrelay.ReadResult(bufio.NewReader(c)); err == nil {
+			t.Errorf("%s: answered %+v", name, res)
+		}
+		c.Close()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if res, err := hookrelay.Do(ctx, sock, hookrelay.Call{Agent: "codex"}); err != nil || string(res.Stdout) != "codex" {
+		t.Errorf("after the bad calls: %+v %v", res, err)
+	}
+	if v, err := server.NewUnixClient(sock).Verdict(ctx, server.Text("ls")); err != nil || v.Decision != engine.Allow {
+		t.Errorf("HTTP after the bad calls: %v %v", v.Decision, err)
+	}
+}
+
+// TestHookRelayShutdown: a relayed call in flight when the server is
+// told to stop still gets its answer, and Serve returns after it.
+func TestHookRelayShutdown(t *testing.T) {
+	e := sharedEngine(t)
+	started := make(chan struct{})
+	s, err := server.New(context.Background(), func(context.Context) (*engine.Engine, error) { return e, nil },
+		server.WithHookRelay(func(context.Context, hookrelay.Call) hookrelay.Result {
+			close(started)
+			time.Sleep(300 * time.Millisecond)
+			return hookrelay.Result{Code: 2, Stderr: []byte("late")}
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(shortTemp(t), "s.sock")
+	uln, err := server.ListenUnix(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(ctx, uln) }()
+	answered := make(chan error, 1)
+	go func() {
+		cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		res, err := hookrelay.Do(cctx, sock, hookrelay.Call{Agent: "claude-code"})
+		if err == nil && (res.Code != 2 || string(res.Stderr) != "late") {
+			err = fmt.Errorf("answer %+v", res)
+		}
+		answered <- err
+	}()
+	<-started
+	stop()
+	if err := <-answered; err != nil {
+		t.Errorf("call in flight at shutdown: %v", err)
+	}
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("Serve did not return")
 	}
 }

@@ -345,18 +345,19 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	_, _ = w.Write(append(b, '\n'))
 }
 
-// Serve serves the HTTP API on ln until ctx is cancelled, then shuts
-// down gracefully: it stops accepting, lets requests in flight finish
-// (for up to 10 s) and returns nil. Slow clients are cut off by read and
-// write timeouts.
+// Serve serves the HTTP API on ln (on a unix socket, the hook relay
+// too: [WithHookRelay]) until ctx is cancelled, then shuts down
+// gracefully: it stops accepting, lets requests and relayed calls in
+// flight finish (for up to 10 s) and returns nil. Slow clients are cut
+// off by read and write timeouts.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	h := s.Handler()
-	if ln.Addr().Network() == "unix" {
-		h = s.socketHandler()
+	var relay *relayListener
+	if ln.Addr().Network() == "unix" && s.relay != nil {
+		relay = newRelayListener(context.WithoutCancel(ctx), ln, s)
+		ln = relay
 	}
 	srv := &http.Server{
-		Handler:           s.touched(h),
-		ConnContext:       withConn,
+		Handler:           s.touched(s.Handler()),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      30 * time.Second,
@@ -370,11 +371,20 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		done <- srv.Shutdown(sctx)
+		err := srv.Shutdown(sctx)
+		if relay != nil {
+			relay.wait(time.Until(deadlineOf(sctx)))
+		}
+		done <- err
 	}()
 	err := srv.Serve(ln)
 	if errors.Is(err, http.ErrServerClosed) {
 		return <-done
 	}
 	return err
+}
+
+func deadlineOf(ctx context.Context) time.Time {
+	d, _ := ctx.Deadline()
+	return d
 }

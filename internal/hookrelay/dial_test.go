@@ -1,6 +1,7 @@
 package hookrelay
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -8,7 +9,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -43,29 +43,10 @@ func listen(t *testing.T, handle func(net.Conn)) string {
 	return sock
 }
 
-// answer reads one relayed call (headers, then Content-Length bytes) and
-// writes raw back.
+// answer reads one relayed call and writes raw back.
 func answer(raw func(Call) string) func(net.Conn) {
 	return func(c net.Conn) {
-		var head bytes.Buffer
-		b := make([]byte, 1)
-		for !bytes.HasSuffix(head.Bytes(), []byte("\r\n\r\n")) {
-			if _, err := c.Read(b); err != nil {
-				return
-			}
-			head.Write(b)
-		}
-		var n int
-		for _, l := range strings.Split(head.String(), "\r\n") {
-			if v, ok := strings.CutPrefix(l, "Content-Length: "); ok {
-				n, _ = strconv.Atoi(v)
-			}
-		}
-		body := make([]byte, n)
-		if _, err := io.ReadFull(c, body); err != nil {
-			return
-		}
-		call, err := DecodeCall(body)
+		call, err := ReadCall(bufio.NewReader(c))
 		if err != nil {
 			return
 		}
@@ -73,9 +54,7 @@ func answer(raw func(Call) string) func(net.Conn) {
 	}
 }
 
-func ok(body string) string {
-	return "HTTP/1.1 200 OK\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
-}
+func ok(r Result) string { return string(AppendResult(nil, r)) }
 
 // TestDo: the client's own socket code (no net package) against servers
 // that answer, answer slowly, never answer, hang up, or are not there.
@@ -85,7 +64,7 @@ func ok(body string) string {
 func TestDo(t *testing.T) {
 	big := bytes.Repeat([]byte("x"), 3<<20) // beyond the socket buffers: many writes and reads
 	echo := listen(t, answer(func(c Call) string {
-		return ok(string(AppendResult(nil, Result{Code: 2, Stdout: c.Stdin, Stderr: []byte(c.Cwd)})))
+		return ok(Result{Code: 2, Stdout: c.Stdin, Stderr: []byte(c.Cwd)})
 	}))
 	ctx := func(d time.Duration) context.Context {
 		c, cancel := context.WithTimeout(context.Background(), d)
@@ -103,10 +82,10 @@ func TestDo(t *testing.T) {
 
 	silent := listen(t, func(c net.Conn) { io.Copy(io.Discard, c) })
 	hangup := listen(t, func(net.Conn) {})
-	half := listen(t, answer(func(Call) string { return ok(string(AppendResult(nil, Result{Stdout: []byte("{}")})))[:30] }))
+	half := listen(t, answer(func(Call) string { return ok(Result{Stdout: []byte("{}")})[:8] }))
 	slow := listen(t, answer(func(Call) string {
 		time.Sleep(300 * time.Millisecond)
-		return ok(string(AppendResult(nil, Result{})))
+		return ok(Result{})
 	}))
 	for _, tc := range []struct {
 		name    string

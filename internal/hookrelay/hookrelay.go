@@ -6,29 +6,24 @@
 // the exit code and the bytes for stdout and stderr. Answers, decision
 // log entries and failures are therefore those of the full binary.
 //
-// The package links neither the policy engine nor net/http: the client's
-// start-up cost is the point.
+// The call goes over a plain connection in a frame of its own (wire.go),
+// not as HTTP: the server tells the two apart by the frame's magic, and
+// the exchange costs it ~0.1 ms less CPU than an HTTP request (and the
+// client nothing of net/http). The package links neither the policy
+// engine nor the net package (dial_unix.go): the client's start-up cost
+// is the point.
 package hookrelay
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"strconv"
-	"strings"
 )
 
-// Path is the HTTP path of the relay on the socket. The server serves it
-// on its unix socket only, never over TCP.
-const Path = "/v1/hook"
-
-// MaxBody bounds a relayed call in its wire form ([ContentType]: the
-// payload is at most [MaxStdin] bytes, the flags and environment the
-// rest) and an answer.
+// MaxStdin bounds the payload of a relayed call, and MaxBody a call's
+// frame (the payload, the flags and the environment) and an answer's.
 const (
 	MaxStdin = 16 << 20
 	MaxBody  = 2*MaxStdin + 1<<20
@@ -91,26 +86,17 @@ func Do(ctx context.Context, sock string, c Call) (Result, error) {
 		return Result{}, fmt.Errorf("%w: %v", ErrNoAnswer, err)
 	}
 	defer conn.Close()
-	// The call after a header of a fixed size, so that one buffer and
-	// one write carry both.
-	n := callSize(c)
-	req := make([]byte, 0, len(reqHead)+20+4+n)
-	req = append(req, reqHead...)
-	req = strconv.AppendInt(req, int64(n), 10)
-	req = append(req, "\r\n\r\n"...)
-	req = AppendCall(req, c)
-	if _, err := conn.Write(req); err != nil {
+	if _, err := conn.Write(AppendCall(nil, c)); err != nil {
 		return Result{}, noAnswer(ctx, err)
 	}
-	var r Result
-	if err := readResponse(bufio.NewReader(conn), &r); err != nil {
+	r, err := ReadResult(bufio.NewReader(conn))
+	if err != nil {
+		// A server that cannot run the call (a bad frame, another
+		// user's call) closes the connection without an answer.
 		return Result{}, noAnswer(ctx, err)
 	}
 	return r, nil
 }
-
-// reqHead is the request's head up to the Content-Length's value.
-const reqHead = "POST " + Path + " HTTP/1.1\r\nHost: rivumi\r\nContent-Type: " + ContentType + "\r\nConnection: close\r\nContent-Length: "
 
 // noAnswer wraps a failed exchange: in [ErrTimeout] too when it is the
 // deadline passing.
@@ -119,50 +105,4 @@ func noAnswer(ctx context.Context, err error) error {
 		return fmt.Errorf("%w: %w: %v", ErrNoAnswer, ErrTimeout, err)
 	}
 	return fmt.Errorf("%w: %v", ErrNoAnswer, err)
-}
-
-// readResponse reads an HTTP/1.1 response with a Content-Length body
-// (what the server writes for the relay) and decodes it into r.
-func readResponse(br *bufio.Reader, r *Result) error {
-	status, err := br.ReadString('\n')
-	if err != nil {
-		return err
-	}
-	f := strings.Fields(status)
-	if len(f) < 2 || !strings.HasPrefix(f[0], "HTTP/1.") {
-		return fmt.Errorf("bad status line %q", strings.TrimSpace(status))
-	}
-	length := -1
-	for {
-		line, err := br.ReadString('\n')
-		if err != nil {
-			return err
-		}
-		line = strings.TrimRight(line, "\r\n")
-		if line == "" {
-			break
-		}
-		k, v, ok := strings.Cut(line, ":")
-		if ok && strings.EqualFold(strings.TrimSpace(k), "Content-Length") {
-			if length, err = strconv.Atoi(strings.TrimSpace(v)); err != nil || length < 0 || length > MaxBody {
-				return fmt.Errorf("bad Content-Length %q", v)
-			}
-		}
-	}
-	if length < 0 {
-		return errors.New("answer without Content-Length")
-	}
-	body := make([]byte, length)
-	if _, err := io.ReadFull(br, body); err != nil {
-		return err
-	}
-	if f[1] != "200" {
-		return fmt.Errorf("server: %s: %.200s", strings.Join(f[1:], " "), bytes.TrimSpace(body))
-	}
-	res, err := DecodeResult(body)
-	if err != nil {
-		return err
-	}
-	*r = res
-	return nil
 }

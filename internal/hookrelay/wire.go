@@ -1,35 +1,42 @@
 package hookrelay
 
 import (
+	"bufio"
 	"encoding/binary"
 	"fmt"
+	"io"
 )
 
-// ContentType is the media type of a relayed call and of its answer: the
-// binary form below, which both sides read and write without reflection
-// (a call carries the client's whole environment, and decoding it as JSON
-// cost the server more than grading a cached command).
+// The wire form of a call and of its answer: a frame that both sides
+// read and write without reflection (a call carries the client's whole
+// environment; decoding it as JSON cost the server more than grading a
+// cached command). The client opens the connection, writes one call and
+// reads one answer; the server closes the connection without an answer
+// when it cannot run the call.
 //
-// A call is the magic "RVHC1", then the agent, cwd and executable as
-// strings, the parent's pid as a uvarint, the arguments and the
-// environment as counted lists of strings, and the payload as a string.
-// An answer is "RVHR1", a uvarint of flags (1: local), the exit code as
-// a uvarint, and stdout and stderr as strings. A string is its length as
-// a uvarint followed by its bytes; numbers are in their shortest form.
-// Nothing may follow the last field.
-const ContentType = "application/x-rivumi-hook"
-
+// A frame is a magic ("RVHC1" for a call, "RVHR1" for an answer), the
+// length of the rest as a uvarint, and the rest. In a call the rest is
+// the agent, cwd and executable as strings, the parent's pid as a
+// uvarint, the arguments and the environment as counted lists of
+// strings, and the payload as a string; in an answer, a uvarint of flags
+// (1: local), the exit code as a uvarint, and stdout and stderr as
+// strings. A string is its length as a uvarint followed by its bytes;
+// numbers are in their shortest form; nothing may follow the last field.
+// The magic also tells a relayed call from an HTTP request on the same
+// socket ("POST ", "GET /"...).
 const (
-	callMagic   = "RVHC1"
+	// CallMagic opens a call, and so a relayed connection.
+	CallMagic   = "RVHC1"
 	resultMagic = "RVHR1"
 	flagLocal   = 1
 	// maxCode bounds an exit code: a process's exit status is a byte.
 	maxCode = 255
 )
 
-// AppendCall appends the wire form of c to b.
+// AppendCall appends the frame of c to b.
 func AppendCall(b []byte, c Call) []byte {
-	b = append(b, callMagic...)
+	b = append(b, CallMagic...)
+	b = binary.AppendUvarint(b, uint64(callSize(c)))
 	b = appendString(b, c.Agent)
 	b = appendString(b, c.Cwd)
 	b = appendString(b, c.Exe)
@@ -39,12 +46,19 @@ func AppendCall(b []byte, c Call) []byte {
 	return appendBytes(b, c.Stdin)
 }
 
-// DecodeCall decodes the wire form of a call. Anything but exactly one
+// DecodeCall decodes the frame of a call. Anything but exactly one
 // well-formed call (a length past the end, data after it, a negative or
 // huge pid) is an error.
 func DecodeCall(b []byte) (Call, error) {
-	d := decoder{b: b}
-	d.magic(callMagic)
+	body, err := frameBody(b, CallMagic)
+	if err != nil {
+		return Call{}, fmt.Errorf("hookrelay: call: %w", err)
+	}
+	return decodeCall(body)
+}
+
+func decodeCall(body []byte) (Call, error) {
+	d := decoder{b: body}
 	c := Call{Agent: d.string(), Cwd: d.string(), Exe: d.string()}
 	ppid := d.uvarint()
 	if ppid > 1<<31-1 {
@@ -60,29 +74,47 @@ func DecodeCall(b []byte) (Call, error) {
 	return c, nil
 }
 
-// AppendResult appends the wire form of r to b. An exit code outside
-// 0–255 (no process exits with one) is sent as 255.
+// ReadCall reads one call's frame from r (at most [MaxBody] bytes).
+func ReadCall(r *bufio.Reader) (Call, error) {
+	body, err := readFrame(r, CallMagic)
+	if err != nil {
+		return Call{}, fmt.Errorf("hookrelay: call: %w", err)
+	}
+	return decodeCall(body)
+}
+
+// AppendResult appends the frame of r to b. An exit code outside 0–255
+// (no process exits with one) is sent as 255.
 func AppendResult(b []byte, r Result) []byte {
-	b = append(b, resultMagic...)
 	var flags uint64
 	if r.Local {
 		flags |= flagLocal
 	}
-	b = binary.AppendUvarint(b, flags)
 	code := r.Code
 	if code < 0 || code > maxCode {
 		code = maxCode
 	}
+	n := uvarintSize(flags) + uvarintSize(uint64(code)) + stringSize(len(r.Stdout)) + stringSize(len(r.Stderr))
+	b = append(b, resultMagic...)
+	b = binary.AppendUvarint(b, uint64(n))
+	b = binary.AppendUvarint(b, flags)
 	b = binary.AppendUvarint(b, uint64(code))
 	b = appendBytes(b, r.Stdout)
 	return appendBytes(b, r.Stderr)
 }
 
-// DecodeResult decodes the wire form of an answer, refusing anything but
+// DecodeResult decodes the frame of an answer, refusing anything but
 // exactly one well-formed answer (unknown flags included).
 func DecodeResult(b []byte) (Result, error) {
-	d := decoder{b: b}
-	d.magic(resultMagic)
+	body, err := frameBody(b, resultMagic)
+	if err != nil {
+		return Result{}, fmt.Errorf("hookrelay: answer: %w", err)
+	}
+	return decodeResult(body)
+}
+
+func decodeResult(body []byte) (Result, error) {
+	d := decoder{b: body}
 	flags := d.uvarint()
 	if flags&^flagLocal != 0 {
 		d.fail("unknown flags %#x", flags)
@@ -96,6 +128,55 @@ func DecodeResult(b []byte) (Result, error) {
 		return Result{}, fmt.Errorf("hookrelay: answer: %w", err)
 	}
 	return r, nil
+}
+
+// ReadResult reads one answer's frame from r (at most [MaxBody] bytes).
+func ReadResult(r *bufio.Reader) (Result, error) {
+	body, err := readFrame(r, resultMagic)
+	if err != nil {
+		return Result{}, fmt.Errorf("hookrelay: answer: %w", err)
+	}
+	return decodeResult(body)
+}
+
+// frameBody checks a whole frame's magic and length and returns the rest.
+func frameBody(b []byte, magic string) ([]byte, error) {
+	if len(b) < len(magic) || string(b[:len(magic)]) != magic {
+		return nil, fmt.Errorf("not a %s frame", magic)
+	}
+	d := decoder{b: b, off: len(magic)}
+	n := d.uvarint()
+	if d.err != nil {
+		return nil, d.err
+	}
+	if n != uint64(len(b)-d.off) {
+		return nil, fmt.Errorf("frame length %d, %d bytes follow", n, len(b)-d.off)
+	}
+	return b[d.off:], nil
+}
+
+// readFrame reads a frame's magic, its length (at most MaxBody) and the
+// rest, which it returns.
+func readFrame(r *bufio.Reader, magic string) ([]byte, error) {
+	m := make([]byte, len(magic))
+	if _, err := io.ReadFull(r, m); err != nil {
+		return nil, err
+	}
+	if string(m) != magic {
+		return nil, fmt.Errorf("not a %s frame (%q)", magic, m)
+	}
+	n, err := readUvarint(r)
+	if err != nil {
+		return nil, fmt.Errorf("frame length: %w", err)
+	}
+	if n > MaxBody {
+		return nil, fmt.Errorf("frame of %d bytes, over %d", n, MaxBody)
+	}
+	b := make([]byte, n)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 func appendString(b []byte, s string) []byte {
@@ -126,14 +207,6 @@ func (d *decoder) fail(format string, a ...any) {
 	if d.err == nil {
 		d.err = fmt.Errorf("at byte %d: "+format, append([]any{d.off}, a...)...)
 	}
-}
-
-func (d *decoder) magic(m string) {
-	if len(d.b) < len(m) || string(d.b[:len(m)]) != m {
-		d.fail("not a %s frame", m)
-		return
-	}
-	d.off = len(m)
 }
 
 func (d *decoder) uvarint() uint64 {
@@ -215,9 +288,29 @@ func (d *decoder) end() error {
 	return nil
 }
 
-// callSize is len(AppendCall(nil, c)).
+// readUvarint reads a uvarint in its shortest form.
+func readUvarint(r io.ByteReader) (uint64, error) {
+	var b []byte
+	for len(b) < binary.MaxVarintLen64 {
+		c, err := r.ReadByte()
+		if err != nil {
+			return 0, err
+		}
+		b = append(b, c)
+		if c < 0x80 {
+			break
+		}
+	}
+	v, n := binary.Uvarint(b)
+	if n <= 0 || n != uvarintSize(v) {
+		return 0, fmt.Errorf("bad number %x", b)
+	}
+	return v, nil
+}
+
+// callSize is the length of c's frame after its magic and length.
 func callSize(c Call) int {
-	n := len(callMagic) + stringSize(len(c.Agent)) + stringSize(len(c.Cwd)) + stringSize(len(c.Exe)) +
+	n := stringSize(len(c.Agent)) + stringSize(len(c.Cwd)) + stringSize(len(c.Exe)) +
 		uvarintSize(uint64(max(c.PPID, 0))) + stringSize(len(c.Stdin)) + uvarintSize(uint64(len(c.Args))) + uvarintSize(uint64(len(c.Env)))
 	for _, l := range [][]string{c.Args, c.Env} {
 		for _, s := range l {

@@ -18,9 +18,6 @@ func TestWireRoundTrip(t *testing.T) {
 		{Agent: strings.Repeat("a", 300), Stdin: bytes.Repeat([]byte{0}, 70000), Env: make([]string, 200)},
 	} {
 		b := AppendCall(nil, c)
-		if len(b) != callSize(c) {
-			t.Errorf("callSize %d, AppendCall wrote %d", callSize(c), len(b))
-		}
 		got, err := DecodeCall(b)
 		if err != nil {
 			t.Fatalf("%+v: %v", c, err)
@@ -68,19 +65,25 @@ func sameCall(a, b Call) bool {
 func TestWireRefuses(t *testing.T) {
 	call := AppendCall(nil, Call{Agent: "codex", Cwd: "/p", Args: []string{"--x"}, Env: []string{"A=b"}, Stdin: []byte("{}")})
 	uv := func(v uint64) string { return string(binary.AppendUvarint(nil, v)) }
+	fr := func(magic, body string) string { return magic + uv(uint64(len(body))) + body }
+	fields := string(call[len(CallMagic)+1:]) // the length fits one byte
 	for name, b := range map[string]string{
 		"empty":             "",
 		"JSON":              `{"agent":"codex"}`,
-		"other magic":       "RVHR1" + string(call[5:]),
+		"other magic":       fr(resultMagic, fields),
 		"trailing byte":     string(call) + "\x00",
+		"trailing field":    fr(CallMagic, fields+"\x00"),
 		"cut short":         string(call[:len(call)-1]),
-		"magic only":        callMagic,
-		"length past end":   callMagic + uv(1<<40) + "x",
-		"count past end":    callMagic + uv(0) + uv(0) + uv(0) + uv(1) + uv(1<<50),
-		"pid out of range":  callMagic + uv(0) + uv(0) + uv(0) + uv(1<<40) + uv(0) + uv(0) + uv(0),
-		"overlong varint":   callMagic + strings.Repeat("\xff", 11),
-		"truncated varint":  callMagic + "\x80",
-		"long zero":         callMagic + "\x80\x00" + uv(0) + uv(0) + uv(0) + uv(0) + uv(0) + uv(0),
+		"length short":      fr(CallMagic, fields)[:len(CallMagic)] + uv(uint64(len(fields)-1)) + fields,
+		"magic only":        CallMagic,
+		"no fields":         fr(CallMagic, ""),
+		"length past end":   fr(CallMagic, uv(1<<40)+"x"),
+		"count past end":    fr(CallMagic, uv(0)+uv(0)+uv(0)+uv(1)+uv(1<<50)),
+		"pid out of range":  fr(CallMagic, uv(0)+uv(0)+uv(0)+uv(1<<40)+uv(0)+uv(0)+uv(0)),
+		"overlong varint":   fr(CallMagic, strings.Repeat("\xff", 11)),
+		"truncated varint":  fr(CallMagic, "\x80"),
+		"long zero":         fr(CallMagic, "\x80\x00"+uv(0)+uv(0)+uv(0)+uv(0)+uv(0)+uv(0)),
+		"long frame length": CallMagic + string([]byte{byte(len(fields)) | 0x80, 0}) + fields,
 		"answer for a call": string(AppendResult(nil, Result{})),
 	} {
 		if c, err := DecodeCall([]byte(b)); err == nil {
@@ -93,9 +96,9 @@ func TestWireRefuses(t *testing.T) {
 		"JSON":          `{"code":0}`,
 		"trailing byte": string(res) + "x",
 		"cut short":     string(res[:len(res)-1]),
-		"no code":       resultMagic + uv(0),
-		"unknown flag":  resultMagic + uv(2) + uv(0) + uv(0) + uv(0),
-		"code 256":      resultMagic + uv(0) + uv(256) + uv(0) + uv(0),
+		"no code":       fr(resultMagic, uv(0)),
+		"unknown flag":  fr(resultMagic, uv(2)+uv(0)+uv(0)+uv(0)),
+		"code 256":      fr(resultMagic, uv(0)+uv(256)+uv(0)+uv(0)),
 		"a call":        string(call),
 	} {
 		if r, err := DecodeResult([]byte(b)); err == nil {
@@ -109,7 +112,7 @@ func TestWireRefuses(t *testing.T) {
 // never panics.
 func FuzzDecodeCall(f *testing.F) {
 	f.Add(AppendCall(nil, Call{Agent: "claude-code", Cwd: "/p", Args: []string{"--audit", "off"}, Env: []string{"HOME=/h"}, Stdin: []byte("{}"), PPID: 7, Exe: "/x"}))
-	f.Add([]byte(callMagic))
+	f.Add([]byte(CallMagic))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := DecodeCall(b)
 		if err != nil {
