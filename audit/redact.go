@@ -11,10 +11,42 @@ const Redacted = "[REDACTED]"
 
 // A detector recognises one kind of credential. Replace rewrites every
 // match; a nil replace substitutes [Redacted] for the whole match.
+//
+// needs are strings of which every match of re holds one (fold: in ASCII
+// letters of either case, as re is case-insensitive): a text without any
+// of them is not run through re, which is where Redact spent its time
+// (an audit entry's fields hold none, mostly; TestRedactPrefilter and
+// FuzzRedactPrefilter keep the answers those of the bare expressions).
 type detector struct {
 	kind    string
 	re      *regexp.Regexp
 	replace func(m string) string
+	needs   []string
+	fold    bool
+}
+
+// mayMatch reports whether s holds one of d.needs: false means re finds
+// nothing in s. A case-insensitive expression also folds non-ASCII
+// letters onto ASCII ones (U+017F onto s, U+212A onto k): such a text
+// is always run through it.
+func (d *detector) mayMatch(s string) bool {
+	if len(d.needs) == 0 {
+		return true
+	}
+	if d.fold {
+		for i := 0; i < len(s); i++ {
+			if s[i] >= 0x80 {
+				return true
+			}
+		}
+		s = strings.ToLower(s)
+	}
+	for _, n := range d.needs {
+		if strings.Contains(s, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // keep returns a replacement that keeps the submatches before group n and
@@ -45,29 +77,29 @@ var (
 // detectors in the order they run: the longest, most specific shapes first,
 // so that a PEM block or a URL is redacted whole.
 var detectors = []detector{
-	{kind: "private-key", re: pemKey},
-	{kind: "github-token", re: regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{16,}`)},
-	{kind: "github-token", re: regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{16,}`)},
-	{kind: "anthropic-key", re: regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_\-]{8,}`)},
-	{kind: "openai-key", re: regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{16,}`)},
-	{kind: "stripe-key", re: regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`)},
-	{kind: "aws-access-key-id", re: regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b`)},
-	{kind: "aws-secret-key", re: awsSecret, replace: keep(awsSecret, 3)},
-	{kind: "slack-token", re: regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9\-]{8,}`)},
-	{kind: "slack-webhook", re: regexp.MustCompile(`https://hooks\.slack\.com/services/[A-Za-z0-9/]{16,}`)},
-	{kind: "gitlab-token", re: regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{16,}`)},
-	{kind: "google-api-key", re: regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{30,}`)},
-	{kind: "npm-token", re: regexp.MustCompile(`\bnpm_[A-Za-z0-9]{30,}`)},
-	{kind: "npm-token", re: npmAuth, replace: keep(npmAuth, 2)},
-	{kind: "huggingface-token", re: regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}`)},
-	{kind: "jwt", re: regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`)},
-	{kind: "auth-header", re: headers, replace: keep(headers, 3)},
-	{kind: "auth-scheme", re: schemes, replace: keep(schemes, 3)},
-	{kind: "url-credentials", re: urlCreds, replace: func(m string) string {
+	{kind: "private-key", re: pemKey, needs: []string{"-----BEGIN"}},
+	{kind: "github-token", re: regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{16,}`), needs: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}},
+	{kind: "github-token", re: regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{16,}`), needs: []string{"github_pat_"}},
+	{kind: "anthropic-key", re: regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_\-]{8,}`), needs: []string{"sk-ant-"}},
+	{kind: "openai-key", re: regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{16,}`), needs: []string{"sk-"}},
+	{kind: "stripe-key", re: regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`), needs: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_"}},
+	{kind: "aws-access-key-id", re: regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b`), needs: []string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA", "AIPA"}},
+	{kind: "aws-secret-key", re: awsSecret, replace: keep(awsSecret, 3), fold: true, needs: []string{"secret_access_key", "aws_secret_key", "aws_session_token"}},
+	{kind: "slack-token", re: regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9\-]{8,}`), needs: []string{"xox"}},
+	{kind: "slack-webhook", re: regexp.MustCompile(`https://hooks\.slack\.com/services/[A-Za-z0-9/]{16,}`), needs: []string{"https://hooks.slack.com/services/"}},
+	{kind: "gitlab-token", re: regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{16,}`), needs: []string{"glpat-"}},
+	{kind: "google-api-key", re: regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{30,}`), needs: []string{"AIza"}},
+	{kind: "npm-token", re: regexp.MustCompile(`\bnpm_[A-Za-z0-9]{30,}`), needs: []string{"npm_"}},
+	{kind: "npm-token", re: npmAuth, replace: keep(npmAuth, 2), needs: []string{":_authToken="}},
+	{kind: "huggingface-token", re: regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}`), needs: []string{"hf_"}},
+	{kind: "jwt", re: regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`), needs: []string{"eyJ"}},
+	{kind: "auth-header", re: headers, replace: keep(headers, 3), fold: true, needs: []string{"authorization", "api-key", "x-auth-token", "private-token", "cookie"}},
+	{kind: "auth-scheme", re: schemes, replace: keep(schemes, 3), fold: true, needs: []string{"bearer", "basic"}},
+	{kind: "url-credentials", re: urlCreds, needs: []string{"://"}, replace: func(m string) string {
 		sub := urlCreds.FindStringSubmatch(m)
 		return sub[1] + sub[2] + Redacted + "@"
 	}},
-	{kind: "secret-assignment", re: assignment, replace: func(m string) string {
+	{kind: "secret-assignment", re: assignment, needs: []string{"="}, replace: func(m string) string {
 		sub := assignment.FindStringSubmatch(m)
 		v := strings.TrimRight(strings.Trim(sub[3], `"'`), ",)]}")
 		// api_key=api_key passes a variable on (Python keywords, shell).
@@ -76,7 +108,7 @@ var detectors = []detector{
 		}
 		return sub[1] + sub[2] + Redacted
 	}},
-	{kind: "secret-assignment", re: keyValue, replace: func(m string) string {
+	{kind: "secret-assignment", re: keyValue, needs: []string{":"}, replace: func(m string) string {
 		sub := keyValue.FindStringSubmatch(m)
 		v := strings.TrimSpace(strings.Trim(sub[5], `"'`))
 		if !secretName(sub[3]) || v == "" || strings.Contains(m, Redacted[:len(Redacted)-1]) {
@@ -94,14 +126,19 @@ func Redact(s string) string {
 	if s == "" {
 		return s
 	}
-	for _, d := range detectors {
-		if d.replace == nil {
-			s = d.re.ReplaceAllLiteralString(s, Redacted)
-		} else {
-			s = d.re.ReplaceAllStringFunc(s, d.replace)
+	for i := range detectors {
+		if d := &detectors[i]; d.mayMatch(s) {
+			s = d.replaceAll(s)
 		}
 	}
 	return s
+}
+
+func (d *detector) replaceAll(s string) string {
+	if d.replace == nil {
+		return d.re.ReplaceAllLiteralString(s, Redacted)
+	}
+	return d.re.ReplaceAllStringFunc(s, d.replace)
 }
 
 // Finding is one secret [Scan] found: its kind ("github-token",
