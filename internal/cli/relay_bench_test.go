@@ -87,3 +87,16 @@ func TestRelayConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// BenchmarkRelayHookAudit is BenchmarkRelayHook with the decision log, as
+// a hook call writes it by default: one entry, fsync'd before the answer.
+func BenchmarkRelayHookAudit(b *testing.B) {
+	srv, c := relayServer(b, "ls -la")
+	c.Args = []string{"--audit", filepath.Join(b.TempDir(), "audit.jsonl")}
+	ctx := context.Background()
+	for b.Loop() {
+		if res := relayHook(ctx, srv, c); res.Code != 0 || len(res.Stdout) == 0 {
+			b.Fatalf("relay: %d %s %s", res.Code, res.Stdout, res.Stderr)
+		}
+	}
+}
