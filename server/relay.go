@@ -166,6 +166,15 @@ type peekedConn struct {
 
 func (c *peekedConn) Read(b []byte) (int, error) { return c.r.Read(b) }
 
+// CloseWrite half-closes the connection, as the HTTP server does to a
+// unix connection before closing it after an error.
+func (c *peekedConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}
+
 // serveRelayed runs the relayed call on c (its bytes from br) and writes
 // the answer. A call from another user, a malformed call or a panic gets
 // no answer: the connection is closed, the client runs the full binary
