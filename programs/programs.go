@@ -114,7 +114,7 @@ var (
 // every process); TestGeneratedCurrent fails while it is stale
 // (go test ./programs -update-programs rewrites it).
 func load() *Registry {
-	loadOnce.Do(func() { reg = index(generated) })
+	loadOnce.Do(func() { reg = index(generated()) })
 	return reg
 }
 
