@@ -12,13 +12,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/rivumi/rivumi/internal/lazyre"
 )
 
 //go:embed programs.yaml
@@ -372,7 +373,7 @@ func Lookup(name string) *Program {
 		return p
 	}
 	for {
-		m := versionSuffix.FindStringIndex(n)
+		m := versionSuffix().FindStringIndex(n)
 		if m == nil || m[0] == 0 {
 			break
 		}
@@ -381,7 +382,7 @@ func Lookup(name string) *Program {
 			return p
 		}
 	}
-	if i := versionInfix.FindStringSubmatchIndex(n); i != nil {
+	if i := versionInfix().FindStringSubmatchIndex(n); i != nil {
 		if p := r.byName[n[:i[2]]+n[i[3]:]]; p != nil && p.Versioned {
 			return p // php8.2-cgi
 		}
@@ -390,8 +391,8 @@ func Lookup(name string) *Program {
 }
 
 var (
-	versionSuffix = regexp.MustCompile(`[-_.]?[0-9][0-9.]*$`)
-	versionInfix  = regexp.MustCompile(`^[a-z]+([0-9][0-9.]*)-[a-z]+$`)
+	versionSuffix = lazyre.New(`[-_.]?[0-9][0-9.]*$`)
+	versionInfix  = lazyre.New(`^[a-z]+([0-9][0-9.]*)-[a-z]+$`)
 )
 
 // Dialect returns the parser dialect ("sh", "zsh" or "bash") a shell run by
