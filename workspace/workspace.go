@@ -9,12 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/rivumi/rivumi/audit"
+	"github.com/rivumi/rivumi/internal/lazyre"
 	"github.com/rivumi/rivumi/workspace/bundle"
 	"github.com/rivumi/rivumi/workspace/pathpolicy"
 )
@@ -38,7 +38,7 @@ type Config struct {
 	Checks       []bundle.Check `json:"checks"`
 }
 
-var checkName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+var checkName = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
 // Validate checks c: the patterns parse, check names are unique words,
 // each argv is non-empty with a non-empty program and no NUL byte. Errors
@@ -50,7 +50,7 @@ func (c Config) Validate() error {
 	seen := map[string]bool{}
 	for i, ch := range c.Checks {
 		switch {
-		case !checkName.MatchString(ch.Name):
+		case !checkName().MatchString(ch.Name):
 			return fmt.Errorf("checks[%d].name: %q is not a name (letters, digits, '.', '_', '-')", i, ch.Name)
 		case seen[ch.Name]:
 			return fmt.Errorf("checks[%d].name: %q given twice", i, ch.Name)
@@ -87,7 +87,7 @@ type PrepareOptions struct {
 	Timeout time.Duration
 }
 
-var fullSHA = regexp.MustCompile(`^[0-9a-f]{40}$`)
+var fullSHA = lazyre.New(`^[0-9a-f]{40}$`)
 
 // Workspace is a prepared run. Its methods are not safe for concurrent
 // use; the tools serialise calls.
@@ -104,7 +104,7 @@ type Workspace struct {
 // checks. The returned Workspace holds the run's lock: Close it.
 func Prepare(ctx context.Context, o PrepareOptions) (_ *Workspace, err error) {
 	commit := strings.ToLower(o.Commit)
-	if !fullSHA.MatchString(commit) {
+	if !fullSHA().MatchString(commit) {
 		return nil, fmt.Errorf("workspace: commit %q is not a full 40-character SHA", o.Commit)
 	}
 	if o.Name == "" || o.Name == "." || o.Name == ".." || strings.ContainsAny(o.Name, "/\\\x00") {
@@ -256,7 +256,7 @@ func open(runDir string, wait bool) (_ *Workspace, err error) {
 	if err := w.bundle.ReadJSON(bundle.RequestFile, &w.req); err != nil {
 		return nil, fmt.Errorf("workspace: %s is not a prepared workspace: %w", abs, err)
 	}
-	if !fullSHA.MatchString(w.req.Commit) {
+	if !fullSHA().MatchString(w.req.Commit) {
 		return nil, fmt.Errorf("workspace: request.json: commit %q is not a full SHA", w.req.Commit)
 	}
 	if err := (Config{AllowedPaths: w.req.AllowedPaths, Checks: w.req.Checks}).Validate(); err != nil {
