@@ -2,13 +2,13 @@ package parser
 
 import (
 	"encoding/base64"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf16"
 
 	"github.com/rivumi/rivumi/codescan"
 	"github.com/rivumi/rivumi/internal/applypatch"
+	"github.com/rivumi/rivumi/internal/lazyre"
 	"github.com/rivumi/rivumi/internal/shquote"
 	"github.com/rivumi/rivumi/programs"
 	"github.com/rivumi/rivumi/rules"
@@ -317,9 +317,9 @@ func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []wor
 	case prog == "expect" || prog == "gdb":
 		// expect -c 'spawn CMD…' and gdb -ex 'shell CMD' / -ex '!CMD' run CMD;
 		// gdb's shell, ! and pipe take the rest of the line.
-		re := embeddedShell
+		re := embeddedShell()
 		if prog == "gdb" {
-			re = gdbShell
+			re = gdbShell()
 		}
 		for i, w := range ws {
 			if (w.text == "-c" || w.text == "-ex" || w.text == "--ex" || w.text == "--eval-command" || w.text == "-eval-command" ||
@@ -704,7 +704,7 @@ var gitBool = map[string]bool{"true": true, "false": true, "yes": true, "no": tr
 // (-k names a lesskey file, which can set LESSOPEN; +cmd runs commands).
 // git pages only its own output, on a terminal, so no file name reaches
 // less's preprocessor.
-var harmlessPager = regexp.MustCompile(`^(cat|(less|more)( +-[FRrSXKNniIMmQqsLeEgGJwWcduaB]+)*)$`)
+var harmlessPager = lazyre.New(`^(cat|(less|more)( +-[FRrSXKNniIMmQqsLeEgGJwWcduaB]+)*)$`)
 
 // gitConfigValue records a configuration key=value that carries code: as
 // git-config code (denied), with its value parsed as the shell command git
@@ -719,7 +719,7 @@ func (p *walker) gitConfigValue(f *frame, seg *Segment, kv string, live bool) {
 	}
 	lk := strings.ToLower(k)
 	if live && (lk == "core.pager" || strings.HasPrefix(lk, "pager.")) {
-		if harmlessPager.MatchString(v) || strings.HasPrefix(lk, "pager.") && gitBool[strings.ToLower(v)] {
+		if harmlessPager().MatchString(v) || strings.HasPrefix(lk, "pager.") && gitBool[strings.ToLower(v)] {
 			return
 		}
 	}
@@ -911,7 +911,7 @@ func (p *walker) awkCode(f *frame, seg *Segment, operands []word) {
 			seg.tag(TagCodeRevShell)
 		}
 		// print > "file" and print >> "file" write those files.
-		for _, m := range awkRedirect.FindAllStringSubmatch(prog.text, 16) {
+		for _, m := range awkRedirect().FindAllStringSubmatch(prog.text, 16) {
 			seg.Writes = append(seg.Writes, p.operand(word{text: m[1], path: m[1]}))
 		}
 	}
@@ -920,13 +920,13 @@ func (p *walker) awkCode(f *frame, seg *Segment, operands []word) {
 var (
 	// embeddedShell finds the command of expect's spawn/exec and gdb's
 	// shell/! commands.
-	embeddedShell = regexp.MustCompile(`(?m)(?:^|[;\[])\s*(?:spawn|exec|shell|!)\s*([^;\]\n]+)`)
+	embeddedShell = lazyre.New(`(?m)(?:^|[;\[])\s*(?:spawn|exec|shell|!)\s*([^;\]\n]+)`)
 	// gdbShell finds gdb's shell CMD, !CMD and pipe … | CMD: the rest of
 	// the line is the shell command.
-	gdbShell    = regexp.MustCompile(`(?m)^\s*(?:shell\b|!|pipe\b[^|\n]*\|)\s*([^\n]+)`)
-	awkRedirect = regexp.MustCompile(`>>?\s*"([^"\\]+)"`)
+	gdbShell    = lazyre.New(`(?m)^\s*(?:shell\b|!|pipe\b[^|\n]*\|)\s*([^\n]+)`)
+	awkRedirect = lazyre.New(`>>?\s*"([^"\\]+)"`)
 	// sedExec finds GNU sed's `e command` (to the end of the line).
-	sedExec = regexp.MustCompile(`(?m)(?:^|[;{}])\s*(?:[0-9$]+(?:,[0-9$]+)?|/[^/\n]*/)?\s*!?\s*e[ \t]+([^\n]+)`)
+	sedExec = lazyre.New(`(?m)(?:^|[;{}])\s*(?:[0-9$]+(?:,[0-9$]+)?|/[^/\n]*/)?\s*!?\s*e[ \t]+([^\n]+)`)
 )
 
 func (p *walker) sedCode(f *frame, seg *Segment, operands []word) {
@@ -966,7 +966,7 @@ func (p *walker) sedCode(f *frame, seg *Segment, operands []word) {
 		}
 		if r.Executes {
 			seg.tag(TagCodeSpawns)
-			for _, m := range sedExec.FindAllStringSubmatch(s, 16) {
+			for _, m := range sedExec().FindAllStringSubmatch(s, 16) {
 				p.script(f, m[1], seg.Index, KindEmbedded, false)
 			}
 		}

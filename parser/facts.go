@@ -2,12 +2,12 @@ package parser
 
 import (
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
 
+	"github.com/rivumi/rivumi/internal/lazyre"
 	"github.com/rivumi/rivumi/programs"
 )
 
@@ -226,12 +226,12 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 // yqEnv matches yq (mikefarah) expressions that read the environment or
 // other files: env(X), strenv(X), envsubst, load/load_str (jq filters are
 // parsed instead: see jqCode).
-var yqEnv = regexp.MustCompile(`\$\s*ENV|\benv\b|strenv|envsubst|\$__|input_filename|\bgetpath\(\["?ENV|\bsearch\s*:|load_str|\bload\(`)
+var yqEnv = lazyre.New(`\$\s*ENV|\benv\b|strenv|envsubst|\$__|input_filename|\bgetpath\(\["?ENV|\bsearch\s*:|load_str|\bload\(`)
 
 // yqLoad matches yq expressions that read files or evaluate data as an
 // expression: load, load_str, load_xml … (mikefarah), eval, and jq's
 // import, include, modulemeta and get_search_list (kislyuk).
-var yqLoad = regexp.MustCompile(`\bload(_[a-z0-9]+)?\b|\beval\b|\bimport\b|\binclude\b|\bmodulemeta\b|\bget_(search_list|prog_origin|jq_origin)\b`)
+var yqLoad = lazyre.New(`\bload(_[a-z0-9]+)?\b|\beval\b|\bimport\b|\binclude\b|\bmodulemeta\b|\bget_(search_list|prog_origin|jq_origin)\b`)
 
 // intoDirWrites adds, for cp/mv/install/rsync SRC… DEST (or -t DEST), the
 // paths written when DEST is a directory: DEST/basename(SRC), or DEST/SRC

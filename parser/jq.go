@@ -216,10 +216,10 @@ func (p *walker) yqExpression(seg *Segment, ops []Operand) []Operand {
 		if r.Safe {
 			continue
 		}
-		if yqEnv.MatchString(e) || r.Env {
+		if yqEnv().MatchString(e) || r.Env {
 			seg.tag(TagSecretEnv) // env(X), strenv(X), envsubst, $ENV
 		}
-		if yqLoad.MatchString(e) || len(r.Modules) > 0 {
+		if yqLoad().MatchString(e) || len(r.Modules) > 0 {
 			seg.tag(TagCodeUnsafe) // load("~/.ssh/id_rsa"), eval(.x), import
 		}
 	}
