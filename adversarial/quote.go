@@ -2,8 +2,9 @@ package adversarial
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/rivumi/rivumi/internal/lazyre"
 )
 
 // SQ quotes s for bash as one word in single quotes, closing and reopening
@@ -43,11 +44,11 @@ func ANSI(s string) string {
 	return b.String()
 }
 
-var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./:=+,@%-]+$`)
+var plainWord = lazyre.New(`^[A-Za-z0-9_./:=+,@%-]+$`)
 
 // Plain reports whether w means the same however it is quoted: no tilde,
 // expansion, glob, brace or quote characters.
-func Plain(w string) bool { return plainWord.MatchString(w) }
+func Plain(w string) bool { return plainWord().MatchString(w) }
 
 // quoteForm rewrites one plain word into another spelling bash reads as the
 // same word.
