@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"sync"
 	"time"
 )
 
@@ -12,7 +13,7 @@ import (
 // forbids loading anything, so the page opens offline and from a mail
 // attachment alike. title heads the page.
 func WriteHTML(w io.Writer, s *Summary, title string) error {
-	return page.Execute(w, newView(s, title))
+	return page().Execute(w, newView(s, title))
 }
 
 // colours of the decisions, in the charts and the legend.
@@ -139,11 +140,14 @@ func ruleChartOf(s *Summary) ruleChart {
 	return c
 }
 
-var page = template.Must(template.New("report").Funcs(template.FuncMap{
-	"f":      func(x float64) string { return fmt.Sprintf("%.1f", x) },
-	"labelW": func() float64 { return labelW },
-	"plus":   func(a, b float64) float64 { return a + b },
-}).Parse(`<!DOCTYPE html>
+// page is the report's template, parsed on first use (not at every start
+// of every rivumi process); the report tests execute it.
+var page = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"f":      func(x float64) string { return fmt.Sprintf("%.1f", x) },
+		"labelW": func() float64 { return labelW },
+		"plus":   func(a, b float64) float64 { return a + b },
+	}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -224,3 +228,4 @@ svg text { font: 12px system-ui, sans-serif; fill: #333; }
 </body>
 </html>
 `))
+})
