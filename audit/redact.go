@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/rivumi/rivumi/internal/lazyre"
 )
 
 // Redacted replaces every secret that [Redact] finds.
@@ -19,7 +21,7 @@ const Redacted = "[REDACTED]"
 // FuzzRedactPrefilter keep the answers those of the bare expressions).
 type detector struct {
 	kind    string
-	re      *regexp.Regexp
+	re      func() *regexp.Regexp // compiled on first use
 	replace func(m string) string
 	needs   []string
 	fold    bool
@@ -51,56 +53,58 @@ func (d *detector) mayMatch(s string) bool {
 
 // keep returns a replacement that keeps the submatches before group n and
 // redacts group n.
-func keep(re *regexp.Regexp, n int) func(string) string {
+func keep(re func() *regexp.Regexp, n int) func(string) string {
 	return func(m string) string {
-		sub := re.FindStringSubmatch(m)
+		sub := re().FindStringSubmatch(m)
 		return strings.Join(sub[1:n], "") + Redacted
 	}
 }
 
 var (
-	pemKey    = regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY-----(?s:.*?)(?:-----END[ A-Z0-9]*PRIVATE KEY-----|$)`)
-	headers   = regexp.MustCompile(`(?i)\b((?:proxy-)?authorization|x-api-key|api-key|x-auth-token|private-token|cookie|set-cookie)(\s*:\s*)[^\r\n'"]+`)
-	schemes   = regexp.MustCompile(`(?i)\b(bearer|basic)(\s+)[A-Za-z0-9._~+/=\-]{8,}`)
-	urlCreds  = regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.\-]*://[^/\s:@]*)(:)[^@\s/]+@`)
-	awsSecret = regexp.MustCompile(`(?i)\b((?:aws_)?secret_access_key|aws_secret_key|aws_session_token)("?\s*[:=]\s*"?)[A-Za-z0-9/+=]{16,}`)
-	npmAuth   = regexp.MustCompile(`(:_authToken=)[^\s'"]+`)
+	pemKey    = lazyre.New(`-----BEGIN[ A-Z0-9]*PRIVATE KEY-----(?s:.*?)(?:-----END[ A-Z0-9]*PRIVATE KEY-----|$)`)
+	headers   = lazyre.New(`(?i)\b((?:proxy-)?authorization|x-api-key|api-key|x-auth-token|private-token|cookie|set-cookie)(\s*:\s*)[^\r\n'"]+`)
+	schemes   = lazyre.New(`(?i)\b(bearer|basic)(\s+)[A-Za-z0-9._~+/=\-]{8,}`)
+	urlCreds  = lazyre.New(`(?i)\b([a-z][a-z0-9+.\-]*://[^/\s:@]*)(:)[^@\s/]+@`)
+	awsSecret = lazyre.New(`(?i)\b((?:aws_)?secret_access_key|aws_secret_key|aws_session_token)("?\s*[:=]\s*"?)[A-Za-z0-9/+=]{16,}`)
+	npmAuth   = lazyre.New(`(:_authToken=)[^\s'"]+`)
 	// name=value where the name looks secret (decided by secretName).
-	assignment = regexp.MustCompile(`([A-Za-z0-9_.\-]+)(=)("[^"]*"|'[^']*'|[^\s&;'"]+)`)
+	assignment = lazyre.New(`([A-Za-z0-9_.\-]+)(=)("[^"]*"|'[^']*'|[^\s&;'"]+)`)
 	// "name": "value" and name: value (JSON, YAML) where the name looks secret.
 	// The key starts a line or follows a blank, '{', '[' or ','.
 	// The value is quoted, or unquoted up to the end of the line (YAML):
 	// `Token: token,` in source code is not a secret.
-	keyValue = regexp.MustCompile(`(?m)(^|[\s{\[,])("?)([A-Za-z0-9_.\-]+)("?[ \t]*:[ \t]*)("[^"\r\n]*"|'[^'\r\n]*'|[^\s,'"}\]]+[ \t]*$)`)
+	keyValue = lazyre.New(`(?m)(^|[\s{\[,])("?)([A-Za-z0-9_.\-]+)("?[ \t]*:[ \t]*)("[^"\r\n]*"|'[^'\r\n]*'|[^\s,'"}\]]+[ \t]*$)`)
 )
 
 // detectors in the order they run: the longest, most specific shapes first,
-// so that a PEM block or a URL is redacted whole.
+// so that a PEM block or a URL is redacted whole. Each expression compiles
+// on the first text that holds one of its needs, not at every start of
+// every rivumi process.
 var detectors = []detector{
 	{kind: "private-key", re: pemKey, needs: []string{"-----BEGIN"}},
-	{kind: "github-token", re: regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{16,}`), needs: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}},
-	{kind: "github-token", re: regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{16,}`), needs: []string{"github_pat_"}},
-	{kind: "anthropic-key", re: regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_\-]{8,}`), needs: []string{"sk-ant-"}},
-	{kind: "openai-key", re: regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{16,}`), needs: []string{"sk-"}},
-	{kind: "stripe-key", re: regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`), needs: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_"}},
-	{kind: "aws-access-key-id", re: regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b`), needs: []string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA", "AIPA"}},
+	{kind: "github-token", re: lazyre.New(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{16,}`), needs: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}},
+	{kind: "github-token", re: lazyre.New(`\bgithub_pat_[A-Za-z0-9_]{16,}`), needs: []string{"github_pat_"}},
+	{kind: "anthropic-key", re: lazyre.New(`\bsk-ant-[A-Za-z0-9_\-]{8,}`), needs: []string{"sk-ant-"}},
+	{kind: "openai-key", re: lazyre.New(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{16,}`), needs: []string{"sk-"}},
+	{kind: "stripe-key", re: lazyre.New(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`), needs: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_"}},
+	{kind: "aws-access-key-id", re: lazyre.New(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b`), needs: []string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA", "AIPA"}},
 	{kind: "aws-secret-key", re: awsSecret, replace: keep(awsSecret, 3), fold: true, needs: []string{"secret_access_key", "aws_secret_key", "aws_session_token"}},
-	{kind: "slack-token", re: regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9\-]{8,}`), needs: []string{"xox"}},
-	{kind: "slack-webhook", re: regexp.MustCompile(`https://hooks\.slack\.com/services/[A-Za-z0-9/]{16,}`), needs: []string{"https://hooks.slack.com/services/"}},
-	{kind: "gitlab-token", re: regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{16,}`), needs: []string{"glpat-"}},
-	{kind: "google-api-key", re: regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{30,}`), needs: []string{"AIza"}},
-	{kind: "npm-token", re: regexp.MustCompile(`\bnpm_[A-Za-z0-9]{30,}`), needs: []string{"npm_"}},
+	{kind: "slack-token", re: lazyre.New(`\bxox[abposre]-[A-Za-z0-9\-]{8,}`), needs: []string{"xox"}},
+	{kind: "slack-webhook", re: lazyre.New(`https://hooks\.slack\.com/services/[A-Za-z0-9/]{16,}`), needs: []string{"https://hooks.slack.com/services/"}},
+	{kind: "gitlab-token", re: lazyre.New(`\bglpat-[A-Za-z0-9_\-]{16,}`), needs: []string{"glpat-"}},
+	{kind: "google-api-key", re: lazyre.New(`\bAIza[0-9A-Za-z_\-]{30,}`), needs: []string{"AIza"}},
+	{kind: "npm-token", re: lazyre.New(`\bnpm_[A-Za-z0-9]{30,}`), needs: []string{"npm_"}},
 	{kind: "npm-token", re: npmAuth, replace: keep(npmAuth, 2), needs: []string{":_authToken="}},
-	{kind: "huggingface-token", re: regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}`), needs: []string{"hf_"}},
-	{kind: "jwt", re: regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`), needs: []string{"eyJ"}},
+	{kind: "huggingface-token", re: lazyre.New(`\bhf_[A-Za-z0-9]{30,}`), needs: []string{"hf_"}},
+	{kind: "jwt", re: lazyre.New(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`), needs: []string{"eyJ"}},
 	{kind: "auth-header", re: headers, replace: keep(headers, 3), fold: true, needs: []string{"authorization", "api-key", "x-auth-token", "private-token", "cookie"}},
 	{kind: "auth-scheme", re: schemes, replace: keep(schemes, 3), fold: true, needs: []string{"bearer", "basic"}},
 	{kind: "url-credentials", re: urlCreds, needs: []string{"://"}, replace: func(m string) string {
-		sub := urlCreds.FindStringSubmatch(m)
+		sub := urlCreds().FindStringSubmatch(m)
 		return sub[1] + sub[2] + Redacted + "@"
 	}},
 	{kind: "secret-assignment", re: assignment, needs: []string{"="}, replace: func(m string) string {
-		sub := assignment.FindStringSubmatch(m)
+		sub := assignment().FindStringSubmatch(m)
 		v := strings.TrimRight(strings.Trim(sub[3], `"'`), ",)]}")
 		// api_key=api_key passes a variable on (Python keywords, shell).
 		if !secretName(sub[1]) || v == Redacted || strings.EqualFold(v, sub[1]) {
@@ -109,7 +113,7 @@ var detectors = []detector{
 		return sub[1] + sub[2] + Redacted
 	}},
 	{kind: "secret-assignment", re: keyValue, needs: []string{":"}, replace: func(m string) string {
-		sub := keyValue.FindStringSubmatch(m)
+		sub := keyValue().FindStringSubmatch(m)
 		v := strings.TrimSpace(strings.Trim(sub[5], `"'`))
 		if !secretName(sub[3]) || v == "" || strings.Contains(m, Redacted[:len(Redacted)-1]) {
 			return m
@@ -136,9 +140,9 @@ func Redact(s string) string {
 
 func (d *detector) replaceAll(s string) string {
 	if d.replace == nil {
-		return d.re.ReplaceAllLiteralString(s, Redacted)
+		return d.re().ReplaceAllLiteralString(s, Redacted)
 	}
-	return d.re.ReplaceAllStringFunc(s, d.replace)
+	return d.re().ReplaceAllStringFunc(s, d.replace)
 }
 
 // Finding is one secret [Scan] found: its kind ("github-token",
@@ -158,7 +162,7 @@ type Finding struct {
 func Scan(s string) []Finding {
 	var out []Finding
 	for _, d := range detectors {
-		for _, loc := range d.re.FindAllStringIndex(s, -1) {
+		for _, loc := range d.re().FindAllStringIndex(s, -1) {
 			m := s[loc[0]:loc[1]]
 			if m == Redacted || (d.replace != nil && d.replace(m) == m) {
 				continue
@@ -171,9 +175,9 @@ func Scan(s string) []Finding {
 		}
 		// Later detectors must not see what this one found again.
 		if d.replace == nil {
-			s = d.re.ReplaceAllLiteralString(s, Redacted)
+			s = d.re().ReplaceAllLiteralString(s, Redacted)
 		} else {
-			s = d.re.ReplaceAllStringFunc(s, d.replace)
+			s = d.re().ReplaceAllStringFunc(s, d.replace)
 		}
 	}
 	slices.SortStableFunc(out, func(a, b Finding) int { return a.Line - b.Line })

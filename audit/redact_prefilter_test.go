@@ -65,7 +65,7 @@ func prefilterCorpus(t testing.TB) []string {
 func TestRedactPrefilter(t *testing.T) {
 	for _, d := range detectors {
 		if len(d.needs) == 0 {
-			t.Errorf("detector %s %s has no needs", d.kind, d.re)
+			t.Errorf("detector %s %s has no needs", d.kind, d.re())
 		}
 	}
 	corpus := prefilterCorpus(t)
