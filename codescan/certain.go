@@ -3,6 +3,7 @@ package codescan
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/rivumi/rivumi/programs"
 )
@@ -119,8 +120,25 @@ func (sc *scanner) certain(lang, code string) certainty {
 
 // triggers are the identifiers without which the call analysis finds
 // nothing: the last part of every sink's name, and a few more.
-// (Filled by init, after the sinks.)
+// (Filled by loadSinks, after the sinks; read through triggerTable.)
 var triggers map[string]bool
+
+// sinksOnce fills sinks and triggers on first use: building them at
+// initialisation would cost every rivumi process, most of which scan no
+// code. sinkTable and triggerTable are the only readers.
+var sinksOnce sync.Once
+
+// sinkTable returns sinks, filled.
+func sinkTable() map[string][]sink {
+	sinksOnce.Do(loadSinks)
+	return sinks
+}
+
+// triggerTable returns triggers, filled.
+func triggerTable() map[string]bool {
+	sinksOnce.Do(loadSinks)
+	return triggers
+}
 
 func makeTriggers() map[string]bool {
 	m := map[string]bool{"open": true, "chdir": true, "qx": true, "program": true, "execute": true, "script": true,
@@ -154,7 +172,7 @@ func worthCalls(code string, awk, backticks bool) bool {
 			for j < len(code) && isIdentChar(code[j]) {
 				j++
 			}
-			if triggers[code[i:j]] {
+			if triggerTable()[code[i:j]] {
 				return true
 			}
 			i = j
@@ -1069,7 +1087,8 @@ func addSink(names string, kind sinkKind, mask langMask, pos ...int) {
 	}
 }
 
-func init() {
+// loadSinks fills sinks and triggers (once, through sinksOnce).
+func loadSinks() {
 	addSink("os.system os.popen subprocess.run subprocess.call subprocess.check_call subprocess.check_output "+
 		"subprocess.Popen subprocess.getoutput subprocess.getstatusoutput commands.getoutput "+
 		"commands.getstatusoutput pty.spawn asyncio.create_subprocess_shell os.popen2 os.popen3 os.popen4 "+
@@ -1140,7 +1159,7 @@ var receiverDestroy = map[string]bool{
 
 func (a *callAnalysis) sinksFor(full, bare string) []sink {
 	var out []sink
-	for _, s := range sinks[full] {
+	for _, s := range sinkTable()[full] {
 		if s.mask&a.sc.mask != 0 {
 			out = append(out, s)
 		}

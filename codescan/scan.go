@@ -3,6 +3,7 @@ package codescan
 import (
 	"path"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/rivumi/rivumi/programs"
@@ -624,6 +625,9 @@ type rule struct {
 	not   []string
 }
 
+// rules and ciRules are filled on first use (rulesOnce, loadRules) and
+// read through ruleTable and ciRuleTable: building them at initialisation
+// would cost every rivumi process, most of which scan no code.
 var rules = map[string][]rule{}
 
 type ciRule struct {
@@ -650,7 +654,22 @@ func q(s string) []string { return strings.Fields(s) }
 
 const mPerlRuby = mPerl | mRuby | mGen
 
-func init() {
+var rulesOnce sync.Once
+
+// ruleTable returns rules, filled.
+func ruleTable() map[string][]rule {
+	rulesOnce.Do(loadRules)
+	return rules
+}
+
+// ciRuleTable returns ciRules, filled.
+func ciRuleTable() map[string][]ciRule {
+	rulesOnce.Do(loadRules)
+	return ciRules
+}
+
+// loadRules fills rules and ciRules (once, through rulesOnce).
+func loadRules() {
 	// ---- Spawns ----
 	addRule("system", fS, mAll, cCall|cQuoted|cQual, q("os posix nt Kernel CORE POSIX"), q("platform"))
 	addRule("system", fS, mPerlRuby, cCmd, nil, q("platform"))
@@ -893,7 +912,7 @@ func (sc *scanner) word(t string, i, j int, st *scanState) {
 	}
 	qual, dotted := qualifier(t, i)
 	nn := nextNonSpace(t, j)
-	if rs, ok := rules[w]; ok {
+	if rs, ok := ruleTable()[w]; ok {
 		for k := range rs {
 			r := &rs[k]
 			if r.mask&sc.mask != 0 && sc.match(t, i, j, r, qual, dotted, nn) {
@@ -964,7 +983,7 @@ func (sc *scanner) ciWord(t string, i, j int, w string, st *scanState) {
 		st.b64 = true
 	}
 	apply := func(key string) {
-		for _, r := range ciRules[key] {
+		for _, r := range ciRuleTable()[key] {
 			if r.mask&sc.mask != 0 && (!r.cmdPos || cmdPosition(t, i)) {
 				st.set(r.flag)
 			}
