@@ -122,11 +122,11 @@ func (s *Spec) LookupLong(name string) (Option, bool) {
 // subcommand), or nil. Program names are basenames as the parser normalises
 // them.
 func ProgramSpec(name string) *Spec {
-	s := specs[name]
+	s := specs()[name]
 	if s == nil {
 		// A versioned name of a registry program (python3.12).
 		if p := programs.Lookup(name); p != nil {
-			s = specs[p.Names[0]]
+			s = specs()[p.Names[0]]
 		}
 	}
 	if s == nil {
@@ -137,8 +137,8 @@ func ProgramSpec(name string) *Spec {
 
 // KnownPrograms lists the programs with a spec, sorted; for tests and docs.
 func KnownPrograms() []string {
-	out := make([]string, 0, len(specs))
-	for k := range specs {
+	out := make([]string, 0, len(specs()))
+	for k := range specs() {
 		out = append(out, k)
 	}
 	sort.Strings(out)
@@ -153,10 +153,10 @@ func HasSubcommands(prog string) bool {
 }
 
 // specs holds the option tables of the program registry by every name of
-// an entry ("prog sub" for a subcommand's).
-var specs = map[string]*Spec{}
-
-func init() {
+// an entry ("prog sub" for a subcommand's). It is built on first use, not
+// at every start of every rivumi process.
+var specs = sync.OnceValue(func() map[string]*Spec {
+	specs := map[string]*Spec{}
 	for _, p := range programs.All() {
 		if !p.HasSpec() {
 			continue
@@ -176,4 +176,5 @@ func init() {
 			}
 		}
 	}
-}
+	return specs
+})
