@@ -5,6 +5,8 @@ import (
 	"io"
 	"regexp"
 	"strings"
+
+	"github.com/rivumi/rivumi/internal/lazyre"
 )
 
 // githubReporter writes GitHub Actions workflow commands: an ::error
@@ -14,7 +16,7 @@ import (
 type githubReporter struct{}
 
 // location splits "file:line:col: message" (col optional).
-var location = regexp.MustCompile(`^([^:\s][^:]*):(\d+)(?::(\d+))?: (.*)$`)
+var location = lazyre.New(`^([^:\s][^:]*):(\d+)(?::(\d+))?: (.*)$`)
 
 func (githubReporter) Report(w io.Writer, r *testReport) error {
 	ew := &errWriter{w: w}
@@ -30,7 +32,7 @@ func (githubReporter) Report(w io.Writer, r *testReport) error {
 		ew.printf("::%s %s::%s\n", kind, strings.Join(props, ","), ghData(msg))
 	}
 	for _, p := range r.Problems {
-		if m := location.FindStringSubmatch(p); m != nil {
+		if m := location().FindStringSubmatch(p); m != nil {
 			var line int
 			fmt.Sscan(m[2], &line)
 			annotate("error", m[1], line, "rivumi policy: load error", m[4])
@@ -41,7 +43,7 @@ func (githubReporter) Report(w io.Writer, r *testReport) error {
 	for _, x := range r.Rego {
 		if !x.Passed && !x.Skipped {
 			file, line, msg := x.File, x.Line, x.Failure
-			if m := location.FindStringSubmatch(msg); m != nil && m[1] == file {
+			if m := location().FindStringSubmatch(msg); m != nil && m[1] == file {
 				fmt.Sscan(m[2], &line) // point at the expression that failed
 				msg = m[4]
 			}
