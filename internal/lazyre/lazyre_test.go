@@ -41,7 +41,9 @@ func TestNew(t *testing.T) {
 }
 
 // TestPatternsCompile walks the module's Go files (tests aside): every
-// constant pattern given to lazyre.New compiles.
+// constant pattern given to lazyre.New compiles, and no package-level
+// variable is initialised with regexp.MustCompile (it would compile at
+// every start of every process; use lazyre.New).
 func TestPatternsCompile(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -65,6 +67,21 @@ func TestPatternsCompile(t *testing.T) {
 		f, err := parser.ParseFile(fset, path, nil, 0)
 		if err != nil {
 			return err
+		}
+		for _, decl := range f.Decls {
+			g, ok := decl.(*ast.GenDecl)
+			if !ok || g.Tok != token.VAR {
+				continue
+			}
+			ast.Inspect(g, func(x ast.Node) bool {
+				if _, ok := x.(*ast.FuncLit); ok {
+					return false // runs when called, not at initialisation
+				}
+				if isCall(x, "regexp", "MustCompile") {
+					t.Errorf("%s: a package-level regexp.MustCompile compiles at every start: use lazyre.New", fset.Position(x.Pos()))
+				}
+				return true
+			})
 		}
 		ast.Inspect(f, func(x ast.Node) bool {
 			if !isCall(x, "lazyre", "New") {
