@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/itchyny/gojq"
 )
@@ -97,8 +98,10 @@ func Jq(filter string) (res JqResult) {
 
 // jqPure are the builtins of the subset, by name (any arity): jq 1.5 to
 // 1.8 and gojq, less those that read the environment, the file system or
-// the program's location.
-var jqPure = setOf(`
+// the program's location. Like jqFormats and jqForbidden, it is built on
+// first use, not at every start.
+var jqPure = sync.OnceValue(func() map[string]bool {
+	return setOf(`
 	IN INDEX JOIN abs acos acosh add all any arrays ascii ascii_downcase ascii_upcase asin asinh atan
 	atan2 atanh booleans bsearch builtins capture cbrt ceil combinations contains copysign cos cosh
 	date dateadd datesub debug del delpaths drem empty endswith erf erfc error exp exp10 exp2 explode
@@ -114,13 +117,18 @@ var jqPure = setOf(`
 	strflocaltime strftime strings strptime sub tan tanh test tgamma to_entries toarray toboolean
 	todate todateiso8601 tojson tonumber tostream tostring transpose trim trimstr trunc
 	truncate_stream type unique unique_by until utf8bytelength values walk while with_entries y0 y1 yn`)
+})
 
 // jqFormats are the formats of the subset.
-var jqFormats = setOf(`@text @json @html @uri @urid @csv @tsv @sh @base64 @base64d @base32 @base32d`)
+var jqFormats = sync.OnceValue(func() map[string]bool {
+	return setOf(`@text @json @html @uri @urid @csv @tsv @sh @base64 @base64d @base32 @base32d`)
+})
 
 // jqForbidden are names that reach outside the inputs, as calls,
 // definitions or parameters.
-var jqForbidden = setOf(`env input_filename get_search_list get_prog_origin get_jq_origin modulemeta`)
+var jqForbidden = sync.OnceValue(func() map[string]bool {
+	return setOf(`env input_filename get_search_list get_prog_origin get_jq_origin modulemeta`)
+})
 
 func setOf(s string) map[string]bool {
 	m := map[string]bool{}
@@ -156,7 +164,7 @@ func (w *jqWalker) name(n string) bool {
 		w.fail("%s is outside the subset", n)
 	case strings.Contains(n, "::"):
 		w.fail("%s refers to a module", n)
-	case jqForbidden[n]:
+	case jqForbidden()[n]:
 		w.fail("%s is outside the subset", n)
 	default:
 		return true
@@ -323,7 +331,7 @@ func (w *jqWalker) term(t *gojq.Term, depth int) {
 			w.term(t.Unary.Term, d)
 		}
 	case gojq.TermTypeFormat:
-		if !jqFormats[t.Format] {
+		if !jqFormats()[t.Format] {
 			w.fail("unknown format %s", t.Format)
 		}
 		if t.Format == "@sh" {
@@ -393,7 +401,7 @@ func (w *jqWalker) call(f *gojq.Func, depth int) {
 	if f.Name == "format" {
 		w.shell = true // format("sh")
 	}
-	if !strings.HasPrefix(f.Name, "$") && !w.visible(f.Name, len(f.Args)) && !jqPure[f.Name] {
+	if !strings.HasPrefix(f.Name, "$") && !w.visible(f.Name, len(f.Args)) && !jqPure()[f.Name] {
 		w.fail("%s/%d is not a builtin of the subset nor defined in the filter", f.Name, len(f.Args))
 	}
 	for _, a := range f.Args {
