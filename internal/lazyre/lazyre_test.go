@@ -43,7 +43,7 @@ func TestNew(t *testing.T) {
 // TestPatternsCompile walks the module's Go files (tests aside): every
 // constant pattern given to lazyre.New compiles, and no package-level
 // variable is initialised with regexp.MustCompile (it would compile at
-// every start of every process; use lazyre.New).
+// every start of every process; use lazyre.New), eagerPatterns aside.
 func TestPatternsCompile(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -77,7 +77,7 @@ func TestPatternsCompile(t *testing.T) {
 				if _, ok := x.(*ast.FuncLit); ok {
 					return false // runs when called, not at initialisation
 				}
-				if isCall(x, "regexp", "MustCompile") {
+				if isCall(x, "regexp", "MustCompile") && !eagerAllowed(root, path) {
 					t.Errorf("%s: a package-level regexp.MustCompile compiles at every start: use lazyre.New", fset.Position(x.Pos()))
 				}
 				return true
@@ -109,6 +109,21 @@ func TestPatternsCompile(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d patterns", n)
+}
+
+// eagerPatterns are the directories where package-level patterns stay for
+// now, with why.
+var eagerPatterns = map[string]string{
+	// The Go mirror of the Rego rules is being written (issue 20): its
+	// patterns grade every command; they move to lazyre.New when it settles
+	// (TestInitAllocations in cmd/rivumi bounds what they cost meanwhile).
+	"policies/native": "the Go mirror's patterns",
+}
+
+func eagerAllowed(root, path string) bool {
+	rel, err := filepath.Rel(root, filepath.Dir(path))
+	_, ok := eagerPatterns[filepath.ToSlash(rel)]
+	return err == nil && ok
 }
 
 // isCall reports whether x is a call of pkg.name.
