@@ -16,14 +16,30 @@ import (
 
 var update = flag.Bool("update-programs", false, "rewrite zz_generated.go and ../policies/tables/programs.json from programs.yaml")
 
-// goForm renders entries as the Go source of zz_generated.go.
+// goForm renders entries as the Go source of zz_generated.go: the entries
+// as one static table (the linker lays it out: no code runs to build it),
+// the strings that fields point to in another, and the maps, which Go
+// cannot lay out statically, in a function that load calls once.
 func goForm(t *testing.T, ps []*programs.Program) []byte {
-	var b bytes.Buffer
-	b.WriteString("// Code generated from programs.yaml by `go test ./programs -update-programs`. DO NOT EDIT.\n\npackage programs\n\n// generated returns the registry's entries. It is a function, not a\n// package variable, so that building them costs only the processes that\n// look a program up, not every start.\nfunc generated() []*Program {\n\treturn []*Program{\n")
-	for _, p := range ps {
-		fmt.Fprintf(&b, "\t%s,\n", literal(t, reflect.ValueOf(*p), false))
+	g := &goGen{t: t, strIndex: map[string]int{}}
+	var entries bytes.Buffer
+	for i, p := range ps {
+		g.entry = i
+		fmt.Fprintf(&entries, "\t%s,\n", g.literal(reflect.ValueOf(*p), false, true))
 	}
-	b.WriteString("}\n}\n")
+	var b bytes.Buffer
+	b.WriteString("// Code generated from programs.yaml by `go test ./programs -update-programs`. DO NOT EDIT.\n\npackage programs\n\n")
+	b.WriteString("// generated are the registry's entries, laid out by the linker: building\n// them costs no process anything. Their maps are set by generatedMaps.\nvar generated = []*Program{\n")
+	b.Write(entries.Bytes())
+	b.WriteString("}\n\n// generatedStrings are what the entries' string pointers point to.\nvar generatedStrings = [...]string{\n")
+	for _, s := range g.strs {
+		fmt.Fprintf(&b, "\t%q,\n", s)
+	}
+	b.WriteString("}\n\n// generatedMaps sets the entries' maps (load calls it once).\nfunc generatedMaps() {\n")
+	for _, st := range g.maps {
+		b.WriteString("\t" + st + "\n")
+	}
+	b.WriteString("}\n")
 	out, err := format.Source(b.Bytes())
 	if err != nil {
 		t.Fatal(err)
@@ -31,9 +47,22 @@ func goForm(t *testing.T, ps []*programs.Program) []byte {
 	return out
 }
 
+// goGen holds what goForm collects while it renders the entries.
+type goGen struct {
+	t        *testing.T
+	entry    int            // the entry being rendered
+	strs     []string       // generatedStrings
+	strIndex map[string]int // its index by value
+	maps     []string       // the statements of generatedMaps
+}
+
 // literal renders v as a Go composite literal; typed says whether the
-// context needs the type written out (elided in slices and maps).
-func literal(t *testing.T, v reflect.Value, typed bool) string {
+// context needs the type written out (elided in slices and maps), static
+// whether it is part of the static table (where a map is left out, for
+// generatedMaps to set, and a string pointer points into
+// generatedStrings).
+func (g *goGen) literal(v reflect.Value, typed, static bool) string {
+	t := g.t
 	switch v.Kind() {
 	case reflect.String:
 		return fmt.Sprintf("%q", v.String())
@@ -43,13 +72,23 @@ func literal(t *testing.T, v reflect.Value, typed bool) string {
 		return fmt.Sprint(v.Int())
 	case reflect.Pointer:
 		if v.Elem().Kind() == reflect.Struct {
-			return literal(t, v.Elem(), false)
+			return g.literal(v.Elem(), false, static)
 		}
-		return "ptr(" + literal(t, v.Elem(), true) + ")"
+		if v.Elem().Kind() != reflect.String {
+			t.Fatalf("literal: %s", v.Type())
+		}
+		s := v.Elem().String()
+		i, ok := g.strIndex[s]
+		if !ok {
+			i = len(g.strs)
+			g.strIndex[s] = i
+			g.strs = append(g.strs, s)
+		}
+		return fmt.Sprintf("&generatedStrings[%d]", i)
 	case reflect.Slice:
 		var items []string
 		for i := 0; i < v.Len(); i++ {
-			items = append(items, literal(t, v.Index(i), false))
+			items = append(items, g.literal(v.Index(i), false, static))
 		}
 		return typeName(v.Type(), typed) + "{" + strings.Join(items, ", ") + "}"
 	case reflect.Map:
@@ -57,7 +96,7 @@ func literal(t *testing.T, v reflect.Value, typed bool) string {
 		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
 		var items []string
 		for _, k := range keys {
-			items = append(items, fmt.Sprintf("%q: %s", k.String(), literal(t, v.MapIndex(k), false)))
+			items = append(items, fmt.Sprintf("%q: %s", k.String(), g.literal(v.MapIndex(k), false, false)))
 		}
 		return typeName(v.Type(), typed) + "{" + strings.Join(items, ", ") + "}"
 	case reflect.Struct:
@@ -67,7 +106,12 @@ func literal(t *testing.T, v reflect.Value, typed bool) string {
 			if f.IsZero() && !(f.Kind() == reflect.Slice && !f.IsNil()) {
 				continue
 			}
-			fields = append(fields, v.Type().Field(i).Name+": "+literal(t, f, true))
+			name := v.Type().Field(i).Name
+			if static && f.Kind() == reflect.Map {
+				g.maps = append(g.maps, fmt.Sprintf("generated[%d].%s = %s", g.entry, name, g.literal(f, true, false)))
+				continue
+			}
+			fields = append(fields, name+": "+g.literal(f, true, static))
 		}
 		return "{" + strings.Join(fields, ", ") + "}"
 	}

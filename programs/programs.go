@@ -92,9 +92,6 @@ type Sub struct {
 // line: it declares options, or that options end at the first operand.
 func (p *Program) HasSpec() bool { return p.Options != "" || p.InOrder || p.SingleDashLong }
 
-// ptr returns a pointer to v (for the generated Go form).
-func ptr[T any](v T) *T { return &v }
-
 // HasCode reports whether the program runs code it is given: a shell or an
 // interpreter with a language.
 func (p *Program) HasCode() bool { return p.Shell || p.Language != "" }
@@ -115,12 +112,19 @@ var (
 // every process); TestGeneratedCurrent fails while it is stale
 // (go test ./programs -update-programs rewrites it).
 func load() *Registry {
-	loadOnce.Do(func() { reg = index(generated()) })
+	loadOnce.Do(func() {
+		generatedMaps()
+		reg = index(generated)
+	})
 	return reg
 }
 
 func index(all []*Program) *Registry {
-	r := &Registry{all: all, byName: map[string]*Program{}}
+	n := 0
+	for _, p := range all {
+		n += len(p.Names)
+	}
+	r := &Registry{all: all, byName: make(map[string]*Program, n)}
 	for _, p := range all {
 		for _, n := range p.Names {
 			r.byName[n] = p
