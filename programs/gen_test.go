@@ -35,6 +35,10 @@ func goForm(t *testing.T, ps []*programs.Program) []byte {
 	for _, s := range g.strs {
 		fmt.Fprintf(&b, "\t%q,\n", s)
 	}
+	b.WriteString("}\n\n// generatedSubs are what the entries' subcommand maps point to.\nvar generatedSubs = [...]Sub{\n")
+	for _, s := range g.subs {
+		fmt.Fprintf(&b, "\t%s,\n", s)
+	}
 	b.WriteString("}\n\n// generatedMaps sets the entries' maps (load calls it once).\nfunc generatedMaps() {\n")
 	for _, st := range g.maps {
 		b.WriteString("\t" + st + "\n")
@@ -54,6 +58,7 @@ type goGen struct {
 	strs     []string       // generatedStrings
 	strIndex map[string]int // its index by value
 	maps     []string       // the statements of generatedMaps
+	subs     []string       // generatedSubs
 }
 
 // literal renders v as a Go composite literal; typed says whether the
@@ -71,8 +76,16 @@ func (g *goGen) literal(v reflect.Value, typed, static bool) string {
 	case reflect.Int:
 		return fmt.Sprint(v.Int())
 	case reflect.Pointer:
-		if v.Elem().Kind() == reflect.Struct {
+		if v.Elem().Kind() == reflect.Struct && static {
 			return g.literal(v.Elem(), false, static)
+		}
+		if v.Elem().Kind() == reflect.Struct {
+			// A map's value (a subcommand): into the static generatedSubs.
+			if v.Elem().Type() != reflect.TypeOf(programs.Sub{}) {
+				t.Fatalf("literal: %s in a map", v.Type())
+			}
+			g.subs = append(g.subs, g.literal(v.Elem(), false, true))
+			return fmt.Sprintf("&generatedSubs[%d]", len(g.subs)-1)
 		}
 		if v.Elem().Kind() != reflect.String {
 			t.Fatalf("literal: %s", v.Type())

@@ -635,73 +635,403 @@ var generatedStrings = [...]string{
 	"r e exit-status o output-format p input-format P prettyPrint I indent C colors M no-colors N no-doc j tojson null-input n unwrapScalar 0 nul-output",
 }
 
+// generatedSubs are what the entries' subcommand maps point to.
+var generatedSubs = [...]Sub{
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{Installs: true, RunsWorkspace: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true, RunsWorkspace: true},
+	{Installs: true, RunsWorkspace: true},
+	{Installs: true, RunsWorkspace: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true, RunsWorkspace: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Options: "n|dry-run v|verbose f|force i|interactive p|patch e|edit u|update A|all no-ignore-removal no-all ignore-removal N|intent-to-add refresh ignore-errors ignore-missing renormalize chmod= pathspec-from-file= pathspec-file-nul"},
+	{Options: "stat numstat summary check index cached intent-to-add 3|threeway R|reverse reject z p= C= unidiff-zero apply no-add allow-binary-replacement|binary exclude= include= ignore-space-change|ignore-whitespace whitespace= inaccurate-eof v|verbose recount directory= unsafe-paths"},
+	{Options: "format= l|list prefix= o|output= add-file= remote= exec= v|verbose"},
+	{Options: "b root show-stats L= l t S= reverse= first-parent p|porcelain line-porcelain incremental encoding= contents= date= M=? C=? ignore-rev= ignore-revs-file= color-lines color-by-age e|show-email w s c f|show-name n|show-number", Readonly: &generatedStrings[0]},
+	{Options: "d|delete D f|force m|move M c|copy C l|list a|all r|remotes v|verbose q|quiet t|track=? no-track u|set-upstream-to= unset-upstream show-current contains= no-contains= merged= no-merged= points-at= sort= format= color=? no-color column=? no-column i|ignore-case abbrev= no-abbrev edit-description create-reflog", Readonly: &generatedStrings[21], ListFlags: []string{"list", "l", "contains", "no-contains", "merged", "no-merged", "points-at", "show-current"}},
+	{Options: "q|quiet"},
+	{Options: "t s e p batch=? batch-check=? batch-all-objects textconv filters path= allow-unknown-type follow-symlinks unordered buffer", Readonly: &generatedStrings[22]},
+	{Readonly: &generatedStrings[0]},
+	{Readonly: &generatedStrings[0]},
+	{Options: "b= B= orphan= f|force m|merge q|quiet t|track=? no-track detach l ours theirs p|patch ignore-skip-worktree-bits ignore-other-worktrees overwrite-ignore no-overwrite-ignore recurse-submodules no-recurse-submodules progress no-progress conflict= pathspec-from-file= pathspec-file-nul overlay no-overlay guess no-guess"},
+	{Options: "e|edit n|no-commit m|mainline= x s|signoff ff continue abort quit skip"},
+	{Options: "d f|force i|interactive n|dry-run q|quiet e|exclude= x X"},
+	{Options: "l|local no-hardlinks shared q|quiet v|verbose n|no-checkout bare mirror o|origin= b|branch= u|upload-pack= template= c|config= depth= single-branch no-single-branch recurse-submodules=? separate-git-dir= j|jobs= filter= sparse"},
+	{Options: "a|all p|patch C|reuse-message= c|reedit-message= fixup= squash= reset-author short branch porcelain long z|null F|file= author= date= m|message= t|template= s|signoff no-signoff trailer= n|no-verify verify allow-empty allow-empty-message cleanup= e|edit no-edit amend no-post-rewrite i|include o|only pathspec-from-file= pathspec-file-nul u|untracked-files=? v|verbose q|quiet dry-run status no-status S|gpg-sign=? no-gpg-sign"},
+	{Options: "global system local worktree f|file= blob= get get-all get-regexp get-urlmatch replace-all add unset unset-all rename-section remove-section l|list e|edit type= bool int bool-or-int path expiry-date z|null name-only show-origin show-scope default= includes no-includes", Readonly: &generatedStrings[23]},
+	{Readonly: &generatedStrings[0]},
+	{Options: "all tags contains abbrev= candidates= exact-match debug long match= exclude= always first-parent dirty=? broken=", Readonly: &generatedStrings[0]},
+	{Options: "cached staged stat=? numstat shortstat name-only name-status color=? no-color w|ignore-all-space p|u|patch U|unified= output= ext-diff no-ext-diff textconv no-textconv check quiet exit-code R no-index word-diff=? minimal patience histogram diff-algorithm= relative=? a|text", Readonly: &generatedStrings[24]},
+	{Options: "x|extcmd= y|no-prompt prompt t|tool= g|gui no-gui d|dir-diff trust-exit-code no-trust-exit-code tool-help cached staged"},
+	{Options: "all a|append atomic depth= deepen= shallow-since= shallow-exclude= unshallow update-shallow dry-run f|force k|keep multiple auto-maintenance auto-gc p|prune P|prune-tags n no-tags refetch refmap= t|tags recurse-submodules=? j|jobs= no-recurse-submodules set-upstream submodule-prefix= u|update-head-ok upload-pack= q|quiet v|verbose progress o|server-option= 4|ipv4 6|ipv6"},
+	{Options: "env-filter= tree-filter= index-filter= parent-filter= msg-filter= commit-filter= tag-name-filter= subdirectory-filter= prune-empty original= d= state-branch= f|force"},
+	{Options: "count= shell perl python tcl sort= format= color=? points-at= merged= no-merged= contains= no-contains= ignore-case", Readonly: &generatedStrings[25]},
+	{Readonly: &generatedStrings[3]},
+	{Options: "aggressive auto prune=? no-prune q|quiet force keep-largest-pack"},
+	{Options: "cached no-index untracked no-exclude-standard exclude-standard recurse-submodules a|text textconv no-textconv i|ignore-case I max-depth= r|recursive w|word-regexp v|invert-match h H full-name E|extended-regexp G|basic-regexp P|perl-regexp F|fixed-strings n|line-number column l|files-with-matches name-only L|files-without-match O|open-files-in-pager=? z|null o|only-matching c|count color=? no-color break heading p|show-function A|after-context= B|before-context= C|context= W|function-context m|max-count= threads= f= e= and or not all-match q|quiet", Readonly: &generatedStrings[26]},
+	{Options: "a|all g|guides c|config i|info m|man w|web", Readonly: &generatedStrings[27]},
+	{Options: "S= G= pickaxe-regex pickaxe-all follow no-decorate decorate=? source L= n|max-count= skip= since|after= until|before= author= committer= grep= all-match invert-grep i|regexp-ignore-case merges no-merges first-parent all branches=? tags=? remotes=? graph oneline format|pretty=? abbrev-commit no-abbrev-commit p|u|patch s|no-patch stat=? shortstat name-only name-status numstat reverse date= color=? no-color relative-date walk-reflogs g output= ext-diff no-ext-diff textconv no-textconv", Readonly: &generatedStrings[28]},
+	{Options: "c|cached d|deleted m|modified o|others i|ignored s|stage u|unmerged k|killed z x|exclude= X|exclude-from= exclude-per-directory= exclude-standard error-unmatch full-name recurse-submodules abbrev=? debug eol deduplicate format= t v f", Readonly: &generatedStrings[0]},
+	{Options: "h|heads t|tags refs upload-pack= q|quiet exit-code get-url symref sort= o|server-option="},
+	{Options: "d r t l|long z name-only name-status object-only full-name full-tree abbrev=? format=", Readonly: &generatedStrings[0]},
+	{Options: "commit no-commit edit no-edit ff no-ff ff-only squash no-squash s|strategy= X|strategy-option= m= F|file= abort continue quit q|quiet v|verbose allow-unrelated-histories no-verify"},
+	{Readonly: &generatedStrings[0]},
+	{Options: "t|tool= y|no-prompt prompt g|gui no-gui tool-help O="},
+	{Options: "f|force k n|dry-run v|verbose"},
+	{Readonly: &generatedStrings[0]},
+	{Options: "q|quiet v|verbose recurse-submodules=? commit no-commit edit no-edit ff no-ff ff-only rebase=? no-rebase autostash no-autostash s|strategy= X|strategy-option= all a|append depth= unshallow f|force p|prune tags no-tags"},
+	{Options: "f|force force-with-lease=? force-if-includes no-force-with-lease d|delete mirror all branches tags follow-tags atomic n|dry-run porcelain prune v|verbose q|quiet u|set-upstream receive-pack|exec= repo= o|push-option= signed=? no-verify verify recurse-submodules= thin no-thin 4|ipv4 6|ipv6 progress"},
+	{Options: "i|interactive x|exec= onto= root continue abort skip quit edit-todo autosquash no-autosquash autostash no-autostash keep-base f|force-rebase no-ff r|rebase-merges=? update-refs committer-date-is-author-date ignore-date s|strategy= X|strategy-option= S|gpg-sign=? q|quiet v|verbose n|no-stat stat no-verify verify empty= signoff"},
+	{Options: "all expire= expire-unreachable= rewrite updateref stale-fix n|dry-run verbose", Readonly: &generatedStrings[3], ListWords: []string{"show"}},
+	{Options: "v|verbose", Readonly: &generatedStrings[29], ListWords: []string{"-v", "get-url"}},
+	{Options: "hard soft mixed merge keep q|quiet N|intent-to-add p|patch pathspec-from-file= pathspec-file-nul recurse-submodules no-recurse-submodules no-refresh refresh"},
+	{Options: "s|source= p|patch W|worktree S|staged q|quiet progress no-progress ours theirs m|merge conflict= ignore-unmerged ignore-skip-worktree-bits recurse-submodules no-recurse-submodules overlay no-overlay pathspec-from-file= pathspec-file-nul"},
+	{Readonly: &generatedStrings[30]},
+	{Options: "abbrev-ref=? short=? verify q|quiet show-toplevel show-prefix show-cdup git-dir absolute-git-dir git-common-dir is-inside-work-tree is-inside-git-dir is-bare-repository symbolic symbolic-full-name all branches=? tags=? remotes=? since= until= sq local-env-vars path-format= show-object-format=? default= prefix= flags no-flags revs-only no-revs", Readonly: &generatedStrings[0]},
+	{Options: "f|force n|dry-run r cached ignore-unmatch sparse q|quiet pathspec-from-file= pathspec-file-nul"},
+	{Options: "sendmail-cmd= smtp-server= to= cc= bcc= from= subject= in-reply-to= annotate compose dry-run quiet confirm= identity= smtp-user= smtp-pass="},
+	{Options: "n|numbered s|summary e|email format= c|committer w=? group=", Readonly: &generatedStrings[31]},
+	{Options: "format|pretty=? abbrev-commit oneline stat=? name-only name-status p|patch s|no-patch color=? no-color quiet output= ext-diff no-ext-diff textconv no-textconv", Readonly: &generatedStrings[32]},
+	{Readonly: &generatedStrings[0]},
+	{Readonly: &generatedStrings[0]},
+	{Options: "p|patch k|keep-index no-keep-index u|include-untracked a|all q|quiet m|message= S|staged index pathspec-from-file= pathspec-file-nul", Readonly: &generatedStrings[33], ListWords: []string{"list", "show"}, NeedsWord: true},
+	{Options: "s|short b|branch porcelain=? long v|verbose u|untracked-files=? ignore-submodules=? ignored=? z column=? no-column ahead-behind no-ahead-behind renames no-renames find-renames=?", Readonly: &generatedStrings[0]},
+	{Options: "q|quiet"},
+	{Options: "c|create= C|force-create= d|detach discard-changes f|force m|merge q|quiet t|track=? no-track orphan= guess no-guess recurse-submodules no-recurse-submodules progress no-progress conflict= ignore-other-worktrees"},
+	{Options: "a|annotate s|sign u|local-user= f|force d|delete v|verify n=? l|list sort= contains= no-contains= merged= no-merged= points-at= m|message= F|file= e|edit cleanup= create-reflog column=? format= color=? i|ignore-case", Readonly: &generatedStrings[34], ListFlags: []string{"list", "l", "n", "contains", "no-contains", "merged", "no-merged", "points-at"}},
+	{Options: "d m= no-deref z stdin create-reflog"},
+	{Readonly: &generatedStrings[0]},
+	{Readonly: &generatedStrings[0]},
+	{Readonly: &generatedStrings[35]},
+	{Options: "f|force detach checkout lock reason= q|quiet b= B= orphan track no-track guess-remote expire= porcelain z v|verbose", Readonly: &generatedStrings[36], ListWords: []string{"list"}, NeedsWord: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true, RunsWorkspace: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{Installs: true, RunsWorkspace: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true, RunsWorkspace: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true, RunsWorkspace: true},
+	{Installs: true, RunsWorkspace: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true, RunsWorkspace: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true, RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{Installs: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+	{RunsWorkspace: true},
+}
+
 // generatedMaps sets the entries' maps (load calls it once).
 func generatedMaps() {
-	generated[14].Subs = map[string]*Sub{"autoremove": {Installs: true}, "dist-upgrade": {Installs: true}, "full-upgrade": {Installs: true}, "install": {Installs: true}, "purge": {Installs: true}, "remove": {Installs: true}, "update": {Installs: true}, "upgrade": {Installs: true}}
-	generated[15].Subs = map[string]*Sub{"autoremove": {Installs: true}, "build-dep": {Installs: true}, "dist-upgrade": {Installs: true}, "install": {Installs: true}, "purge": {Installs: true}, "remove": {Installs: true}, "source": {Installs: true}, "update": {Installs: true}, "upgrade": {Installs: true}}
+	generated[14].Subs = map[string]*Sub{"autoremove": &generatedSubs[0], "dist-upgrade": &generatedSubs[1], "full-upgrade": &generatedSubs[2], "install": &generatedSubs[3], "purge": &generatedSubs[4], "remove": &generatedSubs[5], "update": &generatedSubs[6], "upgrade": &generatedSubs[7]}
+	generated[15].Subs = map[string]*Sub{"autoremove": &generatedSubs[8], "build-dep": &generatedSubs[9], "dist-upgrade": &generatedSubs[10], "install": &generatedSubs[11], "purge": &generatedSubs[12], "remove": &generatedSubs[13], "source": &generatedSubs[14], "update": &generatedSubs[15], "upgrade": &generatedSubs[16]}
 	generated[29].Dialects = map[string][]string{"sh": {"sh", "dash", "ksh", "mksh", "ash"}, "zsh": {"zsh"}}
-	generated[35].Subs = map[string]*Sub{"install": {Installs: true}, "link": {Installs: true}, "reinstall": {Installs: true}, "tap": {Installs: true}, "uninstall": {Installs: true}, "update": {Installs: true}, "upgrade": {Installs: true}}
+	generated[35].Subs = map[string]*Sub{"install": &generatedSubs[17], "link": &generatedSubs[18], "reinstall": &generatedSubs[19], "tap": &generatedSubs[20], "uninstall": &generatedSubs[21], "update": &generatedSubs[22], "upgrade": &generatedSubs[23]}
 	generated[39].VersionForms = map[string][][]string{"bun": {{"-v"}}}
-	generated[39].Subs = map[string]*Sub{"add": {Installs: true}, "i": {Installs: true}, "install": {Installs: true}, "link": {Installs: true}, "publish": {Installs: true}, "remove": {Installs: true}, "rm": {Installs: true}, "run": {RunsWorkspace: true}, "test": {RunsWorkspace: true}, "update": {Installs: true}, "x": {Installs: true, RunsWorkspace: true}}
-	generated[40].Subs = map[string]*Sub{"add": {Installs: true}, "exec": {RunsWorkspace: true}, "install": {Installs: true}, "update": {Installs: true}}
-	generated[45].Subs = map[string]*Sub{"build": {RunsWorkspace: true}, "exec": {RunsWorkspace: true}, "run": {RunsWorkspace: true}, "test": {RunsWorkspace: true}}
-	generated[47].Subs = map[string]*Sub{"add": {Installs: true}, "b": {RunsWorkspace: true}, "bench": {RunsWorkspace: true}, "build": {RunsWorkspace: true}, "c": {RunsWorkspace: true}, "check": {RunsWorkspace: true}, "clippy": {RunsWorkspace: true}, "doc": {RunsWorkspace: true}, "expand": {RunsWorkspace: true}, "fmt": {RunsWorkspace: true}, "install": {Installs: true}, "nextest": {RunsWorkspace: true}, "r": {RunsWorkspace: true}, "remove": {Installs: true}, "run": {RunsWorkspace: true}, "t": {RunsWorkspace: true}, "test": {RunsWorkspace: true}, "uninstall": {Installs: true}, "update": {Installs: true}, "x": {RunsWorkspace: true}}
+	generated[39].Subs = map[string]*Sub{"add": &generatedSubs[24], "i": &generatedSubs[25], "install": &generatedSubs[26], "link": &generatedSubs[27], "publish": &generatedSubs[28], "remove": &generatedSubs[29], "rm": &generatedSubs[30], "run": &generatedSubs[31], "test": &generatedSubs[32], "update": &generatedSubs[33], "x": &generatedSubs[34]}
+	generated[40].Subs = map[string]*Sub{"add": &generatedSubs[35], "exec": &generatedSubs[36], "install": &generatedSubs[37], "update": &generatedSubs[38]}
+	generated[45].Subs = map[string]*Sub{"build": &generatedSubs[39], "exec": &generatedSubs[40], "run": &generatedSubs[41], "test": &generatedSubs[42]}
+	generated[47].Subs = map[string]*Sub{"add": &generatedSubs[43], "b": &generatedSubs[44], "bench": &generatedSubs[45], "build": &generatedSubs[46], "c": &generatedSubs[47], "check": &generatedSubs[48], "clippy": &generatedSubs[49], "doc": &generatedSubs[50], "expand": &generatedSubs[51], "fmt": &generatedSubs[52], "install": &generatedSubs[53], "nextest": &generatedSubs[54], "r": &generatedSubs[55], "remove": &generatedSubs[56], "run": &generatedSubs[57], "t": &generatedSubs[58], "test": &generatedSubs[59], "uninstall": &generatedSubs[60], "update": &generatedSubs[61], "x": &generatedSubs[62]}
 	generated[66].VersionForms = map[string][][]string{"clang": {{"-v"}}}
-	generated[76].Subs = map[string]*Sub{"global": {Installs: true}, "install": {Installs: true}, "remove": {Installs: true}, "require": {Installs: true}, "update": {Installs: true}}
-	generated[77].Subs = map[string]*Sub{"create": {Installs: true}, "env": {Installs: true}, "install": {Installs: true}, "remove": {Installs: true}, "update": {Installs: true}}
+	generated[76].Subs = map[string]*Sub{"global": &generatedSubs[63], "install": &generatedSubs[64], "remove": &generatedSubs[65], "require": &generatedSubs[66], "update": &generatedSubs[67]}
+	generated[77].Subs = map[string]*Sub{"create": &generatedSubs[68], "env": &generatedSubs[69], "install": &generatedSubs[70], "remove": &generatedSubs[71], "update": &generatedSubs[72]}
 	generated[86].Dialects = map[string][]string{"sh": {"posh"}}
-	generated[93].Subs = map[string]*Sub{"run": {RunsWorkspace: true}, "test": {RunsWorkspace: true}}
+	generated[93].Subs = map[string]*Sub{"run": &generatedSubs[73], "test": &generatedSubs[74]}
 	generated[100].VersionForms = map[string][][]string{"deno": {{"-V"}}}
-	generated[100].Subs = map[string]*Sub{"add": {Installs: true}, "bench": {RunsWorkspace: true}, "eval": {RunsWorkspace: true}, "install": {Installs: true}, "repl": {RunsWorkspace: true}, "run": {RunsWorkspace: true}, "task": {RunsWorkspace: true}, "test": {RunsWorkspace: true}}
-	generated[107].Subs = map[string]*Sub{"erase": {Installs: true}, "install": {Installs: true}, "remove": {Installs: true}, "update": {Installs: true}, "upgrade": {Installs: true}}
+	generated[100].Subs = map[string]*Sub{"add": &generatedSubs[75], "bench": &generatedSubs[76], "eval": &generatedSubs[77], "install": &generatedSubs[78], "repl": &generatedSubs[79], "run": &generatedSubs[80], "task": &generatedSubs[81], "test": &generatedSubs[82]}
+	generated[107].Subs = map[string]*Sub{"erase": &generatedSubs[83], "install": &generatedSubs[84], "remove": &generatedSubs[85], "update": &generatedSubs[86], "upgrade": &generatedSubs[87]}
 	generated[109].VersionForms = map[string][][]string{"docker": {{"version", "--format", "{{.Client.Version}}"}}}
-	generated[109].Subs = map[string]*Sub{"build": {Installs: true, RunsWorkspace: true}, "compose": {Installs: true, RunsWorkspace: true}, "exec": {Installs: true, RunsWorkspace: true}, "pull": {Installs: true}, "push": {Installs: true}, "run": {Installs: true, RunsWorkspace: true}}
-	generated[111].Subs = map[string]*Sub{"add": {Installs: true}, "build": {RunsWorkspace: true}, "restore": {Installs: true}, "run": {RunsWorkspace: true}, "test": {RunsWorkspace: true}, "tool": {Installs: true}}
-	generated[147].Subs = map[string]*Sub{"install": {Installs: true}, "uninstall": {Installs: true}, "update": {Installs: true}}
-	generated[150].Subs = map[string]*Sub{"build": {RunsWorkspace: true}, "run": {RunsWorkspace: true}, "test": {RunsWorkspace: true}}
+	generated[109].Subs = map[string]*Sub{"build": &generatedSubs[88], "compose": &generatedSubs[89], "exec": &generatedSubs[90], "pull": &generatedSubs[91], "push": &generatedSubs[92], "run": &generatedSubs[93]}
+	generated[111].Subs = map[string]*Sub{"add": &generatedSubs[94], "build": &generatedSubs[95], "restore": &generatedSubs[96], "run": &generatedSubs[97], "test": &generatedSubs[98], "tool": &generatedSubs[99]}
+	generated[147].Subs = map[string]*Sub{"install": &generatedSubs[100], "uninstall": &generatedSubs[101], "update": &generatedSubs[102]}
+	generated[150].Subs = map[string]*Sub{"build": &generatedSubs[103], "run": &generatedSubs[104], "test": &generatedSubs[105]}
 	generated[157].VersionForms = map[string][][]string{"gcc": {{"-v"}, {"-dumpversion"}}}
-	generated[162].Subs = map[string]*Sub{"install": {Installs: true}, "uninstall": {Installs: true}, "update": {Installs: true}}
+	generated[162].Subs = map[string]*Sub{"install": &generatedSubs[106], "uninstall": &generatedSubs[107], "update": &generatedSubs[108]}
 	generated[165].VersionForms = map[string][][]string{"gh": {{"version"}}}
 	generated[167].VersionForms = map[string][][]string{"git": {{"version"}}}
-	generated[167].Subs = map[string]*Sub{"add": {Options: "n|dry-run v|verbose f|force i|interactive p|patch e|edit u|update A|all no-ignore-removal no-all ignore-removal N|intent-to-add refresh ignore-errors ignore-missing renormalize chmod= pathspec-from-file= pathspec-file-nul"}, "apply": {Options: "stat numstat summary check index cached intent-to-add 3|threeway R|reverse reject z p= C= unidiff-zero apply no-add allow-binary-replacement|binary exclude= include= ignore-space-change|ignore-whitespace whitespace= inaccurate-eof v|verbose recount directory= unsafe-paths"}, "archive": {Options: "format= l|list prefix= o|output= add-file= remote= exec= v|verbose"}, "blame": {Options: "b root show-stats L= l t S= reverse= first-parent p|porcelain line-porcelain incremental encoding= contents= date= M=? C=? ignore-rev= ignore-revs-file= color-lines color-by-age e|show-email w s c f|show-name n|show-number", Readonly: &generatedStrings[0]}, "branch": {Options: "d|delete D f|force m|move M c|copy C l|list a|all r|remotes v|verbose q|quiet t|track=? no-track u|set-upstream-to= unset-upstream show-current contains= no-contains= merged= no-merged= points-at= sort= format= color=? no-color column=? no-column i|ignore-case abbrev= no-abbrev edit-description create-reflog", Readonly: &generatedStrings[21], ListFlags: []string{"list", "l", "contains", "no-contains", "merged", "no-merged", "points-at", "show-current"}}, "bundle": {Options: "q|quiet"}, "cat-file": {Options: "t s e p batch=? batch-check=? batch-all-objects textconv filters path= allow-unknown-type follow-symlinks unordered buffer", Readonly: &generatedStrings[22]}, "check-attr": {Readonly: &generatedStrings[0]}, "check-ignore": {Readonly: &generatedStrings[0]}, "checkout": {Options: "b= B= orphan= f|force m|merge q|quiet t|track=? no-track detach l ours theirs p|patch ignore-skip-worktree-bits ignore-other-worktrees overwrite-ignore no-overwrite-ignore recurse-submodules no-recurse-submodules progress no-progress conflict= pathspec-from-file= pathspec-file-nul overlay no-overlay guess no-guess"}, "cherry-pick": {Options: "e|edit n|no-commit m|mainline= x s|signoff ff continue abort quit skip"}, "clean": {Options: "d f|force i|interactive n|dry-run q|quiet e|exclude= x X"}, "clone": {Options: "l|local no-hardlinks shared q|quiet v|verbose n|no-checkout bare mirror o|origin= b|branch= u|upload-pack= template= c|config= depth= single-branch no-single-branch recurse-submodules=? separate-git-dir= j|jobs= filter= sparse"}, "commit": {Options: "a|all p|patch C|reuse-message= c|reedit-message= fixup= squash= reset-author short branch porcelain long z|null F|file= author= date= m|message= t|template= s|signoff no-signoff trailer= n|no-verify verify allow-empty allow-empty-message cleanup= e|edit no-edit amend no-post-rewrite i|include o|only pathspec-from-file= pathspec-file-nul u|untracked-files=? v|verbose q|quiet dry-run status no-status S|gpg-sign=? no-gpg-sign"}, "config": {Options: "global system local worktree f|file= blob= get get-all get-regexp get-urlmatch replace-all add unset unset-all rename-section remove-section l|list e|edit type= bool int bool-or-int path expiry-date z|null name-only show-origin show-scope default= includes no-includes", Readonly: &generatedStrings[23]}, "count-objects": {Readonly: &generatedStrings[0]}, "describe": {Options: "all tags contains abbrev= candidates= exact-match debug long match= exclude= always first-parent dirty=? broken=", Readonly: &generatedStrings[0]}, "diff": {Options: "cached staged stat=? numstat shortstat name-only name-status color=? no-color w|ignore-all-space p|u|patch U|unified= output= ext-diff no-ext-diff textconv no-textconv check quiet exit-code R no-index word-diff=? minimal patience histogram diff-algorithm= relative=? a|text", Readonly: &generatedStrings[24]}, "difftool": {Options: "x|extcmd= y|no-prompt prompt t|tool= g|gui no-gui d|dir-diff trust-exit-code no-trust-exit-code tool-help cached staged"}, "fetch": {Options: "all a|append atomic depth= deepen= shallow-since= shallow-exclude= unshallow update-shallow dry-run f|force k|keep multiple auto-maintenance auto-gc p|prune P|prune-tags n no-tags refetch refmap= t|tags recurse-submodules=? j|jobs= no-recurse-submodules set-upstream submodule-prefix= u|update-head-ok upload-pack= q|quiet v|verbose progress o|server-option= 4|ipv4 6|ipv6"}, "filter-branch": {Options: "env-filter= tree-filter= index-filter= parent-filter= msg-filter= commit-filter= tag-name-filter= subdirectory-filter= prune-empty original= d= state-branch= f|force"}, "for-each-ref": {Options: "count= shell perl python tcl sort= format= color=? points-at= merged= no-merged= contains= no-contains= ignore-case", Readonly: &generatedStrings[25]}, "fsck": {Readonly: &generatedStrings[3]}, "gc": {Options: "aggressive auto prune=? no-prune q|quiet force keep-largest-pack"}, "grep": {Options: "cached no-index untracked no-exclude-standard exclude-standard recurse-submodules a|text textconv no-textconv i|ignore-case I max-depth= r|recursive w|word-regexp v|invert-match h H full-name E|extended-regexp G|basic-regexp P|perl-regexp F|fixed-strings n|line-number column l|files-with-matches name-only L|files-without-match O|open-files-in-pager=? z|null o|only-matching c|count color=? no-color break heading p|show-function A|after-context= B|before-context= C|context= W|function-context m|max-count= threads= f= e= and or not all-match q|quiet", Readonly: &generatedStrings[26]}, "help": {Options: "a|all g|guides c|config i|info m|man w|web", Readonly: &generatedStrings[27]}, "log": {Options: "S= G= pickaxe-regex pickaxe-all follow no-decorate decorate=? source L= n|max-count= skip= since|after= until|before= author= committer= grep= all-match invert-grep i|regexp-ignore-case merges no-merges first-parent all branches=? tags=? remotes=? graph oneline format|pretty=? abbrev-commit no-abbrev-commit p|u|patch s|no-patch stat=? shortstat name-only name-status numstat reverse date= color=? no-color relative-date walk-reflogs g output= ext-diff no-ext-diff textconv no-textconv", Readonly: &generatedStrings[28]}, "ls-files": {Options: "c|cached d|deleted m|modified o|others i|ignored s|stage u|unmerged k|killed z x|exclude= X|exclude-from= exclude-per-directory= exclude-standard error-unmatch full-name recurse-submodules abbrev=? debug eol deduplicate format= t v f", Readonly: &generatedStrings[0]}, "ls-remote": {Options: "h|heads t|tags refs upload-pack= q|quiet exit-code get-url symref sort= o|server-option="}, "ls-tree": {Options: "d r t l|long z name-only name-status object-only full-name full-tree abbrev=? format=", Readonly: &generatedStrings[0]}, "merge": {Options: "commit no-commit edit no-edit ff no-ff ff-only squash no-squash s|strategy= X|strategy-option= m= F|file= abort continue quit q|quiet v|verbose allow-unrelated-histories no-verify"}, "merge-base": {Readonly: &generatedStrings[0]}, "mergetool": {Options: "t|tool= y|no-prompt prompt g|gui no-gui tool-help O="}, "mv": {Options: "f|force k n|dry-run v|verbose"}, "name-rev": {Readonly: &generatedStrings[0]}, "pull": {Options: "q|quiet v|verbose recurse-submodules=? commit no-commit edit no-edit ff no-ff ff-only rebase=? no-rebase autostash no-autostash s|strategy= X|strategy-option= all a|append depth= unshallow f|force p|prune tags no-tags"}, "push": {Options: "f|force force-with-lease=? force-if-includes no-force-with-lease d|delete mirror all branches tags follow-tags atomic n|dry-run porcelain prune v|verbose q|quiet u|set-upstream receive-pack|exec= repo= o|push-option= signed=? no-verify verify recurse-submodules= thin no-thin 4|ipv4 6|ipv6 progress"}, "rebase": {Options: "i|interactive x|exec= onto= root continue abort skip quit edit-todo autosquash no-autosquash autostash no-autostash keep-base f|force-rebase no-ff r|rebase-merges=? update-refs committer-date-is-author-date ignore-date s|strategy= X|strategy-option= S|gpg-sign=? q|quiet v|verbose n|no-stat stat no-verify verify empty= signoff"}, "reflog": {Options: "all expire= expire-unreachable= rewrite updateref stale-fix n|dry-run verbose", Readonly: &generatedStrings[3], ListWords: []string{"show"}}, "remote": {Options: "v|verbose", Readonly: &generatedStrings[29], ListWords: []string{"-v", "get-url"}}, "reset": {Options: "hard soft mixed merge keep q|quiet N|intent-to-add p|patch pathspec-from-file= pathspec-file-nul recurse-submodules no-recurse-submodules no-refresh refresh"}, "restore": {Options: "s|source= p|patch W|worktree S|staged q|quiet progress no-progress ours theirs m|merge conflict= ignore-unmerged ignore-skip-worktree-bits recurse-submodules no-recurse-submodules overlay no-overlay pathspec-from-file= pathspec-file-nul"}, "rev-list": {Readonly: &generatedStrings[30]}, "rev-parse": {Options: "abbrev-ref=? short=? verify q|quiet show-toplevel show-prefix show-cdup git-dir absolute-git-dir git-common-dir is-inside-work-tree is-inside-git-dir is-bare-repository symbolic symbolic-full-name all branches=? tags=? remotes=? since= until= sq local-env-vars path-format= show-object-format=? default= prefix= flags no-flags revs-only no-revs", Readonly: &generatedStrings[0]}, "rm": {Options: "f|force n|dry-run r cached ignore-unmatch sparse q|quiet pathspec-from-file= pathspec-file-nul"}, "send-email": {Options: "sendmail-cmd= smtp-server= to= cc= bcc= from= subject= in-reply-to= annotate compose dry-run quiet confirm= identity= smtp-user= smtp-pass="}, "shortlog": {Options: "n|numbered s|summary e|email format= c|committer w=? group=", Readonly: &generatedStrings[31]}, "show": {Options: "format|pretty=? abbrev-commit oneline stat=? name-only name-status p|patch s|no-patch color=? no-color quiet output= ext-diff no-ext-diff textconv no-textconv", Readonly: &generatedStrings[32]}, "show-branch": {Readonly: &generatedStrings[0]}, "show-ref": {Readonly: &generatedStrings[0]}, "stash": {Options: "p|patch k|keep-index no-keep-index u|include-untracked a|all q|quiet m|message= S|staged index pathspec-from-file= pathspec-file-nul", Readonly: &generatedStrings[33], ListWords: []string{"list", "show"}, NeedsWord: true}, "status": {Options: "s|short b|branch porcelain=? long v|verbose u|untracked-files=? ignore-submodules=? ignored=? z column=? no-column ahead-behind no-ahead-behind renames no-renames find-renames=?", Readonly: &generatedStrings[0]}, "submodule": {Options: "q|quiet"}, "switch": {Options: "c|create= C|force-create= d|detach discard-changes f|force m|merge q|quiet t|track=? no-track orphan= guess no-guess recurse-submodules no-recurse-submodules progress no-progress conflict= ignore-other-worktrees"}, "tag": {Options: "a|annotate s|sign u|local-user= f|force d|delete v|verify n=? l|list sort= contains= no-contains= merged= no-merged= points-at= m|message= F|file= e|edit cleanup= create-reflog column=? format= color=? i|ignore-case", Readonly: &generatedStrings[34], ListFlags: []string{"list", "l", "n", "contains", "no-contains", "merged", "no-merged", "points-at"}}, "update-ref": {Options: "d m= no-deref z stdin create-reflog"}, "var": {Readonly: &generatedStrings[0]}, "version": {Readonly: &generatedStrings[0]}, "whatchanged": {Readonly: &generatedStrings[35]}, "worktree": {Options: "f|force detach checkout lock reason= q|quiet b= B= orphan track no-track guess-remote expire= porcelain z v|verbose", Readonly: &generatedStrings[36], ListWords: []string{"list"}, NeedsWord: true}}
+	generated[167].Subs = map[string]*Sub{"add": &generatedSubs[109], "apply": &generatedSubs[110], "archive": &generatedSubs[111], "blame": &generatedSubs[112], "branch": &generatedSubs[113], "bundle": &generatedSubs[114], "cat-file": &generatedSubs[115], "check-attr": &generatedSubs[116], "check-ignore": &generatedSubs[117], "checkout": &generatedSubs[118], "cherry-pick": &generatedSubs[119], "clean": &generatedSubs[120], "clone": &generatedSubs[121], "commit": &generatedSubs[122], "config": &generatedSubs[123], "count-objects": &generatedSubs[124], "describe": &generatedSubs[125], "diff": &generatedSubs[126], "difftool": &generatedSubs[127], "fetch": &generatedSubs[128], "filter-branch": &generatedSubs[129], "for-each-ref": &generatedSubs[130], "fsck": &generatedSubs[131], "gc": &generatedSubs[132], "grep": &generatedSubs[133], "help": &generatedSubs[134], "log": &generatedSubs[135], "ls-files": &generatedSubs[136], "ls-remote": &generatedSubs[137], "ls-tree": &generatedSubs[138], "merge": &generatedSubs[139], "merge-base": &generatedSubs[140], "mergetool": &generatedSubs[141], "mv": &generatedSubs[142], "name-rev": &generatedSubs[143], "pull": &generatedSubs[144], "push": &generatedSubs[145], "rebase": &generatedSubs[146], "reflog": &generatedSubs[147], "remote": &generatedSubs[148], "reset": &generatedSubs[149], "restore": &generatedSubs[150], "rev-list": &generatedSubs[151], "rev-parse": &generatedSubs[152], "rm": &generatedSubs[153], "send-email": &generatedSubs[154], "shortlog": &generatedSubs[155], "show": &generatedSubs[156], "show-branch": &generatedSubs[157], "show-ref": &generatedSubs[158], "stash": &generatedSubs[159], "status": &generatedSubs[160], "submodule": &generatedSubs[161], "switch": &generatedSubs[162], "tag": &generatedSubs[163], "update-ref": &generatedSubs[164], "var": &generatedSubs[165], "version": &generatedSubs[166], "whatchanged": &generatedSubs[167], "worktree": &generatedSubs[168]}
 	generated[170].VersionForms = map[string][][]string{"go": {{"version"}, {"env"}}}
-	generated[170].Subs = map[string]*Sub{"build": {RunsWorkspace: true}, "generate": {RunsWorkspace: true}, "get": {Installs: true}, "install": {Installs: true}, "mod": {Installs: true}, "run": {RunsWorkspace: true}, "test": {RunsWorkspace: true}, "tool": {RunsWorkspace: true}, "vet": {RunsWorkspace: true}}
-	generated[187].Subs = map[string]*Sub{"run": {RunsWorkspace: true}, "test": {RunsWorkspace: true}}
-	generated[189].Subs = map[string]*Sub{"install": {Installs: true}, "repo": {Installs: true}, "upgrade": {Installs: true}}
+	generated[170].Subs = map[string]*Sub{"build": &generatedSubs[169], "generate": &generatedSubs[170], "get": &generatedSubs[171], "install": &generatedSubs[172], "mod": &generatedSubs[173], "run": &generatedSubs[174], "test": &generatedSubs[175], "tool": &generatedSubs[176], "vet": &generatedSubs[177]}
+	generated[187].Subs = map[string]*Sub{"run": &generatedSubs[178], "test": &generatedSubs[179]}
+	generated[189].Subs = map[string]*Sub{"install": &generatedSubs[180], "repo": &generatedSubs[181], "upgrade": &generatedSubs[182]}
 	generated[213].VersionForms = map[string][][]string{"java": {{"-version"}}}
 	generated[214].VersionForms = map[string][][]string{"javac": {{"-version"}}}
 	generated[228].VersionForms = map[string][][]string{"kubectl": {{"version", "--client"}}}
-	generated[231].Subs = map[string]*Sub{"run": {RunsWorkspace: true}, "test": {RunsWorkspace: true}}
+	generated[231].Subs = map[string]*Sub{"run": &generatedSubs[183], "test": &generatedSubs[184]}
 	generated[252].VersionForms = map[string][][]string{"make": {{"-v"}}}
-	generated[259].Subs = map[string]*Sub{"archive.install": {Installs: true}, "compile": {RunsWorkspace: true}, "deps.get": {Installs: true}, "run": {RunsWorkspace: true}, "test": {RunsWorkspace: true}}
-	generated[285].Subs = map[string]*Sub{"build": {Installs: true}, "develop": {Installs: true}, "install": {Installs: true}, "profile": {Installs: true}, "run": {Installs: true}, "shell": {Installs: true}}
+	generated[259].Subs = map[string]*Sub{"archive.install": &generatedSubs[185], "compile": &generatedSubs[186], "deps.get": &generatedSubs[187], "run": &generatedSubs[188], "test": &generatedSubs[189]}
+	generated[285].Subs = map[string]*Sub{"build": &generatedSubs[190], "develop": &generatedSubs[191], "install": &generatedSubs[192], "profile": &generatedSubs[193], "run": &generatedSubs[194], "shell": &generatedSubs[195]}
 	generated[289].VersionForms = map[string][][]string{"node": {{"-v"}}}
 	generated[294].VersionForms = map[string][][]string{"npm": {{"-v"}}}
-	generated[294].Subs = map[string]*Sub{"add": {Installs: true}, "audit": {Installs: true}, "ci": {Installs: true}, "dlx": {Installs: true}, "exec": {Installs: true, RunsWorkspace: true}, "i": {Installs: true}, "install": {Installs: true}, "link": {Installs: true}, "pack": {RunsWorkspace: true}, "prepare": {RunsWorkspace: true}, "publish": {Installs: true}, "rebuild": {Installs: true, RunsWorkspace: true}, "remove": {Installs: true}, "restart": {RunsWorkspace: true}, "rm": {Installs: true}, "run": {RunsWorkspace: true}, "run-script": {RunsWorkspace: true}, "start": {RunsWorkspace: true}, "stop": {RunsWorkspace: true}, "t": {RunsWorkspace: true}, "test": {RunsWorkspace: true}, "un": {Installs: true}, "uninstall": {Installs: true}, "update": {Installs: true}, "upgrade": {Installs: true}, "x": {Installs: true, RunsWorkspace: true}}
+	generated[294].Subs = map[string]*Sub{"add": &generatedSubs[196], "audit": &generatedSubs[197], "ci": &generatedSubs[198], "dlx": &generatedSubs[199], "exec": &generatedSubs[200], "i": &generatedSubs[201], "install": &generatedSubs[202], "link": &generatedSubs[203], "pack": &generatedSubs[204], "prepare": &generatedSubs[205], "publish": &generatedSubs[206], "rebuild": &generatedSubs[207], "remove": &generatedSubs[208], "restart": &generatedSubs[209], "rm": &generatedSubs[210], "run": &generatedSubs[211], "run-script": &generatedSubs[212], "start": &generatedSubs[213], "stop": &generatedSubs[214], "t": &generatedSubs[215], "test": &generatedSubs[216], "un": &generatedSubs[217], "uninstall": &generatedSubs[218], "update": &generatedSubs[219], "upgrade": &generatedSubs[220], "x": &generatedSubs[221]}
 	generated[317].VersionForms = map[string][][]string{"perl": {{"-v"}}}
 	generated[318].VersionForms = map[string][][]string{"php": {{"-v"}}}
 	generated[322].VersionForms = map[string][][]string{"pip": {{"-V"}}, "pip3": {{"-V"}}}
-	generated[322].Subs = map[string]*Sub{"download": {Installs: true}, "install": {Installs: true}, "uninstall": {Installs: true}, "wheel": {Installs: true}}
-	generated[323].Subs = map[string]*Sub{"run": {RunsWorkspace: true}}
-	generated[324].Subs = map[string]*Sub{"inject": {Installs: true}, "install": {Installs: true}, "run": {Installs: true}, "uninstall": {Installs: true}, "upgrade": {Installs: true}}
-	generated[329].Subs = map[string]*Sub{"add": {Installs: true}, "dlx": {Installs: true, RunsWorkspace: true}, "exec": {Installs: true, RunsWorkspace: true}, "i": {Installs: true}, "install": {Installs: true}, "link": {Installs: true}, "publish": {Installs: true}, "rebuild": {Installs: true}, "remove": {Installs: true}, "rm": {Installs: true}, "run": {RunsWorkspace: true}, "start": {RunsWorkspace: true}, "t": {RunsWorkspace: true}, "test": {RunsWorkspace: true}, "un": {Installs: true}, "up": {Installs: true}, "update": {Installs: true}, "upgrade": {Installs: true}}
-	generated[331].Subs = map[string]*Sub{"build": {Installs: true}, "exec": {Installs: true}, "pull": {Installs: true}, "push": {Installs: true}, "run": {Installs: true}}
-	generated[332].Subs = map[string]*Sub{"add": {Installs: true}, "install": {Installs: true}, "remove": {Installs: true}, "run": {RunsWorkspace: true}, "update": {Installs: true}}
-	generated[334].Subs = map[string]*Sub{"install": {Installs: true}, "uninstall": {Installs: true}, "upgrade": {Installs: true}}
-	generated[346].Subs = map[string]*Sub{"destroy": {RunsWorkspace: true}, "preview": {RunsWorkspace: true}, "up": {RunsWorkspace: true}}
+	generated[322].Subs = map[string]*Sub{"download": &generatedSubs[222], "install": &generatedSubs[223], "uninstall": &generatedSubs[224], "wheel": &generatedSubs[225]}
+	generated[323].Subs = map[string]*Sub{"run": &generatedSubs[226]}
+	generated[324].Subs = map[string]*Sub{"inject": &generatedSubs[227], "install": &generatedSubs[228], "run": &generatedSubs[229], "uninstall": &generatedSubs[230], "upgrade": &generatedSubs[231]}
+	generated[329].Subs = map[string]*Sub{"add": &generatedSubs[232], "dlx": &generatedSubs[233], "exec": &generatedSubs[234], "i": &generatedSubs[235], "install": &generatedSubs[236], "link": &generatedSubs[237], "publish": &generatedSubs[238], "rebuild": &generatedSubs[239], "remove": &generatedSubs[240], "rm": &generatedSubs[241], "run": &generatedSubs[242], "start": &generatedSubs[243], "t": &generatedSubs[244], "test": &generatedSubs[245], "un": &generatedSubs[246], "up": &generatedSubs[247], "update": &generatedSubs[248], "upgrade": &generatedSubs[249]}
+	generated[331].Subs = map[string]*Sub{"build": &generatedSubs[250], "exec": &generatedSubs[251], "pull": &generatedSubs[252], "push": &generatedSubs[253], "run": &generatedSubs[254]}
+	generated[332].Subs = map[string]*Sub{"add": &generatedSubs[255], "install": &generatedSubs[256], "remove": &generatedSubs[257], "run": &generatedSubs[258], "update": &generatedSubs[259]}
+	generated[334].Subs = map[string]*Sub{"install": &generatedSubs[260], "uninstall": &generatedSubs[261], "upgrade": &generatedSubs[262]}
+	generated[346].Subs = map[string]*Sub{"destroy": &generatedSubs[263], "preview": &generatedSubs[264], "up": &generatedSubs[265]}
 	generated[354].VersionForms = map[string][][]string{"python": {{"-V"}}, "python3": {{"-V"}}}
-	generated[358].Subs = map[string]*Sub{"c": {RunsWorkspace: true}, "console": {RunsWorkspace: true}, "db:migrate": {RunsWorkspace: true}, "runner": {RunsWorkspace: true}, "s": {RunsWorkspace: true}, "server": {RunsWorkspace: true}}
+	generated[358].Subs = map[string]*Sub{"c": &generatedSubs[266], "console": &generatedSubs[267], "db:migrate": &generatedSubs[268], "runner": &generatedSubs[269], "s": &generatedSubs[270], "server": &generatedSubs[271]}
 	generated[383].VersionForms = map[string][][]string{"ruby": {{"-v"}}}
-	generated[391].Subs = map[string]*Sub{"component": {Installs: true}, "default": {Installs: true}, "install": {Installs: true}, "target": {Installs: true}, "toolchain": {Installs: true}, "update": {Installs: true}}
-	generated[425].Subs = map[string]*Sub{"install": {Installs: true}, "refresh": {Installs: true}, "remove": {Installs: true}}
-	generated[435].Subs = map[string]*Sub{"build": {RunsWorkspace: true}, "exec": {RunsWorkspace: true}, "run": {RunsWorkspace: true}, "test": {RunsWorkspace: true}}
-	generated[452].Subs = map[string]*Sub{"build": {RunsWorkspace: true}, "run": {RunsWorkspace: true}, "test": {RunsWorkspace: true}}
+	generated[391].Subs = map[string]*Sub{"component": &generatedSubs[272], "default": &generatedSubs[273], "install": &generatedSubs[274], "target": &generatedSubs[275], "toolchain": &generatedSubs[276], "update": &generatedSubs[277]}
+	generated[425].Subs = map[string]*Sub{"install": &generatedSubs[278], "refresh": &generatedSubs[279], "remove": &generatedSubs[280]}
+	generated[435].Subs = map[string]*Sub{"build": &generatedSubs[281], "exec": &generatedSubs[282], "run": &generatedSubs[283], "test": &generatedSubs[284]}
+	generated[452].Subs = map[string]*Sub{"build": &generatedSubs[285], "run": &generatedSubs[286], "test": &generatedSubs[287]}
 	generated[467].VersionForms = map[string][][]string{"terraform": {{"version"}, {"-v"}}}
-	generated[467].Subs = map[string]*Sub{"apply": {RunsWorkspace: true}, "destroy": {RunsWorkspace: true}, "import": {RunsWorkspace: true}, "init": {RunsWorkspace: true}, "plan": {RunsWorkspace: true}}
-	generated[474].Subs = map[string]*Sub{"apply": {RunsWorkspace: true}, "destroy": {RunsWorkspace: true}, "init": {RunsWorkspace: true}, "plan": {RunsWorkspace: true}}
+	generated[467].Subs = map[string]*Sub{"apply": &generatedSubs[288], "destroy": &generatedSubs[289], "import": &generatedSubs[290], "init": &generatedSubs[291], "plan": &generatedSubs[292]}
+	generated[474].Subs = map[string]*Sub{"apply": &generatedSubs[293], "destroy": &generatedSubs[294], "init": &generatedSubs[295], "plan": &generatedSubs[296]}
 	generated[515].VersionForms = map[string][][]string{"uv": {{"version"}}}
-	generated[515].Subs = map[string]*Sub{"add": {Installs: true}, "pip": {Installs: true}, "remove": {Installs: true}, "run": {Installs: true, RunsWorkspace: true}, "sync": {Installs: true}, "tool": {Installs: true}, "venv": {Installs: true}}
-	generated[546].Subs = map[string]*Sub{"add": {Installs: true}, "dlx": {Installs: true, RunsWorkspace: true}, "exec": {RunsWorkspace: true}, "global": {Installs: true}, "install": {Installs: true}, "link": {Installs: true}, "node": {RunsWorkspace: true}, "publish": {Installs: true}, "remove": {Installs: true}, "run": {RunsWorkspace: true}, "start": {RunsWorkspace: true}, "test": {RunsWorkspace: true}, "up": {Installs: true}, "upgrade": {Installs: true}}
-	generated[548].Subs = map[string]*Sub{"erase": {Installs: true}, "install": {Installs: true}, "remove": {Installs: true}, "update": {Installs: true}, "upgrade": {Installs: true}}
-	generated[550].Subs = map[string]*Sub{"build": {RunsWorkspace: true}, "run": {RunsWorkspace: true}, "test": {RunsWorkspace: true}}
+	generated[515].Subs = map[string]*Sub{"add": &generatedSubs[297], "pip": &generatedSubs[298], "remove": &generatedSubs[299], "run": &generatedSubs[300], "sync": &generatedSubs[301], "tool": &generatedSubs[302], "venv": &generatedSubs[303]}
+	generated[546].Subs = map[string]*Sub{"add": &generatedSubs[304], "dlx": &generatedSubs[305], "exec": &generatedSubs[306], "global": &generatedSubs[307], "install": &generatedSubs[308], "link": &generatedSubs[309], "node": &generatedSubs[310], "publish": &generatedSubs[311], "remove": &generatedSubs[312], "run": &generatedSubs[313], "start": &generatedSubs[314], "test": &generatedSubs[315], "up": &generatedSubs[316], "upgrade": &generatedSubs[317]}
+	generated[548].Subs = map[string]*Sub{"erase": &generatedSubs[318], "install": &generatedSubs[319], "remove": &generatedSubs[320], "update": &generatedSubs[321], "upgrade": &generatedSubs[322]}
+	generated[550].Subs = map[string]*Sub{"build": &generatedSubs[323], "run": &generatedSubs[324], "test": &generatedSubs[325]}
 }
