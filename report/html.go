@@ -140,7 +140,7 @@ func ruleChartOf(s *Summary) ruleChart {
 	return c
 }
 
-// page is the report's template, parsed on first use (not at every start
+// page is the report's template, parsed on its first use (not at every start
 // of every rivumi process); the report tests execute it.
 var page = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("report").Funcs(template.FuncMap{
