@@ -113,12 +113,7 @@ func TestPatternsCompile(t *testing.T) {
 
 // eagerPatterns are the directories where package-level patterns stay for
 // now, with why.
-var eagerPatterns = map[string]string{
-	// The Go mirror of the Rego rules is being written (issue 20): its
-	// patterns grade every command; they move to lazyre.New when it settles
-	// (TestInitAllocations in cmd/rivumi bounds what they cost meanwhile).
-	"policies/native": "the Go mirror's patterns",
-}
+var eagerPatterns = map[string]string{}
 
 func eagerAllowed(root, path string) bool {
 	rel, err := filepath.Rel(root, filepath.Dir(path))

@@ -1,7 +1,7 @@
 package native
 
 import (
-	"regexp"
+	"github.com/rivumi/rivumi/internal/lazyre"
 	"strings"
 )
 
@@ -251,7 +251,7 @@ func floorMkfs(s *Seg, _ *Tables) bool {
 }
 
 // socatExec is the socat address the floor forbids: (?i)^(exec|system):.
-var socatExec = regexp.MustCompile(`(?i)^(exec|system):`)
+var socatExec = lazyre.New(`(?i)^(exec|system):`)
 
 // floorReverseShell is floor.reverse-shell, seven bodies:
 //
@@ -268,7 +268,7 @@ func floorReverseShell(s *Seg, t *Tables) bool {
 	}
 	if s.Program == "socat" {
 		for _, o := range s.Operands {
-			if socatExec.MatchString(o.Text) {
+			if socatExec().MatchString(o.Text) {
 				return true
 			}
 		}
@@ -298,7 +298,7 @@ func shellReadsCommands(s *Seg) bool {
 }
 
 // dbusPowerMethod is the logind method the floor forbids over D-Bus.
-var dbusPowerMethod = regexp.MustCompile(`(?i)(^|\.)(PowerOff|Reboot|Halt|KExec)$`)
+var dbusPowerMethod = lazyre.New(`(?i)(^|\.)(PowerOff|Reboot|Halt|KExec)$`)
 
 // floorKillInit is floor.kill-init, nine bodies:
 //
@@ -348,7 +348,7 @@ func floorKillInit(s *Seg, t *Tables) bool {
 	}
 	if t.Kind("dbus", s.Program) {
 		for _, a := range s.Argv {
-			if dbusPowerMethod.MatchString(a) {
+			if dbusPowerMethod().MatchString(a) {
 				return true
 			}
 		}

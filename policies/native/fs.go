@@ -1,7 +1,7 @@
 package native
 
 import (
-	"regexp"
+	"github.com/rivumi/rivumi/internal/lazyre"
 	"strings"
 )
 
@@ -150,7 +150,7 @@ func workspaceDelete(s *Seg, t *Tables) bool {
 }
 
 // bracketExpr is the regexp narrow_glob drops: `\[[^]]*\]`.
-var bracketExpr = regexp.MustCompile(`\[[^]]*\]`)
+var bracketExpr = lazyre.New(`\[[^]]*\]`)
 
 // narrowGlob: narrow_glob(t) — the last "/" part of t, bracket expressions
 // removed, has a * or ?, a character other than * ? ., and a character
@@ -160,7 +160,7 @@ var bracketExpr = regexp.MustCompile(`\[[^]]*\]`)
 func narrowGlob(t string) bool {
 	last := t[strings.LastIndexByte(t, '/')+1:]
 	if strings.IndexByte(last, '[') >= 0 {
-		last = bracketExpr.ReplaceAllString(last, "")
+		last = bracketExpr().ReplaceAllString(last, "")
 	}
 	return strings.ContainsAny(last, "*?") && hasByteNotIn(last, "*?.") && hasByteNotIn(last, "*?=-IRcdefinoprstuv")
 }
@@ -196,13 +196,13 @@ func workspaceChmod(s *Seg, t *Tables) bool {
 
 // The two plain_mode bodies' regexps.
 var (
-	octalMode    = regexp.MustCompile(`^0*[0-7]{1,3}$`)
-	symbolicMode = regexp.MustCompile(`^[ugoa]*([-+=][rwxXugo]*)+(,[ugoa]*([-+=][rwxXugo]*)+)*$`)
+	octalMode    = lazyre.New(`^0*[0-7]{1,3}$`)
+	symbolicMode = lazyre.New(`^[ugoa]*([-+=][rwxXugo]*)+(,[ugoa]*([-+=][rwxXugo]*)+)*$`)
 )
 
 // plainMode: plain_mode(m) — an octal mode without setuid, setgid or
 // sticky bits, or symbolic clauses of r, w, x, X and u/g/o copies.
-func plainMode(m string) bool { return octalMode.MatchString(m) || symbolicMode.MatchString(m) }
+func plainMode(m string) bool { return octalMode().MatchString(m) || symbolicMode().MatchString(m) }
 
 // readsCritical: count(read_classes & {"root", "home", "system-top"}) > 0.
 func readsCritical(s *Seg) bool {

@@ -24,7 +24,7 @@ func regoNarrowGlob(t string) bool {
 			break
 		}
 	}
-	last = bracketExpr.ReplaceAllString(last, "")
+	last = bracketExpr().ReplaceAllString(last, "")
 	return regoGlobWild.MatchString(last) && regoGlobLit.MatchString(last) && regoGlobNoOpt.MatchString(last)
 }
 

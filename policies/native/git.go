@@ -1,7 +1,7 @@
 package native
 
 import (
-	"regexp"
+	"github.com/rivumi/rivumi/internal/lazyre"
 	"slices"
 	"strings"
 )
@@ -120,7 +120,7 @@ var gitRules = []Rule{
 			return false
 		}
 		for _, o := range s.Operands {
-			if gitSecretKey.MatchString(o.Text) {
+			if gitSecretKey().MatchString(o.Text) {
 				return true
 			}
 		}
@@ -129,7 +129,7 @@ var gitRules = []Rule{
 }
 
 // gitSecretKey is git.config-secret's regex.match pattern.
-var gitSecretKey = regexp.MustCompile(`(?i)pass|token|secret|extraheader|credential|auth|cookie|private`)
+var gitSecretKey = lazyre.New(`(?i)pass|token|secret|extraheader|credential|auth|cookie|private`)
 
 // gitHarmlessGlobal: k in the global options git.global-options lets pass.
 func gitHarmlessGlobal(k string) bool {
