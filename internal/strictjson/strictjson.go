@@ -64,14 +64,17 @@ func Decode(b []byte, v any, opts ...Option) error {
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return errors.New("strictjson: Decode needs a non-nil pointer")
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	c := &checker{dec: dec, cfg: cfg}
-	if err := c.value(rv.Type().Elem(), "$"); err != nil {
+	var pbuf [8]pathElem
+	sc := scanner{b: b, cfg: cfg, path: pbuf[:0]}
+	if err := sc.value(rv.Type().Elem()); err != nil {
 		return err
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return &Error{Path: "$", Msg: "data after the JSON value (one value per input)"}
+	if sc.ws(); sc.bad || sc.i != len(b) {
+		// Not JSON as the scanner expects it: the token-based checker
+		// names the problem.
+		if err := checkTokens(b, rv.Type().Elem(), cfg); err != nil {
+			return err
+		}
 	}
 	d2 := json.NewDecoder(bytes.NewReader(b))
 	if !cfg.allowUnknown {
@@ -87,6 +90,21 @@ func Decode(b []byte, v any, opts ...Option) error {
 			return &Error{Path: path, Msg: fmt.Sprintf("expected %s, got %s", te.Type, te.Value)}
 		}
 		return &Error{Path: "$", Msg: err.Error()}
+	}
+	return nil
+}
+
+// checkTokens checks b against t with encoding/json's tokens: slower
+// than [scanner], but its errors name every syntax problem.
+func checkTokens(b []byte, t reflect.Type, cfg config) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	c := &checker{dec: dec, cfg: cfg}
+	if err := c.value(t, "$"); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return &Error{Path: "$", Msg: "data after the JSON value (one value per input)"}
 	}
 	return nil
 }
@@ -154,8 +172,8 @@ func (c *checker) object(t reflect.Type, path string) error {
 			switch {
 			case ok:
 				next = ft
-			case fields.folded[strings.ToLower(key)] != "":
-				return &Error{Path: path, Key: key, Msg: fmt.Sprintf("keys are case-sensitive: the field is %q", fields.folded[strings.ToLower(key)])}
+			case fields.fold(key) != "":
+				return &Error{Path: path, Key: key, Msg: fmt.Sprintf("keys are case-sensitive: the field is %q", fields.fold(key))}
 			case !c.cfg.allowUnknown:
 				return &Error{Path: path, Key: key, Msg: "unknown key"}
 			}
@@ -193,10 +211,22 @@ func deref(t reflect.Type) reflect.Type {
 }
 
 // fieldSet is a struct type's JSON keys: exact names to field types, and
-// lower-cased names to the exact name.
+// the names in declaration order.
 type fieldSet struct {
-	exact  map[string]reflect.Type
-	folded map[string]string
+	exact map[string]reflect.Type
+	names []string
+}
+
+// fold returns the field that key names when case is ignored as
+// encoding/json ignores it (Unicode simple folding, as [strings.EqualFold]:
+// "ſ" is "s", "K" (Kelvin) is "k"), or "".
+func (fs *fieldSet) fold(key string) string {
+	for _, n := range fs.names {
+		if strings.EqualFold(n, key) {
+			return n
+		}
+	}
+	return ""
 }
 
 var fieldCache sync.Map // reflect.Type → *fieldSet
@@ -205,7 +235,7 @@ func fieldsOf(t reflect.Type) *fieldSet {
 	if fs, ok := fieldCache.Load(t); ok {
 		return fs.(*fieldSet)
 	}
-	fs := &fieldSet{exact: map[string]reflect.Type{}, folded: map[string]string{}}
+	fs := &fieldSet{exact: map[string]reflect.Type{}}
 	addFields(fs, t, 0)
 	fieldCache.Store(t, fs)
 	return fs
@@ -242,7 +272,7 @@ func addFields(fs *fieldSet, t reflect.Type, depth int) {
 			continue
 		}
 		fs.exact[name] = f.Type
-		fs.folded[strings.ToLower(name)] = name
+		fs.names = append(fs.names, name)
 	}
 	for _, et := range embedded {
 		addFields(fs, et, depth+1)
