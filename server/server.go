@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -312,7 +314,16 @@ func (s *Server) gradeRaw(ctx context.Context, raw []byte, transport string) Res
 
 // decodeBody reads a size-limited JSON body into v.
 func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, v any) (int, error) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
+	// The body's buffer is reused: decoding copies what it keeps.
+	buf := jsonBufs.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer func() {
+		if buf.Cap() <= maxPooledBuf {
+			jsonBufs.Put(buf)
+		}
+	}()
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, s.maxBody))
+	body := buf.Bytes()
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -335,14 +346,37 @@ func decodeStrict(b []byte, v any) error {
 	return nil
 }
 
+// jsonBufs holds the buffers responses are encoded into: a verdict is a
+// few hundred bytes, and one buffer per request would be garbage.
+var jsonBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledBuf is the largest buffer put back in jsonBufs (a big batch's
+// answer is not kept around).
+const maxPooledBuf = 64 << 10
+
+// Header values shared by every JSON response (net/http only reads them).
+var jsonContentType = []string{"application/json"}
+
+// writeJSON sends v as one line of JSON (what json.Marshal gives, and a
+// newline), with its Content-Length.
 func writeJSON(w http.ResponseWriter, code int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		code, b = http.StatusInternalServerError, []byte(`{"decision":"deny","error":"encode response"}`)
+	buf := jsonBufs.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer func() {
+		if buf.Cap() <= maxPooledBuf {
+			jsonBufs.Put(buf)
+		}
+	}()
+	if err := json.NewEncoder(buf).Encode(v); err != nil {
+		code = http.StatusInternalServerError
+		buf.Reset()
+		buf.WriteString(`{"decision":"deny","error":"encode response"}` + "\n")
 	}
-	w.Header().Set("Content-Type", "application/json")
+	h := w.Header()
+	h["Content-Type"] = jsonContentType
+	h["Content-Length"] = []string{strconv.Itoa(buf.Len())}
 	w.WriteHeader(code)
-	_, _ = w.Write(append(b, '\n'))
+	_, _ = w.Write(buf.Bytes())
 }
 
 // Serve serves the HTTP API on ln (on a unix socket, the hook relay
