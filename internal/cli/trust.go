@@ -76,11 +76,18 @@ func loadConfigs(ctx context.Context, cwd string) ([]*rules.Config, []string) {
 // each file's path and contents (the packs it names included), the
 // project's trust, and the problems found.
 func loadConfigsID(ctx context.Context, dir string) ([]*rules.Config, []string, string) {
+	return loadConfigsDeps(ctx, dir, nil)
+}
+
+// loadConfigsDeps is loadConfigsID that also adds to deps (when not nil)
+// every file and directory the answer was read from (see configDeps).
+func loadConfigsDeps(ctx context.Context, dir string, deps *configDeps) ([]*rules.Config, []string, string) {
 	var cfgs []*rules.Config
 	var problems []string
 	id := sha256.New()
 	load := func(path string) *rules.Config {
 		c, d, derr, err := parsedConfigs.load(path)
+		deps.addConfig(path, c)
 		problems = append(problems, ruleProblems(err)...)
 		fmt.Fprintf(id, "file\x00%s\x00", path)
 		if c != nil {
@@ -89,6 +96,7 @@ func loadConfigsID(ctx context.Context, dir string) ([]*rules.Config, []string, 
 		return c
 	}
 	if path, err := rules.UserConfigPath(); err == nil {
+		deps.addFile(path) // present or not
 		if _, err := os.Stat(path); err == nil {
 			if c := load(path); c != nil {
 				cfgs = append(cfgs, c)
@@ -105,6 +113,7 @@ func loadConfigsID(ctx context.Context, dir string) ([]*rules.Config, []string, 
 		return done()
 	}
 	path, err := rules.FindProjectConfig(dir)
+	deps.foundProject(path, err)
 	if err != nil || path == "" {
 		fmt.Fprintf(id, "project\x00%v\x00", err)
 		return done()
@@ -112,6 +121,9 @@ func loadConfigsID(ctx context.Context, dir string) ([]*rules.Config, []string, 
 	c := load(path)
 	if c == nil {
 		return done()
+	}
+	if sp, err := rules.TrustStorePath(); err == nil {
+		deps.addFile(sp)
 	}
 	trusted := projectTrusted(c)
 	fmt.Fprintf(id, "trusted\x00%v\x00", trusted)
@@ -185,14 +197,13 @@ func (p *policyFlags) configFor(ctx context.Context, dir string) (string, server
 	if os.Getenv(noConfigEnv) != "" {
 		return "none", func(ctx context.Context) (*engine.Engine, error) { return p.newEngineWith(ctx, nil) }, nil
 	}
-	var warnings strings.Builder
-	cfgs, problems, id := loadConfigsID(withWarnings(ctx, &warnings), dir)
+	f := foundConfigs.find(ctx, dir)
 	load := func(ctx context.Context) (*engine.Engine, error) {
-		io.WriteString(warnWriter(ctx), warnings.String())
-		probs := append([]string(nil), problems...)
-		return p.newEngineWith(ctx, configProblems(configEngineOptions(cfgs, &probs), probs))
+		io.WriteString(warnWriter(ctx), f.warnings)
+		probs := append([]string(nil), f.problems...)
+		return p.newEngineWith(ctx, configProblems(configEngineOptions(f.cfgs, &probs), probs))
 	}
-	return id, load, nil
+	return f.id, load, nil
 }
 
 // projectTrusted reports whether the trust store holds c's current digest.
