@@ -7,12 +7,12 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 	"time"
 
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/internal/gctune"
 	"github.com/rivumi/rivumi/internal/hookrelay"
 	"github.com/rivumi/rivumi/server"
 )
@@ -36,6 +36,11 @@ one serving); SIGTERM and SIGINT shut down gracefully.
 
 Flags:
 `
+
+// serveGCRoom is how far serve's heap grows above what survives a
+// collection (see gctune): with 5–8 MiB live under load it means GOGC 200–320, and a peak
+// RSS under 60 MiB (docs/performance.md).
+var serveGCRoom uint64 = 16 << 20
 
 // socketFlag is --socket (the default path) or --socket=PATH.
 type socketFlag struct{ path string }
@@ -100,13 +105,15 @@ func runServe(ctx context.Context, stdio Stdio, args []string) error {
 	// fails to (with the process at the latest).
 	defer func() { releaseStartLock(*startLock) }()
 	if _, set := os.LookupEnv("GOGC"); !set {
-		// A verdict allocates ~60 KB of short-lived garbage: collect less
-		// often (~20% less CPU per verdict, BenchmarkEvaluateCold GOGC=400
-		// vs 100). No soft memory limit: under one, the collector slows a
-		// heavy rule past the evaluation deadline that every other surface
-		// meets, and serve would answer differently. GOGC in the
-		// environment wins; GOMEMLIMIT, if set, applies as usual.
-		debug.SetGCPercent(400)
+		// A verdict leaves short-lived garbage: collect less often than
+		// GOGC=100, but by a fixed room above the live heap (gctune), so
+		// that the peak RSS stays near the live heap plus serveGCRoom.
+		// No soft memory limit: under one, the collector slows a heavy
+		// rule past the evaluation deadline that every other surface
+		// meets, and serve would answer differently; gctune gives a large
+		// live heap GOGC=100 instead. GOGC in the environment wins;
+		// GOMEMLIMIT, if set, applies as usual.
+		gctune.Start(gctune.Config{Room: serveGCRoom, Min: 100, Max: 400})
 	}
 	if fs.NArg() > 0 {
 		return exitf(ExitError, "serve: unexpected arguments %q (a socket path goes as --socket=PATH)", fs.Args())
