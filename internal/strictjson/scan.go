@@ -2,10 +2,12 @@ package strictjson
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -22,6 +24,10 @@ type scanner struct {
 	cfg  config
 	path []pathElem
 	bad  bool // the bytes are not what the scanner expects: fall back
+	// slow: a value did not fit its destination (or needs what only
+	// encoding/json does): the destination given to value is incomplete,
+	// and encoding/json decodes instead.
+	slow bool
 }
 
 type pathElem struct {
@@ -54,23 +60,46 @@ func (s *scanner) ws() {
 	}
 }
 
-// value checks the value at s.i against t (nil: any type).
-func (s *scanner) value(t reflect.Type) *Error {
+// value checks the value at s.i against t (nil: any type) and, when dst
+// is valid (a settable zero value of type t, which [fastType] accepts),
+// decodes it into dst as encoding/json would.
+func (s *scanner) value(t reflect.Type, dst reflect.Value) *Error {
 	s.ws()
 	if s.i >= len(s.b) {
 		s.bad = true
 		return nil
 	}
+	if dst.IsValid() && s.slow {
+		dst = reflect.Value{}
+	}
+	for dst.IsValid() && dst.Kind() == reflect.Pointer {
+		if s.b[s.i] == 'n' { // null: a nil pointer
+			dst = reflect.Value{}
+			break
+		}
+		dst.Set(reflect.New(dst.Type().Elem()))
+		dst = dst.Elem()
+	}
 	t = deref(t)
 	switch c := s.b[s.i]; c {
 	case '{':
 		s.i++
-		return s.object(t)
+		if dst.IsValid() && dst.Kind() != reflect.Struct {
+			s.slow, dst = true, reflect.Value{}
+		}
+		return s.object(t, dst)
 	case '[':
 		s.i++
 		var elem reflect.Type
 		if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && !isRaw(t) {
 			elem = t.Elem()
+		}
+		if dst.IsValid() {
+			if dst.Kind() != reflect.Slice {
+				s.slow, dst = true, reflect.Value{}
+			} else {
+				dst.Set(reflect.MakeSlice(dst.Type(), 0, 4))
+			}
 		}
 		s.ws()
 		if s.i < len(s.b) && s.b[s.i] == ']' {
@@ -79,7 +108,12 @@ func (s *scanner) value(t reflect.Type) *Error {
 		}
 		for n := 0; ; n++ {
 			s.path = append(s.path, pathElem{idx: n})
-			if err := s.value(elem); err != nil || s.bad {
+			var ev reflect.Value
+			if dst.IsValid() && !s.slow {
+				dst.Set(reflect.Append(dst, reflect.Zero(dst.Type().Elem())))
+				ev = dst.Index(n)
+			}
+			if err := s.value(elem, ev); err != nil || s.bad {
 				return err
 			}
 			s.path = s.path[:len(s.path)-1]
@@ -100,9 +134,36 @@ func (s *scanner) value(t reflect.Type) *Error {
 			}
 		}
 	case '"':
-		s.str()
+		q := s.i
+		raw, special := s.str()
+		if dst.IsValid() && !s.bad {
+			switch {
+			case dst.Kind() != reflect.String:
+				s.slow = true
+			case !special:
+				dst.SetString(string(raw))
+			default:
+				// Escapes and non-ASCII: encoding/json's own unquoting
+				// (invalid UTF-8 and lone surrogates become U+FFFD).
+				var str string
+				if err := json.Unmarshal(s.b[q:s.i], &str); err != nil {
+					s.bad = true
+					return nil
+				}
+				dst.SetString(str)
+			}
+		}
 		return nil
 	default:
+		if dst.IsValid() {
+			switch {
+			case c == 'n': // null leaves the zero value
+			case dst.Kind() == reflect.Bool && (c == 't' || c == 'f'):
+				dst.SetBool(c == 't')
+			default:
+				s.slow = true
+			}
+		}
 		// A number or literal: skip to the next delimiter; encoding/json
 		// checks its grammar when it decodes.
 		start := s.i
@@ -154,7 +215,7 @@ func (s *scanner) str() (raw []byte, special bool) {
 // seenBuf is how many keys of one object are remembered without a map.
 const seenBuf = 16
 
-func (s *scanner) object(t reflect.Type) *Error {
+func (s *scanner) object(t reflect.Type, dst reflect.Value) *Error {
 	var fields *fieldSet
 	var elem reflect.Type
 	if t != nil && !isRaw(t) {
@@ -220,9 +281,13 @@ func (s *scanner) object(t reflect.Type) *Error {
 			return &Error{Path: s.pathString(), Key: string(key), Msg: "duplicate key (readers disagree on which one counts)"}
 		}
 		next := elem
+		var fv reflect.Value
 		if fields != nil {
 			if ft, ok := fields.exact[string(key)]; ok {
 				next = ft
+				if dst.IsValid() && !s.slow {
+					fv = dst.Field(fields.index[string(key)])
+				}
 			} else if f := fields.fold(string(key)); f != "" {
 				return &Error{Path: s.pathString(), Key: string(key), Msg: "keys are case-sensitive: the field is " + strconv.Quote(f)}
 			} else if !s.cfg.allowUnknown {
@@ -236,7 +301,7 @@ func (s *scanner) object(t reflect.Type) *Error {
 		}
 		s.i++
 		s.path = append(s.path, pathElem{key: key, idx: -1})
-		if err := s.value(next); err != nil || s.bad {
+		if err := s.value(next, fv); err != nil || s.bad {
 			return err
 		}
 		s.path = s.path[:len(s.path)-1]
@@ -256,4 +321,50 @@ func (s *scanner) object(t reflect.Type) *Error {
 			return nil
 		}
 	}
+}
+
+var (
+	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+	fastTypes           sync.Map // reflect.Type → bool
+)
+
+// fastType reports whether the scanner decodes values of type t itself:
+// strings, bools, pointers, slices (not []byte) and structs of those
+// with plainly named fields (no embedding, no ",string", no method of
+// their own for decoding). Anything else goes to encoding/json.
+func fastType(t reflect.Type) bool {
+	if ok, done := fastTypes.Load(t); done {
+		return ok.(bool)
+	}
+	ok := fastKind(t, 0)
+	fastTypes.Store(t, ok)
+	return ok
+}
+
+func fastKind(t reflect.Type, depth int) bool {
+	if depth > 8 || t.Implements(unmarshalerType) || reflect.PointerTo(t).Implements(unmarshalerType) ||
+		t.Implements(textUnmarshalerType) || reflect.PointerTo(t).Implements(textUnmarshalerType) {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.String, reflect.Bool:
+		return true
+	case reflect.Pointer:
+		return fastKind(t.Elem(), depth+1)
+	case reflect.Slice:
+		return t.Elem().Kind() != reflect.Uint8 && fastKind(t.Elem(), depth+1)
+	case reflect.Struct:
+		fs := fieldsOf(t)
+		if !fs.plain {
+			return false
+		}
+		for _, ft := range fs.exact {
+			if !fastKind(ft, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

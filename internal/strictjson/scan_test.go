@@ -3,6 +3,7 @@ package strictjson
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -19,7 +20,7 @@ type scanDest struct {
 func checkBoth(in []byte, cfg config) (scan error, bad bool, tokens error) {
 	t := reflect.TypeFor[scanDest]()
 	s := scanner{b: in, cfg: cfg}
-	if err := s.value(t); err != nil {
+	if err := s.value(t, reflect.Value{}); err != nil {
 		scan = err
 	}
 	s.ws()
@@ -53,7 +54,7 @@ func TestScannerAllocs(t *testing.T) {
 	in := []byte(`{"command":"git status","argv":null,"env":{"A":"1"},"list":[{"command":"x"}]}`)
 	n := testing.AllocsPerRun(100, func() {
 		s := scanner{b: in, path: make([]pathElem, 0, 8)}
-		if err := s.value(reflect.TypeFor[scanDest]()); err != nil || s.bad {
+		if err := s.value(reflect.TypeFor[scanDest](), reflect.Value{}); err != nil || s.bad {
 			t.Fatal(err, s.bad)
 		}
 	})
@@ -106,4 +107,88 @@ func BenchmarkCheckTokens(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+type fastGrant struct {
+	Prefix []string `json:"prefix"`
+	Rules  []string `json:"rules,omitempty"`
+}
+
+type fastDest struct {
+	Command *string     `json:"command,omitempty"`
+	Argv    []string    `json:"argv"`
+	Cwd     string      `json:"cwd"`
+	Follow  bool        `json:"follow"`
+	Grants  []fastGrant `json:"grants"`
+	Inner   *fastGrant  `json:"inner"`
+	Ptrs    []*string   `json:"ptrs"`
+	Named   fastName    `json:"named"`
+}
+
+type fastName string
+
+func TestFastTypes(t *testing.T) {
+	for _, c := range []struct {
+		v    any
+		want bool
+	}{
+		{fastDest{}, true}, {benchReq{}, true}, {scanDest{}, false}, {struct{ N int }{}, false},
+		{struct {
+			B []byte `json:"b"`
+		}{}, false},
+		{struct {
+			S string `json:"s,string"`
+		}{}, false},
+		{struct{ fastGrant }{}, false}, {struct{ R json.RawMessage }{}, false},
+	} {
+		if got := fastType(reflect.TypeOf(c.v)); got != c.want {
+			t.Errorf("%T: fast %v, want %v", c.v, got, c.want)
+		}
+	}
+}
+
+// What the one pass decodes is what encoding/json decodes.
+func TestFastMatchesStd(t *testing.T) {
+	for _, in := range []string{
+		`{"command":"ls","argv":["a","b\u00e9\n","\ud800x","é"],"cwd":"/w","follow":true}`,
+		`{"command":null,"argv":null,"grants":[{"prefix":["git"],"rules":null},{"prefix":[]}],"inner":{"prefix":["x"]}}`,
+		`{"ptrs":["a",null],"named":"n","inner":null,"follow":false}`, `{}`, `{"argv":[]}`, "{\"cwd\":\"\xff\xfe\"}",
+		`{"argv":[null,"x"]}`,
+	} {
+		var got, want fastDest
+		if err := Decode([]byte(in), &got); err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if err := json.Unmarshal([]byte(in), &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %#v\nwant %#v", in, got, want)
+		}
+	}
+	// Type mismatches leave the one pass for encoding/json, which names them.
+	var d fastDest
+	if err := Decode([]byte(`{"follow":"yes"}`), &d); err == nil || !strings.Contains(err.Error(), "$.follow") {
+		t.Errorf("mismatch: %v", err)
+	}
+}
+
+func FuzzFastMatchesStd(f *testing.F) {
+	f.Add(`{"command":"ls","argv":["a"],"grants":[{"prefix":["git"]}],"ptrs":[null]}`)
+	f.Add(`{"cwd":"\u00e9\ud800","follow":true,"inner":{"rules":[]}}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		var got fastDest
+		if err := Decode([]byte(in), &got); err != nil {
+			return
+		}
+		var want fastDest
+		dec := json.NewDecoder(strings.NewReader(in))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&want); err != nil {
+			t.Fatalf("%q accepted, encoding/json: %v", in, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q:\n got %#v\nwant %#v", in, got, want)
+		}
+	})
 }

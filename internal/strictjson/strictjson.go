@@ -65,14 +65,28 @@ func Decode(b []byte, v any, opts ...Option) error {
 		return errors.New("strictjson: Decode needs a non-nil pointer")
 	}
 	var pbuf [8]pathElem
+	t := rv.Type().Elem()
+	if fastType(t) && rv.Elem().IsZero() && json.Valid(b) {
+		// One pass: check and decode (into a fresh value, so that a
+		// refused input leaves v as it was).
+		fresh := reflect.New(t).Elem()
+		sc := scanner{b: b, cfg: cfg, path: pbuf[:0]}
+		if err := sc.value(t, fresh); err != nil {
+			return err
+		}
+		if sc.ws(); !sc.bad && !sc.slow && sc.i == len(b) {
+			rv.Elem().Set(fresh)
+			return nil
+		}
+	}
 	sc := scanner{b: b, cfg: cfg, path: pbuf[:0]}
-	if err := sc.value(rv.Type().Elem()); err != nil {
+	if err := sc.value(t, reflect.Value{}); err != nil {
 		return err
 	}
 	if sc.ws(); sc.bad || sc.i != len(b) {
 		// Not JSON as the scanner expects it: the token-based checker
 		// names the problem.
-		if err := checkTokens(b, rv.Type().Elem(), cfg); err != nil {
+		if err := checkTokens(b, t, cfg); err != nil {
 			return err
 		}
 	}
@@ -215,6 +229,11 @@ func deref(t reflect.Type) reflect.Type {
 type fieldSet struct {
 	exact map[string]reflect.Type
 	names []string
+	// index is each name's field number, and plain whether every
+	// field is a direct one (no embedding, no ",string", no two fields
+	// of one name): only then does index describe the struct.
+	index map[string]int
+	plain bool
 }
 
 // fold returns the field that key names when case is ignored as
@@ -235,7 +254,7 @@ func fieldsOf(t reflect.Type) *fieldSet {
 	if fs, ok := fieldCache.Load(t); ok {
 		return fs.(*fieldSet)
 	}
-	fs := &fieldSet{exact: map[string]reflect.Type{}}
+	fs := &fieldSet{exact: map[string]reflect.Type{}, index: map[string]int{}, plain: true}
 	addFields(fs, t, 0)
 	fieldCache.Store(t, fs)
 	return fs
@@ -255,7 +274,10 @@ func addFields(fs *fieldSet, t reflect.Type, depth int) {
 		if tag == "-" {
 			continue
 		}
-		name, _, _ := strings.Cut(tag, ",")
+		name, opts, _ := strings.Cut(tag, ",")
+		if f.Anonymous || depth > 0 || strings.Contains(","+opts+",", ",string,") {
+			fs.plain = false
+		}
 		if f.Anonymous && name == "" {
 			if et := deref(f.Type); et != nil && et.Kind() == reflect.Struct {
 				embedded = append(embedded, et)
@@ -269,9 +291,11 @@ func addFields(fs *fieldSet, t reflect.Type, depth int) {
 			name = f.Name
 		}
 		if _, dup := fs.exact[name]; dup {
+			fs.plain = false
 			continue
 		}
 		fs.exact[name] = f.Type
+		fs.index[name] = i
 		fs.names = append(fs.names, name)
 	}
 	for _, et := range embedded {
