@@ -38,9 +38,9 @@ Flags:
 `
 
 // serveGCRoom is how far serve's heap grows above what survives a
-// collection (see gctune): with 5–8 MiB live under load it means GOGC 200–320, and a peak
+// collection (see gctune): with 5–8 MiB live under load it means GOGC 150–240, and a peak
 // RSS under 60 MiB (docs/performance.md).
-const serveGCRoom = 16 << 20
+const serveGCRoom = 12 << 20
 
 // socketFlag is --socket (the default path) or --socket=PATH.
 type socketFlag struct{ path string }
