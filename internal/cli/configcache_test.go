@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 	"time"
 
@@ -165,4 +166,33 @@ func TestFoundConfigsRacy(t *testing.T) {
 	if foundConfigs.hits.Load() != h {
 		t.Fatal("a file written just now was answered from memory")
 	}
+}
+
+// Concurrent requests share the remembered configurations safely.
+func TestFoundConfigsConcurrent(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("HOME", dir)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
+	defer func(w time.Duration) { racyWindow = w }(racyWindow)
+	racyWindow = 0
+	foundConfigs.reset()
+	t.Cleanup(foundConfigs.reset)
+	proj := filepath.Join(dir, "proj")
+	if err := os.MkdirAll(proj+"/.git", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx := withWarnings(context.Background(), io.Discard)
+	_, _, want := loadConfigsID(ctx, proj)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 50 {
+				if got := foundConfigs.find(ctx, proj).id; got != want {
+					t.Errorf("id %s, want %s", got, want)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
