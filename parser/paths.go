@@ -725,17 +725,13 @@ func nameClass(p string) string {
 		}
 		prev, base = lp, part
 	}
-	padded := "/" + strings.ToLower(trimmed) + "/"
+	lower := strings.ToLower(trimmed)
 	lbase := strings.ToLower(base)
-	for _, d := range secretDirPatterns {
-		if strings.Contains(padded, d) {
-			return ClassSecret
-		}
+	if secretDirSet.within(lower) {
+		return ClassSecret
 	}
-	for _, d := range ciDirPatterns {
-		if strings.Contains(padded, d) {
-			return ClassCI
-		}
+	if ciDirSet.within(lower) {
+		return ClassCI
 	}
 	switch {
 	case lbase == ".envrc":
@@ -759,14 +755,59 @@ func nameClass(p string) string {
 	return ""
 }
 
-var ciDirPatterns, secretDirPatterns = slashed(ciDirs), slashed(secretDirs)
+var ciDirSet, secretDirSet = newDirSet(ciDirs), newDirSet(secretDirs)
 
-func slashed(dirs []string) []string {
-	out := make([]string, len(dirs))
-	for i, d := range dirs {
-		out[i] = "/" + strings.ToLower(d) + "/"
+// dirSet is a set of directory names, each one or more slash-joined path
+// components (".aws", ".config/gcloud"), matched case-insensitively as
+// whole consecutive components anywhere in a path.
+type dirSet struct {
+	names    map[string]bool // lower-cased
+	maxSlash int             // the most slashes in one name
+	first    [256]bool       // the first bytes names start with
+}
+
+func newDirSet(dirs []string) *dirSet {
+	d := &dirSet{names: make(map[string]bool, len(dirs))}
+	for _, n := range dirs {
+		n = strings.ToLower(n)
+		if n == "" || n[0] == '/' || n[len(n)-1] == '/' || strings.Contains(n, "//") {
+			panic("parser: bad directory pattern " + n)
+		}
+		d.names[n] = true
+		d.first[n[0]] = true
+		d.maxSlash = max(d.maxSlash, strings.Count(n, "/"))
 	}
-	return out
+	return d
+}
+
+// within reports whether lower (a lower-cased path without leading or
+// trailing slash) has a run of whole components that is one of the names:
+// "/"+lower+"/" contains "/"+name+"/". It does not allocate.
+func (d *dirSet) within(lower string) bool {
+	for i := 0; i < len(lower); {
+		if d.first[lower[i]] {
+			// Try the component run starting at i ending at each of the next
+			// maxSlash+1 component ends.
+			e := i
+			for k := 0; k <= d.maxSlash && e < len(lower); k++ {
+				j := strings.IndexByte(lower[e+1:], '/')
+				if j < 0 {
+					e = len(lower)
+				} else {
+					e += 1 + j
+				}
+				if d.names[lower[i:e]] {
+					return true
+				}
+			}
+		}
+		j := strings.IndexByte(lower[i:], '/')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	return false
 }
 
 func isSecretName(base string) bool {

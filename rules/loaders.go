@@ -52,8 +52,9 @@ func IsProjectCode(path string) bool {
 	if loadedFiles[lp[strings.LastIndexByte(lp, '/')+1:]] {
 		return true
 	}
+	slp := "/" + lp
 	for _, p := range loadedPaths {
-		if strings.HasSuffix("/"+lp, p) {
+		if strings.HasSuffix(slp, p) {
 			return true
 		}
 	}
