@@ -1,6 +1,9 @@
 package parser
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Paths handed over by a listing: `find … | xargs grep -l X` and
 // `find … -exec grep -l X {} \;` run their command on paths find prints,
@@ -163,8 +166,8 @@ func findsSecrets(s *Segment) bool {
 }
 
 // secretSamples are the names of secrets, hidden ones included, and the
-// spellings their patterns stand for.
-func secretSamples() []string {
+// spellings their patterns stand for. Computed once: the tables are fixed.
+var secretSamples = sync.OnceValue(func() []string {
 	out := []string{}
 	for _, n := range specialNames() {
 		if isSecretName(n) {
@@ -177,7 +180,7 @@ func secretSamples() []string {
 		}
 	}
 	return append(out, ".env.local", ".env.production")
-}
+})
 
 // findChildListed tags the segments find -exec/-execdir runs, from first
 // on, when their only dynamic words are {} standing for the paths below
