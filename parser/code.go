@@ -1298,7 +1298,7 @@ func (p *walker) pipelineCode(f *frame, info *pipeInfo) {
 				// What a fetch writes through a pipe is a download too.
 				for _, w := range seg.Writes {
 					if w.abs != "" && (seg.Program == "tee" || len(seg.Redirects) > 0) {
-						p.download[w.abs] = true
+						put(&p.download, w.abs, true)
 					}
 				}
 				if hasWrapper(seg, "xargs") && (isShell(seg.Program) || interpreter(seg.Program).lang != "") {

@@ -892,7 +892,7 @@ func (p *walker) whileReadData(f *frame, c *syntax.WhileClause, bodySize int, st
 			if v == nil {
 				delete(p.loopVars, n)
 			} else {
-				p.loopVars[n] = *v
+				put(&p.loopVars, n, *v)
 			}
 		}
 	}()
@@ -908,7 +908,7 @@ func (p *walker) whileReadData(f *frame, c *syntax.WhileClause, bodySize int, st
 			p.env.cwd = ""
 		}
 		for k, v := range readFields(rec, len(rp.names), rp.ifs) {
-			p.loopVars[rp.names[k]] = dataWord(v, home)
+			put(&p.loopVars, rp.names[k], dataWord(v, home))
 		}
 		p.walkStmts(f, c.Do)
 	}

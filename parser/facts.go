@@ -200,7 +200,7 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 	if isFetcher(prog) {
 		for _, w := range seg.Writes {
 			if w.abs != "" {
-				p.download[w.abs] = true
+				put(&p.download, w.abs, true)
 			}
 		}
 	}
@@ -326,14 +326,14 @@ func (p *walker) redirectFacts(seg *Segment) {
 			}
 			seg.Writes = append(seg.Writes, r.Target)
 			if isFetcher(seg.Program) && r.Target.abs != "" && (r.Fd == "" || r.Fd == "1") {
-				p.download[r.Target.abs] = true
+				put(&p.download, r.Target.abs, true)
 			}
 			if r.Target.abs != "" && (r.Fd == "" || r.Fd == "1") && (r.Op == ">" || r.Op == ">>" || r.Op == ">|") {
 				if text, ok := p.staticOutput(seg); ok {
 					if r.Op == ">>" {
 						text = p.written[r.Target.abs] + text
 					}
-					p.written[r.Target.abs] = text
+					put(&p.written, r.Target.abs, text)
 				} else {
 					delete(p.written, r.Target.abs)
 				}

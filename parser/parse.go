@@ -185,20 +185,12 @@ func newWalker(cfg config, text string) *walker {
 		pwd = cwd
 	}
 	return &walker{
-		vars:     newVarState(cfg.shell, cfg.home, pwd),
-		cfg:      cfg,
-		cmd:      &Command{Text: text, Shell: cfg.shell, Segments: []*Segment{}, Shape: Shape{Operators: []string{}, Functions: []string{}}},
-		env:      env,
-		visited:  map[any]bool{},
-		numeric:  map[string]bool{},
-		download: map[string]bool{},
-		funcs:    map[string]bool{},
-		loopVars: map[string]word{},
-		written:  map[string]string{},
-		copyOf:   map[string]string{},
-		linkTo:   map[string]string{},
-
-		fetchedTree: map[string]string{},
+		vars:    newVarState(cfg.shell, cfg.home, pwd),
+		cfg:     cfg,
+		cmd:     &Command{Text: text, Shell: cfg.shell, Segments: []*Segment{}, Shape: Shape{Operators: []string{}, Functions: []string{}}},
+		env:     env,
+		visited: map[any]bool{},
+		// The other maps are made on their first write (put).
 	}
 }
 

@@ -188,15 +188,15 @@ func (p *walker) recordCopies(seg *Segment) {
 			}
 			switch {
 			case link:
-				p.linkTo[n] = target
+				put(&p.linkTo, n, target)
 			case prog == "mv":
 				if t, ok := p.linkTo[src]; ok {
-					p.linkTo[n] = t // a moved link still points where it did
+					put(&p.linkTo, n, t) // a moved link still points where it did
 				} else {
-					p.copyOf[n] = target
+					put(&p.copyOf, n, target)
 				}
 			default:
-				p.copyOf[n] = target
+				put(&p.copyOf, n, target)
 			}
 		}
 	}
@@ -228,7 +228,7 @@ func (p *walker) gitCloneTree(seg *Segment) {
 		}
 	}
 	if dir != "" {
-		p.fetchedTree[dir] = "" // the value is unused: a set with rewritePrefix's lookup
+		put(&p.fetchedTree, dir, "") // the value is unused: a set with rewritePrefix's lookup
 	}
 }
 
@@ -257,10 +257,10 @@ func (p *walker) teeWritten(f *frame, seg *Segment) {
 			delete(p.written, o.abs)
 		case hasFlag(seg.Flags, "append"):
 			if prev, had := p.written[o.abs]; had {
-				p.written[o.abs] = prev + text
+				put(&p.written, o.abs, prev+text)
 			}
 		default:
-			p.written[o.abs] = text
+			put(&p.written, o.abs, text)
 		}
 	}
 }

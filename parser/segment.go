@@ -179,7 +179,7 @@ func (p *walker) assignOnly(seg *Segment, c *syntax.CallExpr) {
 			p.changeShell()
 		}
 		if !a.Dynamic && isNumber(a.Value) {
-			p.numeric[a.Name] = true
+			put(&p.numeric, a.Name, true)
 		} else {
 			delete(p.numeric, a.Name)
 		}

@@ -10,7 +10,8 @@ import (
 )
 
 // walker builds a Command from syntax trees. One walker serves one Parse
-// call, including the inline scripts it parses again.
+// call, including the inline scripts it parses again. Its maps other than
+// visited start nil and are written only through put.
 type walker struct {
 	cfg      config
 	cmd      *Command
@@ -315,7 +316,7 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 				// items; when they are static and alike, it reads like them.
 				if l.Name != nil {
 					if v, ok := p.loopValue(items); ok {
-						p.loopVars[l.Name.Value] = v
+						put(&p.loopVars, l.Name.Value, v)
 						defer delete(p.loopVars, l.Name.Value)
 					} else {
 						delete(p.loopVars, l.Name.Value)
@@ -397,12 +398,12 @@ func (p *walker) unroll(f *frame, c *syntax.ForClause, name string, items []word
 	delete(p.loopVars, name)
 	for _, it := range items {
 		p.vars.set(name, expand.Variable{Kind: expand.String, Str: it.text})
-		p.loopVars[name] = it // where the value cannot be evaluated ("$d/$x"), still this item
+		put(&p.loopVars, name, it) // where the value cannot be evaluated ("$d/$x"), still this item
 		p.walkStmts(f, c.Do)
 	}
 	delete(p.loopVars, name)
 	if had {
-		p.loopVars[name] = saved
+		put(&p.loopVars, name, saved)
 	}
 	return true
 }
@@ -631,7 +632,7 @@ func (p *walker) funcDecl(f *frame, c *syntax.FuncDecl) {
 			seg.tag(TagForkBomb)
 		}
 	}
-	p.funcs[name] = true
+	put(&p.funcs, name, true)
 	if name == "command_not_found_handle" {
 		p.vars.anyFunc = true // runs for every program not found
 	}
@@ -680,4 +681,14 @@ func abridge(s string) string {
 		return s[:237] + "..."
 	}
 	return s
+}
+
+// put sets m[k] = v, making the map on its first write: most commands
+// never write most of the walker's maps, and reading or deleting from a nil
+// map is already safe.
+func put[K comparable, V any](m *map[K]V, k K, v V) {
+	if *m == nil {
+		*m = make(map[K]V)
+	}
+	(*m)[k] = v
 }

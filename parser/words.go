@@ -277,7 +277,7 @@ func (p *walker) walkArithm(f *frame, e syntax.ArithmExpr, parent int) bool {
 							p.arithResolution = true
 							p.changeShell()
 						}
-						p.numeric[name] = true
+						put(&p.numeric, name, true)
 						p.vars.forget(name) // assigned a number nobody computed
 						visit(x.Y)
 						return
