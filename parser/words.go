@@ -57,7 +57,7 @@ func (p *walker) resolveWord(f *frame, w *syntax.Word, parent int) word {
 		out.childTo = out.childFrom
 		return out
 	}
-	var sb, pb strings.Builder
+	var sb, pb textBuf
 	pathOK := true
 	for i, part := range w.Parts {
 		p.resolvePart(f, part, parent, i == 0, false, &out, &sb, &pb, &pathOK)
@@ -84,7 +84,7 @@ func (p *walker) resolveWord(f *frame, w *syntax.Word, parent int) word {
 	return out
 }
 
-func (p *walker) resolvePart(f *frame, part syntax.WordPart, parent int, first, inDq bool, out *word, sb, pb *strings.Builder, pathOK *bool) {
+func (p *walker) resolvePart(f *frame, part syntax.WordPart, parent int, first, inDq bool, out *word, sb, pb *textBuf, pathOK *bool) {
 	switch x := part.(type) {
 	case *syntax.Lit:
 		v := x.Value
@@ -253,7 +253,7 @@ func (p *walker) walkParamExp(f *frame, x *syntax.ParamExp, parent int, out *wor
 		out.arith = out.arith || x.Flags != nil
 	}
 	if x.NestedParam != nil {
-		var sb, pb strings.Builder
+		var sb, pb textBuf
 		ok := false
 		p.resolvePart(f, x.NestedParam, parent, false, false, out, &sb, &pb, &ok)
 	}
@@ -535,6 +535,12 @@ func braceWords(w *syntax.Word) []*syntax.Word {
 	if !hasBrace {
 		return nil
 	}
+	return expandBraces(w)
+}
+
+// expandBraces is braceWords past its cheap check, apart so that the state
+// of its range-over-func loop is allocated only for words with a brace.
+func expandBraces(w *syntax.Word) []*syntax.Word {
 	split := cloneWord(w)
 	if !syntax.SplitBraces(split) {
 		return nil
@@ -632,4 +638,42 @@ func isAllIndex(e syntax.ArithmExpr) bool {
 // lengthOnly reports ${#NAME}: the length of a value, not the value.
 func lengthOnly(x *syntax.ParamExp) bool {
 	return x.Length && !x.Excl && x.Index == nil && x.Exp == nil && x.Repl == nil && x.Slice == nil
+}
+
+// textBuf gathers a word's text as strings.Builder does, without copying
+// when the text is a single write (most words are one literal).
+type textBuf struct {
+	s     string          // the text while it is at most one write
+	b     strings.Builder // the text once a second write joins it
+	multi bool            // b holds the text
+}
+
+func (t *textBuf) WriteString(v string) {
+	switch {
+	case t.multi:
+		t.b.WriteString(v)
+	case t.s == "":
+		t.s = v
+	case v != "":
+		t.b.Grow(len(t.s) + len(v))
+		t.b.WriteString(t.s)
+		t.b.WriteString(v)
+		t.s, t.multi = "", true
+	}
+}
+
+// Len is the length of the text so far.
+func (t *textBuf) Len() int {
+	if t.multi {
+		return t.b.Len()
+	}
+	return len(t.s)
+}
+
+// String is the text so far.
+func (t *textBuf) String() string {
+	if t.multi {
+		return t.b.String()
+	}
+	return t.s
 }
