@@ -86,6 +86,8 @@ func (p *walker) command(f *frame, seg *Segment, words []word) {
 			seg.tag(TagNameNormalized)
 		}
 	}
+	seg.Argv = slices.Grow(seg.Argv, len(ws))
+	seg.Dynamic = slices.Grow(seg.Dynamic, len(ws))
 	for _, w := range ws {
 		seg.Argv = append(seg.Argv, w.text)
 		seg.Dynamic = append(seg.Dynamic, w.dynamic || w.glob)
