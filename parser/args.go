@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/rivumi/rivumi/rules"
@@ -60,7 +61,7 @@ func (p *walker) parseArgs(seg *Segment, ws []word) []word {
 			if !w.pipe {
 				seg.tag(TagDynamicArgs)
 			}
-			operands = append(operands, w)
+			operands = appendWord(operands, w, len(ws)-i)
 			if inOrder {
 				opts = true
 			}
@@ -74,7 +75,7 @@ func (p *walker) parseArgs(seg *Segment, ws []word) []word {
 			continue
 		}
 		if opts || t == "-" || len(t) < 2 || t[0] != '-' {
-			operands = append(operands, w)
+			operands = appendWord(operands, w, len(ws)-i)
 			if inOrder {
 				opts = true
 			}
@@ -90,7 +91,7 @@ func (p *walker) parseArgs(seg *Segment, ws []word) []word {
 				continue
 			}
 			if isNumber(t[1:]) {
-				operands = append(operands, w) // kill -9 -1: a process group
+				operands = appendWord(operands, w, len(ws)-i) // kill -9 -1: a process group
 				continue
 			}
 		}
@@ -159,6 +160,7 @@ func (p *walker) parseArgs(seg *Segment, ws []word) []word {
 	default:
 		p.env.cwd = seg.segCwdAbs
 	}
+	seg.Operands = slices.Grow(seg.Operands, len(operands))
 	for _, w := range operands {
 		seg.Operands = append(seg.Operands, p.operand(w))
 	}
@@ -290,4 +292,13 @@ func (p *walker) segCwd(seg *Segment, dir string) {
 		seg.cwdAbs = abs
 	}
 	seg.segCwdAbs = abs
+}
+
+// appendWord appends w to s, which it makes with room for n words when it is
+// nil (the words left bound how many operands there can be).
+func appendWord(s []word, w word, n int) []word {
+	if s == nil {
+		s = make([]word, 0, n)
+	}
+	return append(s, w)
 }

@@ -72,7 +72,7 @@ func (p *walker) callExpr(f *frame, c *syntax.CallExpr, s *syntax.Stmt) {
 	p.visited[c] = true
 	seg := p.newSegment(f, f.source(s))
 	// Words first: their substitutions become children of this segment.
-	var words []word
+	words := make([]word, 0, len(c.Args))
 	p.markPresence(c.Args, nil)
 	for _, w := range c.Args {
 		words = p.appendArgWords(words, f, w, seg.Index)
