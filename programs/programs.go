@@ -376,6 +376,12 @@ func Lookup(name string) *Program {
 	if p := r.byName[n]; p != nil {
 		return p
 	}
+	// The regular expressions below match only names ending in a digit or
+	// a dot, or holding a digit and a dash: test that first, as most names
+	// looked up and not found (git status, ls) do neither.
+	if !versioned(n) {
+		return nil
+	}
 	for {
 		m := versionSuffix().FindStringIndex(n)
 		if m == nil || m[0] == 0 {
@@ -392,6 +398,18 @@ func Lookup(name string) *Program {
 		}
 	}
 	return nil
+}
+
+// versioned reports whether n could match versionSuffix (it ends in a digit
+// or a dot) or versionInfix (it holds a digit and a dash).
+func versioned(n string) bool {
+	if n == "" {
+		return false
+	}
+	if c := n[len(n)-1]; c == '.' || '0' <= c && c <= '9' {
+		return true
+	}
+	return strings.IndexByte(n, '-') >= 0 && strings.IndexAny(n, "0123456789") >= 0
 }
 
 var (

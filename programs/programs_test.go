@@ -19,6 +19,8 @@ func TestLookup(t *testing.T) {
 		"lua5.4": "lua", "luajit": "lua", "php8.2": "php", "php-cgi8.2": "php", "php8.2-cgi": "php",
 		"node18": "node", "nodejs": "node", "rscript": "rscript", "pwsh.exe": "pwsh", "bash": "bash",
 		"bash5": "", "frobnicate": "", "x264": "", "pip3.11": "",
+		"Python3.12.EXE": "python", "PHP8.2-CGI": "php", "node18.": "node", "lua-5.4": "lua", "git status": "",
+		"": "", "-": "", "php-cgi": "php", "8.2": "", "x-8": "",
 	} {
 		got := ""
 		if p := programs.Lookup(name); p != nil {
