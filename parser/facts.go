@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"maps"
 	"slices"
 	"strings"
 
@@ -170,7 +169,13 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 	}
 	// In the options' name order: reads are facts, and facts must not
 	// depend on map order (a Command is a pure function of the text).
-	for _, name := range slices.Sorted(maps.Keys(seg.Options)) {
+	var buf [8]string // most segments have few options: sorted on the stack
+	names := buf[:0]
+	for name := range seg.Options {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
 		vals := seg.Options[name]
 		fileOpt := readsOption(prog, name)
 		for _, v := range vals {
