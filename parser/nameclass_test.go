@@ -92,3 +92,13 @@ func TestNameClassCase(t *testing.T) {
 		}
 	}
 }
+
+func TestInDir(t *testing.T) {
+	for _, p := range []string{"", "/", "/a", "/a/", "/a/b", "/ab", "a", "a/", "//", "/a//b"} {
+		for _, d := range []string{"", "/", "/a", "/a/", "a", "/ab", "//"} {
+			if got, want := inDir(p, d), strings.HasPrefix(p, d+"/"); got != want {
+				t.Errorf("inDir(%q, %q) = %v, want %v", p, d, got, want)
+			}
+		}
+	}
+}

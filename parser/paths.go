@@ -366,7 +366,7 @@ func (e *pathEnv) display(abs string) string {
 		return ""
 	case strings.HasPrefix(abs, virtualHome):
 		return "~" + abs[len(virtualHome):]
-	case e.home != virtualHome && (abs == e.home || strings.HasPrefix(abs, e.home+"/")):
+	case e.home != virtualHome && (abs == e.home || inDir(abs, e.home)):
 		return "~" + abs[len(e.home):]
 	case strings.HasPrefix(abs, virtualWS):
 		return "$WORKSPACE" + abs[len(virtualWS):]
@@ -383,7 +383,12 @@ func (e *pathEnv) display(abs string) string {
 }
 
 func under(p, dir string) bool {
-	return p == dir || strings.HasPrefix(p, dir+"/") || dir == "/"
+	return p == dir || inDir(p, dir) || dir == "/"
+}
+
+// inDir is strings.HasPrefix(p, dir+"/") without building dir+"/".
+func inDir(p, dir string) bool {
+	return len(p) > len(dir) && p[len(dir)] == '/' && p[:len(dir)] == dir
 }
 
 // classify returns the class of a static path (already resolved; may be a
