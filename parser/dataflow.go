@@ -594,53 +594,66 @@ func (p *walker) runnerChild(f *frame, parent *Segment, runner string, ws []word
 // file named (or "-", standard input), split into lines (or -0 / -d
 // items) when its contents are static. Each line is one argument, which
 // parallel shell-quotes where it inserts it; raw keeps the line itself.
-func (p *walker) parallelData(f *frame, opts map[string][]string) func(name string, static bool) ([]word, bool) {
-	delim, ok := byte('\n'), true
+// (A value, not a closure: a returned closure would move every frame it
+// could see to the heap.)
+func (p *walker) parallelData(f *frame, opts map[string][]string) parallelReader {
+	r := parallelReader{p: p, f: f, delim: '\n', ok: true}
 	if _, z := opts["null"]; z {
-		delim = 0
+		r.delim = 0
 	}
 	for _, n := range opts["NUM"] {
 		if strings.HasPrefix(n, "0") {
-			delim = 0 // -0 reads as a number to the generic scan
+			r.delim = 0 // -0 reads as a number to the generic scan
 		}
 	}
 	if d := opts["delimiter"]; len(d) > 0 {
-		delim, ok = xargsDelim(d[len(d)-1])
+		r.delim, r.ok = xargsDelim(d[len(d)-1])
 	}
-	_, cols := opts["colsep"]
+	_, r.cols = opts["colsep"]
 	if c := opts["C"]; len(c) > 0 {
-		cols = true
+		r.cols = true
 	}
-	return func(name string, static bool) ([]word, bool) {
-		if !ok || cols || !static {
-			return nil, false // --colsep splits columns nobody modelled
-		}
-		text, home, known := p.fileData(f, name)
-		if !known {
-			return nil, false
-		}
-		items := strings.Split(text, string(delim))
-		if len(items) > 0 && items[len(items)-1] == "" {
-			items = items[:len(items)-1]
-		}
-		var out []word
-		for _, it := range items {
-			if len(out) >= maxDataRuns {
-				break
-			}
-			if it == "" {
-				continue
-			}
-			w := dataWord(it, home)
-			w.raw = it
-			w.text = shquote.Word(it)
-			if home && (it == "~" || strings.HasPrefix(it, "~/")) {
-				w.text = it // the shell expanded it before: a home path, unquoted
-			}
-			out = append(out, w)
-		}
-		return out, len(out) > 0
+	return r
+}
+
+// parallelReader reads GNU parallel's argument sources (parallelData).
+type parallelReader struct {
+	p        *walker
+	f        *frame
+	delim    byte
+	ok, cols bool
+}
+
+func (r parallelReader) read(name string, static bool) ([]word, bool) {
+	p, f, delim := r.p, r.f, r.delim
+	if !r.ok || r.cols || !static {
+		return nil, false // --colsep splits columns nobody modelled
 	}
+	text, home, known := p.fileData(f, name)
+	if !known {
+		return nil, false
+	}
+	items := strings.Split(text, string(delim))
+	if len(items) > 0 && items[len(items)-1] == "" {
+		items = items[:len(items)-1]
+	}
+	var out []word
+	for _, it := range items {
+		if len(out) >= maxDataRuns {
+			break
+		}
+		if it == "" {
+			continue
+		}
+		w := dataWord(it, home)
+		w.raw = it
+		w.text = shquote.Word(it)
+		if home && (it == "~" || strings.HasPrefix(it, "~/")) {
+			w.text = it // the shell expanded it before: a home path, unquoted
+		}
+		out = append(out, w)
+	}
+	return out, len(out) > 0
 }
 
 // readPlan is a `while read …` loop condition: the variables read, the

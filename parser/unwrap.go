@@ -498,7 +498,7 @@ func (p *walker) codeWrapper(f *frame, seg *Segment, name string, ws []word) {
 		}
 		var read []word
 		for _, name := range l {
-			ws, ok := data(name.text, !name.dynamic)
+			ws, ok := data.read(name.text, !name.dynamic)
 			if !ok {
 				read = nil
 				break
@@ -516,12 +516,12 @@ func (p *walker) codeWrapper(f *frame, seg *Segment, name string, ws []word) {
 	if len(lists) == 0 && !pipeMode {
 		if names := opts["arg-file"]; len(names) > 0 {
 			for _, name := range names {
-				if ws, ok := data(name, true); ok && p.dataRoom(2*len(ws)) {
+				if ws, ok := data.read(name, true); ok && p.dataRoom(2*len(ws)) {
 					lists = append(lists, ws)
 				}
 			}
 			seg.tag(TagAppendedArgs) // as without the files' contents
-		} else if ws, ok := data("-", true); ok && len(cmdWords) > 0 && p.dataRoom(2*len(ws)) {
+		} else if ws, ok := data.read("-", true); ok && len(cmdWords) > 0 && p.dataRoom(2*len(ws)) {
 			// echo / | parallel rm -rf: each line is an argument. The
 			// reading without them (below) is graded as well.
 			p.parallelRuns(f, seg, cmdWords, [][]word{ws}, opts)

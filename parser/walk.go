@@ -647,7 +647,12 @@ func (p *walker) changeShell() {
 
 // sweep walks every statement, substitution and simple command found below
 // n that the structured walk has not handled yet.
-func (p *walker) sweep(f *frame, n syntax.Node) {
+func (p *walker) sweep(of *frame, n syntax.Node) {
+	// The closure escapes (syntax.Walk keeps it): it captures a copy, so that
+	// the callers' frames can stay on the stack. Frames are never written
+	// through a pointer, so the copy sees what of does.
+	fc := *of
+	f := &fc
 	syntax.Walk(n, func(node syntax.Node) bool {
 		if node == nil || p.visited[node] {
 			return node == nil || !p.visited[node]
