@@ -747,7 +747,7 @@ func nameClass(p string) string {
 		return ClassInstructions
 	case agentFiles[lbase]:
 		return ClassAgentConfig
-	case rcFiles[lbase] && (lbase == strings.ToLower(trimmed) || strings.HasPrefix(lbase, ".") || lbase == "config.fish" ||
+	case rcFiles[lbase] && (lbase == lower || strings.HasPrefix(lbase, ".") || lbase == "config.fish" ||
 		strings.HasPrefix(trimmed, "etc/") || strings.Contains(p, "\x00home")):
 		return ClassRC
 	case ciFiles[base]:

@@ -409,7 +409,7 @@ func versioned(n string) bool {
 	if c := n[len(n)-1]; c == '.' || '0' <= c && c <= '9' {
 		return true
 	}
-	return strings.IndexByte(n, '-') >= 0 && strings.IndexAny(n, "0123456789") >= 0
+	return strings.IndexByte(n, '-') >= 0 && strings.ContainsAny(n, "0123456789")
 }
 
 var (

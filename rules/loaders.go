@@ -52,9 +52,9 @@ func IsProjectCode(path string) bool {
 	if loadedFiles[lp[strings.LastIndexByte(lp, '/')+1:]] {
 		return true
 	}
-	slp := "/" + lp
 	for _, p := range loadedPaths {
-		if strings.HasSuffix(slp, p) {
+		// p starts with a slash: the suffix of "/"+lp, without building it.
+		if strings.HasSuffix(lp, p) || len(p) == len(lp)+1 && p[1:] == lp {
 			return true
 		}
 	}
