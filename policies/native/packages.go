@@ -2,7 +2,6 @@ package native
 
 import (
 	"slices"
-	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -15,7 +14,7 @@ var packagesRules = []Rule{
 		if subs, ok := t.PackageManagers[s.Program]; ok && slices.Contains(subs, s.Subcommand) {
 			return true
 		}
-		return kindsOf(t).installs[s.Program]
+		return t.Kind("installs", s.Program)
 	}},
 	// exec.workspace-code, two bodies:
 	//   runs := workspace_runners[program]; runs == true; not seg.query_only
@@ -38,13 +37,13 @@ var packagesRules = []Rule{
 	//   "wrapped" in tags; some w in wrappers; kinds.privilege_wrapper[w.name]
 	//   kinds.privilege[program]
 	{ID: "privilege.escalation", Layer: Ask, Match: func(s *Seg, t *Tables) bool {
-		if kindsOf(t).privilege[s.Program] {
+		if t.Kind("privilege", s.Program) {
 			return true
 		}
 		if len(s.Wrappers) == 0 || !s.Tag("wrapped") {
 			return false
 		}
-		pw := kindsOf(t).privilegeWrapper
+		pw := t.Kinds["privilege_wrapper"]
 		for i := range s.Wrappers {
 			if pw[s.Wrappers[i].Name] {
 				return true
@@ -59,39 +58,12 @@ var packagesRules = []Rule{
 		if t.OpsTools[s.Program] && slices.ContainsFunc(s.Argv, opsDestroyWord) {
 			return true
 		}
-		return kindsOf(t).database[s.Program] && slices.ContainsFunc(s.Argv, databaseDestroyWord)
+		return t.Kind("database", s.Program) && slices.ContainsFunc(s.Argv, databaseDestroyWord)
 	}},
 	// ops.system: kinds.system[program].
-	{ID: "ops.system", Layer: Ask, Match: func(s *Seg, t *Tables) bool { return kindsOf(t).system[s.Program] }},
+	{ID: "ops.system", Layer: Ask, Match: func(s *Seg, t *Tables) bool { return t.Kind("system", s.Program) }},
 	// ops.kill: kinds.kills[program].
-	{ID: "ops.kill", Layer: Ask, Match: func(s *Seg, t *Tables) bool { return kindsOf(t).kills[s.Program] }},
-}
-
-// kindSets are the registry kinds (data.rivumi.tables.kinds.K) that the
-// rules of packages.go and readonly.go read, looked up once per Tables:
-// t.Kind hashes the kind's name on every call, which was most of these
-// rules' cost. Tables are not changed once rules read them.
-type kindSets struct {
-	t                                                     *Tables
-	installs, privilege, privilegeWrapper, database       Set
-	system, kills, textScript, handsListing, harmlessWrap Set
-}
-
-var kindCache atomic.Pointer[kindSets]
-
-// kindsOf returns t's kind sets (built on first use, and again when the
-// rules are given other Tables).
-func kindsOf(t *Tables) *kindSets {
-	if k := kindCache.Load(); k != nil && k.t == t {
-		return k
-	}
-	k := &kindSets{
-		t: t, installs: t.Kinds["installs"], privilege: t.Kinds["privilege"], privilegeWrapper: t.Kinds["privilege_wrapper"],
-		database: t.Kinds["database"], system: t.Kinds["system"], kills: t.Kinds["kills"], textScript: t.Kinds["text_script"],
-		handsListing: t.Kinds["hands_listing"], harmlessWrap: t.Kinds["harmless_wrapper"],
-	}
-	kindCache.Store(k)
-	return k
+	{ID: "ops.kill", Layer: Ask, Match: func(s *Seg, t *Tables) bool { return t.Kind("kills", s.Program) }},
 }
 
 // The ops.destroy patterns of packages.rego, matched by hand: OPA's

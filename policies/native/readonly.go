@@ -75,7 +75,7 @@ var readonlyRules = []Rule{
 	// seg.static_args; count(code) > 0; every c in code { c.safe };
 	// every f in flags { f in {…} }; seg.writes_in_workspace; seg.reads_ok.
 	{ID: "allow.text-script", Layer: Allow, Match: func(s *Seg, t *Tables) bool {
-		if len(s.Code) == 0 || !kindsOf(t).textScript[s.Program] {
+		if len(s.Code) == 0 || !t.Kind("text_script", s.Program) {
 			return false
 		}
 		for i := range s.Code {
@@ -323,13 +323,13 @@ func listedTagsOK(s *Seg, t *Tables) bool {
 // listing over (xargs or find, counted with repeats) and every wrapper
 // hands it over or is harmless.
 func listedWrappersOK(s *Seg, t *Tables) bool {
-	k := kindsOf(t)
+	hands, harmless := t.Kinds["hands_listing"], t.Kinds["harmless_wrapper"]
 	n := 0
 	for i := range s.Wrappers {
 		name := s.Wrappers[i].Name
-		if k.handsListing[name] {
+		if hands[name] {
 			n++
-		} else if !k.harmlessWrap[name] {
+		} else if !harmless[name] {
 			return false
 		}
 	}
