@@ -250,7 +250,9 @@ type compiled struct {
 	// compiled on first use (coverage, Rego tests, sources). nil: every
 	// verdict evaluates the Rego.
 	native *native.Rules
-	opa    func() (*regoPolicy, error)
+	// rego returns the compiled Rego policy, compiling it on the first
+	// call when the engine grades with the Go rules.
+	rego func() (*regoPolicy, error)
 }
 
 // regoPolicy is the compiled Rego: what OPA evaluates.
@@ -260,10 +262,6 @@ type regoPolicy struct {
 	compiler *ast.Compiler
 	modules  map[string]*ast.Module
 }
-
-// rego returns the compiled Rego policy, compiling it on the first call
-// when the engine grades with the Go rules.
-func (c *compiled) rego() (*regoPolicy, error) { return c.opa() }
 
 func compile(ctx context.Context, cfg *config) (*compiled, error) {
 	files, dataFiles, err := load(cfg)
@@ -367,7 +365,7 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 			return nil, err
 		}
 		c.native = native.New(tabs)
-		c.opa = sync.OnceValues(func() (*regoPolicy, error) {
+		c.rego = sync.OnceValues(func() (*regoPolicy, error) {
 			rp, ps := build(nil)
 			if len(ps) > 0 {
 				return nil, &PolicyError{Problems: ps}
@@ -380,7 +378,7 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 		if len(problems) > 0 {
 			return nil, &PolicyError{Problems: problems}
 		}
-		c.opa = func() (*regoPolicy, error) { return rp, nil }
+		c.rego = func() (*regoPolicy, error) { return rp, nil }
 	}
 	if ps := checkExamples(ctx, c, cfg); len(ps) > 0 { // YAML rule examples (engine/yaml.go)
 		return nil, &PolicyError{Problems: ps}

@@ -394,11 +394,9 @@ func (e *Engine) regoHits(run *evalRun, cmd *parser.Command, i int, shape *ast.T
 	return h, nil
 }
 
-// gradeSegment evaluates one segment through the fast path (cached layer
-// hits, layering in Go) and returns its decision and reasons. The allow
-// layer is evaluated when full asks for every hit, when the engine loaded
-// anything a team wrote (its failing rules must deny; see alwaysAllow), or
-// when no floor, deny or open ask decided the segment already.
+// gradeSegment grades one segment and returns its decision and reasons:
+// the layer hits come from the Go rules when run is nil (nativeHits), from
+// OPA otherwise (regoHits), and the layering is applied in Go.
 func (e *Engine) gradeSegment(run *evalRun, cmd *parser.Command, i int, shape *ast.Term, granted []string, full bool) (Decision, []Reason, error) {
 	seg := cmd.Segments[i]
 	gs := make(map[string]bool, len(granted))
