@@ -60,6 +60,25 @@ func (s *scanner) ws() {
 	}
 }
 
+// more reads what follows an element of an array or object: a comma
+// (true: another element comes) or close (false: the end). Anything else,
+// or the end of the text, marks the input bad (false).
+func (s *scanner) more(close byte) bool {
+	s.ws()
+	switch {
+	case s.i >= len(s.b):
+		s.bad = true
+	case s.b[s.i] == ',':
+		s.i++
+		return true
+	case s.b[s.i] == close:
+		s.i++
+	default:
+		s.bad = true
+	}
+	return false
+}
+
 // value checks the value at s.i against t (nil: any type) and, when dst
 // is valid (a settable zero value of type t, which [fastType] accepts),
 // decodes it into dst as encoding/json would.
@@ -117,19 +136,7 @@ func (s *scanner) value(t reflect.Type, dst reflect.Value) *Error {
 				return err
 			}
 			s.path = s.path[:len(s.path)-1]
-			s.ws()
-			if s.i >= len(s.b) {
-				s.bad = true
-				return nil
-			}
-			switch s.b[s.i] {
-			case ',':
-				s.i++
-			case ']':
-				s.i++
-				return nil
-			default:
-				s.bad = true
+			if !s.more(']') {
 				return nil
 			}
 		}
@@ -305,19 +312,7 @@ func (s *scanner) object(t reflect.Type, dst reflect.Value) *Error {
 			return err
 		}
 		s.path = s.path[:len(s.path)-1]
-		s.ws()
-		if s.i >= len(s.b) {
-			s.bad = true
-			return nil
-		}
-		switch s.b[s.i] {
-		case ',':
-			s.i++
-		case '}':
-			s.i++
-			return nil
-		default:
-			s.bad = true
+		if !s.more('}') {
 			return nil
 		}
 	}
