@@ -26,17 +26,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/rivumi/rivumi/engine"
@@ -253,134 +247,6 @@ func cmdExec(args []string) error {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
-
-// cmdLoad drives POST /v1/verdict with c clients (keep-alive, one
-// connection each) for a fixed duration, bounded by -max requests. It only
-// targets loopback addresses.
-func cmdLoad(args []string) error {
-	fs := flag.NewFlagSet("load", flag.ExitOnError)
-	target := fs.String("url", "", "server base URL (http://127.0.0.1:PORT)")
-	clients := fs.Int("c", 16, "concurrent clients")
-	dur := fs.Duration("d", 10*time.Second, "measuring time")
-	warm := fs.Duration("warmup", time.Second, "unmeasured load first")
-	maxReq := fs.Int64("max", 2_000_000, "stop after this many requests whatever the time")
-	cmdsFile := fs.String("cmds", "", "commands (JSON strings, one a line)")
-	uniqueCwd := fs.Bool("unique-cwd", false, "give every request its own cwd and workspace, so that no segment result is cached")
-	pid := fs.Int("pid", 0, "the server's PID, to report the CPU time it spent per verdict")
-	id := fs.String("id", "", "result id")
-	out := fs.String("out", "", "append the result to this TSV file")
-	fs.Parse(args)
-	u, err := url.Parse(*target)
-	if err != nil || u.Scheme != "http" {
-		return fmt.Errorf("load: -url %q: want http://127.0.0.1:PORT", *target)
-	}
-	ip := net.ParseIP(u.Hostname())
-	if u.Hostname() == "localhost" {
-		ip = net.IPv4(127, 0, 0, 1)
-	}
-	if ip == nil || !ip.IsLoopback() {
-		return fmt.Errorf("load: %s is not a loopback address; refusing", u.Host)
-	}
-	if *clients < 1 || *clients > 256 || *dur <= 0 || *dur > 2*time.Minute {
-		return errors.New("load: want 1..256 clients and a duration up to 2m")
-	}
-	cmds, err := readCmds(*cmdsFile)
-	if err != nil {
-		return err
-	}
-	tr := &http.Transport{MaxIdleConnsPerHost: *clients, MaxConnsPerHost: *clients, DisableCompression: true}
-	hc := &http.Client{Transport: tr, Timeout: 10 * time.Second}
-	endpoint := strings.TrimRight(*target, "/") + "/v1/verdict"
-
-	var seq, sent atomic.Int64
-	type result struct {
-		durs []time.Duration
-		errs int
-		err  string
-	}
-	run := func(ctx context.Context, record bool) []result {
-		res := make([]result, *clients)
-		var wg sync.WaitGroup
-		for w := range *clients {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				r := &res[w]
-				for ctx.Err() == nil && sent.Add(1) <= *maxReq {
-					i := seq.Add(1)
-					req := map[string]string{"command": cmds[int(i)%len(cmds)]}
-					if *uniqueCwd {
-						req["cwd"] = fmt.Sprintf("/work/proj%d", i)
-						req["workspace"] = req["cwd"]
-					}
-					body, _ := json.Marshal(req)
-					t0 := time.Now()
-					resp, err := hc.Post(endpoint, "application/json", bytes.NewReader(body))
-					if err == nil {
-						_, err = io.Copy(io.Discard, resp.Body)
-						resp.Body.Close()
-						if err == nil && resp.StatusCode != http.StatusOK {
-							err = fmt.Errorf("HTTP %d", resp.StatusCode)
-						}
-					}
-					d := time.Since(t0)
-					if ctx.Err() != nil {
-						return // cut off by the deadline: not a full request
-					}
-					if err != nil {
-						r.errs++
-						if r.err == "" {
-							r.err = err.Error()
-						}
-						continue
-					}
-					if record {
-						r.durs = append(r.durs, d)
-					}
-				}
-			}()
-		}
-		wg.Wait()
-		return res
-	}
-	if *warm > 0 {
-		ctx, cancel := context.WithTimeout(context.Background(), *warm)
-		run(ctx, false)
-		cancel()
-	}
-	sent.Store(0)
-	ctx, cancel := context.WithTimeout(context.Background(), *dur)
-	cpu0 := procCPU(*pid)
-	t0 := time.Now()
-	res := run(ctx, true)
-	elapsed := time.Since(t0)
-	cpu1 := procCPU(*pid)
-	cancel()
-	var all []time.Duration
-	errs, firstErr := 0, ""
-	for _, r := range res {
-		all = append(all, r.durs...)
-		errs += r.errs
-		if firstErr == "" {
-			firstErr = r.err
-		}
-	}
-	s := quantiles(all)
-	rps := float64(len(all)) / elapsed.Seconds()
-	note := fmt.Sprintf("c=%d d=%s n=%d", *clients, dur.String(), len(all))
-	if *uniqueCwd {
-		note += " unique-cwd"
-	}
-	if *pid > 0 && cpu1 > cpu0 && len(all) > 0 {
-		used := cpu1 - cpu0
-		note += fmt.Sprintf(" server-cpu=%.0fus/req server-cores=%.2f", float64(used.Microseconds())/float64(len(all)), used.Seconds()/elapsed.Seconds())
-	}
-	if errs > 0 {
-		note += fmt.Sprintf(" ERRORS=%d (%s)", errs, firstErr)
-	}
-	fmt.Fprintf(os.Stderr, "  %-28s %8.0f req/s  p50 %6.3f ms  p99 %6.3f ms  (%s)\n", *id, rps, ms(s.median), ms(s.p99), note)
-	return appendResult(*out, *id, s, rps, note)
-}
 
 // cmdInproc grades the mix in this process for a fixed time, one command
 // after the other, timing each call: the figure the node script measures

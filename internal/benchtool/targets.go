@@ -98,7 +98,18 @@ func cmdTargets(args []string) error {
 		if hr, ok := rows["t20.serve.rss"]; ok {
 			rss = num(hr, "VmHWM")
 		}
-		fmt.Fprintf(w, "| serve, no cache hit, 16 clients ≥ 15k verdicts/s | %.0f/s | %.2f× target | %s |\n", r.perSec, r.perSec/15000, mark(r.perSec >= 15000))
+		ratio := fmt.Sprintf("%.2f× target", r.perSec/15000)
+		if o, ok := rows["t20.opa"]; ok && o.perSec > 0 {
+			ratio += fmt.Sprintf("; %.2f× stock OPA on one rule (%.0f/s, p99 %.2f ms)", r.perSec/o.perSec, o.perSec, ms(o.p99))
+		}
+		cpu := ""
+		if v := field(r, "server-cpu"); v != "" {
+			cpu = ", server CPU " + strings.TrimSuffix(v, "/req") + " a verdict"
+			if c := field(r, "client-cpu"); c != "" {
+				cpu += ", load client " + strings.TrimSuffix(c, "/req")
+			}
+		}
+		fmt.Fprintf(w, "| serve, no cache hit, 16 clients ≥ 15k verdicts/s | %.0f/s%s | %s | %s |\n", r.perSec, cpu, ratio, mark(r.perSec >= 15000))
 		fmt.Fprintf(w, "| … p99 ≤ 5 ms | %.2f ms | | %s |\n", ms(r.p99), mark(r.p99 <= 5*time.Millisecond))
 		fmt.Fprintf(w, "| … peak RSS ≤ 60 MiB | %.0f MiB | | %s |\n", rss/1024, mark(rss > 0 && rss <= 60*1024))
 	}
