@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"hash/maphash"
 	"strconv"
 	"strings"
 	"sync"
@@ -76,12 +77,27 @@ func (c *hitCache) put(key ast.Value, hits layerHits) {
 // is fixed for the engine's life, so a hit is exact. Verdicts that ended
 // in an evaluation error (a cancelled context, a failing policy) are never
 // stored.
+//
+// It is split into shards by the key's hash, each with its own lock and
+// its share of the bounds: a server grading on every core looks a
+// verdict up and stores it for each request, and under one lock those
+// requests queued for it (serve with no cache hit, 16 clients: 0.64 s of
+// waiting in 6 s).
 type verdictCache struct {
+	seed   maphash.Seed
+	shards [verdictShards]verdictShard
+}
+
+type verdictShard struct {
 	mu    sync.Mutex
 	m     map[string]Verdict
 	max   int
-	bytes int // of the keys, bounded by maxCacheBytes
+	bytes int      // of the keys, bounded by maxCacheBytes / verdictShards
+	_     [64]byte // a shard's lock and its neighbour's are not on one cache line
 }
+
+// verdictShards is how many shards a verdictCache has.
+const verdictShards = 16
 
 // Long commands are graded every time: agents' commands are short, and a
 // cache of a few thousand 256 KiB commands would hold a gigabyte.
@@ -90,11 +106,20 @@ const (
 	maxCacheBytes = 16 << 20 // bytes of verdict-cache keys before it starts over
 )
 
-func newVerdictCache(max int) *verdictCache {
-	if max <= 0 {
+func newVerdictCache(size int) *verdictCache {
+	if size <= 0 {
 		return nil
 	}
-	return &verdictCache{m: map[string]Verdict{}, max: max}
+	c := &verdictCache{seed: maphash.MakeSeed()}
+	per := max(1, (size+verdictShards-1)/verdictShards)
+	for i := range c.shards {
+		c.shards[i] = verdictShard{m: map[string]Verdict{}, max: per}
+	}
+	return c
+}
+
+func (c *verdictCache) shard(key string) *verdictShard {
+	return &c.shards[maphash.String(c.seed, key)%verdictShards]
 }
 
 // verdictKey joins the fields, each prefixed by its length so no two
@@ -127,9 +152,10 @@ func (c *verdictCache) get(key string) (Verdict, bool) {
 	if c == nil {
 		return Verdict{}, false
 	}
-	c.mu.Lock()
-	v, ok := c.m[key]
-	c.mu.Unlock()
+	sh := c.shard(key)
+	sh.mu.Lock()
+	v, ok := sh.m[key]
+	sh.mu.Unlock()
 	if ok {
 		v.Reasons = append([]Reason(nil), v.Reasons...) // the caller may change its copy
 	}
@@ -141,13 +167,14 @@ func (c *verdictCache) put(key string, v Verdict) {
 		return
 	}
 	v.Reasons = append([]Reason(nil), v.Reasons...)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.m) >= c.max || c.bytes+len(key) > maxCacheBytes {
-		c.m, c.bytes = map[string]Verdict{}, 0 // bounded, like hitCache
+	sh := c.shard(key)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if len(sh.m) >= sh.max || sh.bytes+len(key) > maxCacheBytes/verdictShards {
+		sh.m, sh.bytes = map[string]Verdict{}, 0 // bounded, like hitCache
 	}
-	if _, dup := c.m[key]; !dup {
-		c.bytes += len(key)
+	if _, dup := sh.m[key]; !dup {
+		sh.bytes += len(key)
 	}
-	c.m[key] = v
+	sh.m[key] = v
 }

@@ -112,7 +112,7 @@ func TestCachesAreBounded(t *testing.T) {
 	if v := e.EvaluateText(context.Background(), long); v.Decision != Allow {
 		t.Fatalf("long echo: %s %v", v.Decision, v.Reasons)
 	}
-	if n := len(e.verdicts.m); n != 0 {
+	if n, _ := e.verdicts.size(); n != 0 {
 		t.Errorf("a %d-byte command was cached (%d verdicts)", len(long), n)
 	}
 	if n := e.cache.n; n != 0 {
@@ -122,10 +122,37 @@ func TestCachesAreBounded(t *testing.T) {
 	key := strings.Repeat("k", maxCachedText)
 	for i := range maxCacheBytes/len(key) + 10 {
 		c.put(fmt.Sprint(i)+key, Verdict{})
-		if c.bytes > maxCacheBytes {
-			t.Fatalf("after %d puts the keys hold %d bytes, over %d", i+1, c.bytes, maxCacheBytes)
+		if _, b := c.size(); b > maxCacheBytes {
+			t.Fatalf("after %d puts the keys hold %d bytes, over %d", i+1, b, maxCacheBytes)
 		}
 	}
+	small := newVerdictCache(64)
+	for i := range 10_000 {
+		small.put(fmt.Sprint(i), Verdict{})
+		if n, _ := small.size(); n > 64+verdictShards {
+			t.Fatalf("after %d puts a cache of 64 holds %d verdicts", i+1, n)
+		}
+	}
+	small.put("k", Verdict{Decision: Ask, Reasons: []Reason{{Rule: "r"}}})
+	v, ok := small.get("k")
+	if !ok || v.Decision != Ask || len(v.Reasons) != 1 {
+		t.Fatalf("get after put = %v, %v", v, ok)
+	}
+	v.Reasons[0].Rule = "changed"
+	if v, _ := small.get("k"); v.Reasons[0].Rule != "r" {
+		t.Errorf("a caller's change reached the cache: %q", v.Reasons[0].Rule)
+	}
+}
+
+// size counts the verdicts the cache holds and the bytes of their keys.
+func (c *verdictCache) size() (n, bytes int) {
+	for i := range c.shards {
+		sh := &c.shards[i]
+		sh.mu.Lock()
+		n, bytes = n+len(sh.m), bytes+sh.bytes
+		sh.mu.Unlock()
+	}
+	return n, bytes
 }
 
 // TestAllowAlwaysEvaluatedForTeamRules: whatever a team adds (Rego packs,
