@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,7 +32,7 @@ import (
 // the stat unchanged (git's "racy" entries). Entries live at most
 // foundMaxAge, and where stat gives no ctime and inode (not Linux) nothing
 // is remembered.
-var foundConfigs = &foundCache{m: map[foundKey]*foundEntry{}}
+var foundConfigs = newFoundCache()
 
 var (
 	racyWindow  = 2 * time.Second
@@ -41,10 +42,19 @@ var (
 // maxFound bounds foundConfigs (past it, it starts over).
 const maxFound = 256
 
+// foundCache is read on every request and written when a configuration
+// changes: readers load the map without a lock, writers replace it with a
+// copy (under mu, so that no write is lost).
 type foundCache struct {
-	mu   sync.Mutex
-	m    map[foundKey]*foundEntry
+	mu   sync.Mutex // held by writers
+	m    atomic.Pointer[map[foundKey]*foundEntry]
 	hits atomic.Int64 // answers given from m (for tests)
+}
+
+func newFoundCache() *foundCache {
+	fc := &foundCache{}
+	fc.reset()
+	return fc
 }
 
 // foundKey is everything besides the files' contents that the answer of
@@ -81,9 +91,7 @@ func (fc *foundCache) find(ctx context.Context, dir string) found {
 	if !ok {
 		return compute(nil)
 	}
-	fc.mu.Lock()
-	e := fc.m[key]
-	fc.mu.Unlock()
+	e := (*fc.m.Load())[key]
 	if e != nil && time.Since(e.at) < foundMaxAge && sigsHold(e.sigs) {
 		fc.hits.Add(1)
 		return e.found
@@ -103,10 +111,12 @@ func (fc *foundCache) find(ctx context.Context, dir string) found {
 		return f
 	}
 	fc.mu.Lock()
-	if len(fc.m) >= maxFound {
-		fc.m = map[foundKey]*foundEntry{}
+	m := map[foundKey]*foundEntry{}
+	if old := *fc.m.Load(); len(old) < maxFound {
+		maps.Copy(m, old)
 	}
-	fc.m[key] = &foundEntry{found: f, sigs: sigs, at: at}
+	m[key] = &foundEntry{found: f, sigs: sigs, at: at}
+	fc.m.Store(&m)
 	fc.mu.Unlock()
 	return f
 }
@@ -114,7 +124,8 @@ func (fc *foundCache) find(ctx context.Context, dir string) found {
 // reset forgets every entry (for tests).
 func (fc *foundCache) reset() {
 	fc.mu.Lock()
-	fc.m = map[foundKey]*foundEntry{}
+	m := map[foundKey]*foundEntry{}
+	fc.m.Store(&m)
 	fc.mu.Unlock()
 }
 
