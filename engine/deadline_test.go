@@ -23,7 +23,8 @@ deny contains {"id": "team.slow"} if {
 
 // Every evaluation has a deadline of its own: a slow rule denies with
 // engine.timeout, whatever the caller's context (here: none), on each entry
-// point; a sooner deadline of the caller stays.
+// point; a sooner deadline of the caller stays, a later one does not
+// lift the engine's.
 func TestEvalDeadline(t *testing.T) {
 	ctx := context.Background()
 	e, err := engine.New(ctx, engine.UserModule("slow.rego", slowPack), engine.EvalTimeout(100*time.Millisecond), engine.CacheSize(0))
@@ -38,6 +39,11 @@ func TestEvalDeadline(t *testing.T) {
 			c, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
 			defer cancel()
 			return e.EvaluateText(c, "ls")
+		},
+		"caller's later": func() engine.Verdict { // the engine's own deadline still counts
+			c, cancel := context.WithTimeout(ctx, time.Minute)
+			defer cancel()
+			return e.EvaluateText(c, "ls -l")
 		},
 	} {
 		start := time.Now()

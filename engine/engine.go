@@ -222,13 +222,20 @@ func (e *Engine) Evaluate(ctx context.Context, cmd *parser.Command, opts ...Eval
 }
 
 // deadline bounds one evaluation by the engine's timeout (a sooner
-// deadline of ctx stays).
+// deadline of ctx stays). When ctx already ends no later than the
+// timeout would, ctx is the bound: a server that set its own deadline
+// pays for one timer, not two.
 func (e *Engine) deadline(ctx context.Context) (context.Context, context.CancelFunc) {
 	if e.timeout <= 0 {
-		return ctx, func() {}
+		return ctx, noCancel
+	}
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= e.timeout {
+		return ctx, noCancel
 	}
 	return context.WithTimeout(ctx, e.timeout)
 }
+
+func noCancel() {}
 
 // ctxFail is the verdict of an evaluation whose context ended: a deadline
 // is engine.timeout, a cancellation engine.error; both deny.
