@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/rivumi/rivumi/internal/realpath"
 	"github.com/rivumi/rivumi/internal/shquote"
 	"mvdan.cc/sh/v3/syntax"
 
@@ -177,7 +178,7 @@ func newWalker(cfg config, text string) *walker {
 	}
 	env := pathEnv{workspace: ws, home: home, cwd: cwd}
 	if cfg.follow {
-		env.links = map[string]link{}
+		env.links, env.fs = map[string]link{}, &realpath.Cache{}
 		env.phys = &pathEnv{workspace: physDir(&env, ws), home: physDir(&env, home)}
 	}
 	pwd := ""

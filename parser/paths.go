@@ -180,9 +180,11 @@ type pathEnv struct {
 	cwd       string // absolute, or "" when unknown
 
 	// With FollowSymlinks: phys classes resolved targets (its workspace
-	// and home are resolved too); links remembers resolutions.
+	// and home are resolved too); links remembers resolutions, fs what
+	// the disk said of each directory on the way.
 	phys  *pathEnv
 	links map[string]link
+	fs    *realpath.Cache
 }
 
 // link is one resolution of a raw absolute path.
@@ -198,7 +200,7 @@ func (e *pathEnv) resolve(raw string) link {
 	if l, ok := e.links[raw]; ok {
 		return l
 	}
-	r, linked, err := realpath.Graded(raw)
+	r, linked, err := e.fs.Graded(raw)
 	l := link{resolved: r, linked: linked, err: err != nil}
 	e.links[raw] = l
 	return l

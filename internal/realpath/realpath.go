@@ -30,7 +30,7 @@ const MaxLinks = 40
 // is any lstat or readlink error but "does not exist" and "not a
 // directory". On Windows the name is returned cleaned, unresolved.
 func Resolve(name string) (string, error) {
-	r, _, err := walk(name, nil)
+	r, _, err := walk(name, nil, nil)
 	return r, err
 }
 
@@ -41,19 +41,71 @@ func Resolve(name string) (string, error) {
 // process, not the command; the rest of the path is then kept as written,
 // for the text rules to class.
 func Graded(name string) (resolved string, linked bool, err error) {
-	return walk(name, pseudo)
+	return walk(name, pseudo, nil)
+}
+
+// A Cache remembers what lstat and readlink answered during one grading,
+// so that the paths of one command, which share their directories (the
+// workspace's, above all), look each one up once. Its answers are those of
+// the moment they were first asked: use one Cache for one command and drop
+// it (a Cache kept longer would miss links made since). The zero value is
+// ready to use; a Cache is not safe for concurrent use.
+type Cache struct {
+	m map[string]entry
+}
+
+// entry is what lstat (and readlink, for a link) said of one path.
+type entry struct {
+	link   bool   // a symbolic link, to target
+	target string // the link's target
+	gone   bool   // it does not exist, or a component is not a directory
+	err    error  // another lstat or readlink error
+}
+
+// Graded is [Graded] answered from c where c saw the path's components
+// before.
+func (c *Cache) Graded(name string) (resolved string, linked bool, err error) {
+	return walk(name, pseudo, c)
+}
+
+// look returns what lstat (and readlink) say of name, from c when c was
+// asked before (c may be nil: nothing is remembered).
+func (c *Cache) look(name string) entry {
+	if c != nil {
+		if e, ok := c.m[name]; ok {
+			return e
+		}
+	}
+	var e entry
+	fi, err := os.Lstat(name)
+	switch {
+	case err != nil && (errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)):
+		e.gone = true
+	case err != nil:
+		e.err = err
+	case fi.Mode()&os.ModeSymlink != 0:
+		e.link = true
+		e.target, e.err = os.Readlink(name)
+	}
+	if c != nil {
+		if c.m == nil {
+			c.m = make(map[string]entry)
+		}
+		c.m[name] = e
+	}
+	return e
 }
 
 func pseudo(dir string) bool {
-	for _, p := range []string{"/proc", "/dev", "/sys"} {
-		if dir == p || strings.HasPrefix(dir, p+"/") {
+	for _, p := range [...]string{"/proc", "/dev", "/sys"} {
+		if strings.HasPrefix(dir, p) && (len(dir) == len(p) || dir[len(p)] == '/') {
 			return true
 		}
 	}
 	return false
 }
 
-func walk(name string, stop func(string) bool) (string, bool, error) {
+func walk(name string, stop func(string) bool, cache *Cache) (string, bool, error) {
 	if filepath.Separator != '/' {
 		// Windows paths (drive letters, backslashes, reparse points) are
 		// not resolved: the name is kept as written.
@@ -81,16 +133,16 @@ func walk(name string, stop func(string) bool) (string, bool, error) {
 			resolved = next
 			continue
 		}
-		fi, err := os.Lstat(next)
-		if err != nil {
-			if !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
-				return "", links > 0, err
-			}
+		e := cache.look(next)
+		if e.err != nil && !e.link {
+			return "", links > 0, e.err
+		}
+		if e.gone {
 			lexical = true
 			resolved = next
 			continue
 		}
-		if fi.Mode()&os.ModeSymlink == 0 {
+		if !e.link {
 			resolved = next
 			continue
 		}
@@ -98,9 +150,9 @@ func walk(name string, stop func(string) bool) (string, bool, error) {
 		if links > MaxLinks {
 			return "", true, fmt.Errorf("too many levels of symbolic links in %q", name)
 		}
-		target, err := os.Readlink(next)
-		if err != nil {
-			return "", true, err
+		target := e.target
+		if e.err != nil {
+			return "", true, e.err
 		}
 		if strings.HasPrefix(target, "/") {
 			resolved = "/"

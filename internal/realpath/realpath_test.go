@@ -33,6 +33,10 @@ func TestResolve(t *testing.T) {
 	must(os.Symlink("loop1", dir+"/ws/loop2"))
 	must(os.Symlink("sub/..", dir+"/ws/dots"))
 	must(os.Symlink("/dev/stdout", dir+"/ws/out"))
+	var cache Cache
+	if _, _, err := cache.Graded(dir + "/ws/later/passwd"); err != nil { // later does not exist yet
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		in, want string
 		linked   bool
@@ -53,16 +57,28 @@ func TestResolve(t *testing.T) {
 		{in: dir + "/ws/out", want: "/dev/stdout", linked: true}, // Graded stops in /dev
 		{in: "relative", err: "not absolute"},
 	} {
-		got, linked, err := Graded(tc.in)
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("Graded(%q) = %q, %v; want error %q", tc.in, got, err, tc.err)
+		// A Cache answers as Graded does, the second time from memory.
+		for i, graded := range []func(string) (string, bool, error){Graded, cache.Graded, cache.Graded} {
+			got, linked, err := graded(tc.in)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Errorf("%d: Graded(%q) = %q, %v; want error %q", i, tc.in, got, err, tc.err)
+				}
+				continue
 			}
-			continue
+			if err != nil || got != tc.want || linked != tc.linked {
+				t.Errorf("%d: Graded(%q) = %q, %v, %v; want %q, %v", i, tc.in, got, linked, err, tc.want, tc.linked)
+			}
 		}
-		if err != nil || got != tc.want || linked != tc.linked {
-			t.Errorf("Graded(%q) = %q, %v, %v; want %q, %v", tc.in, got, linked, err, tc.want, tc.linked)
-		}
+	}
+	// A Cache keeps the answers of its first look: a link made since is
+	// seen by a new one only.
+	must(os.Symlink("/etc", dir+"/ws/later"))
+	if got, linked, _ := cache.Graded(dir + "/ws/later/passwd"); got != dir+"/ws/later/passwd" || linked {
+		t.Errorf("cached Graded(later/passwd) = %q, %v; want it as written, as first seen", got, linked)
+	}
+	if got, linked, _ := new(Cache).Graded(dir + "/ws/later/passwd"); got != "/etc/passwd" || !linked {
+		t.Errorf("new Cache: Graded(later/passwd) = %q, %v; want /etc/passwd through the link", got, linked)
 	}
 	// Resolve follows /dev/stdout on (to /proc/self/fd/1 and beyond).
 	if got, err := Resolve(dir + "/ws/out"); err != nil || got == "/dev/stdout" {
