@@ -8,7 +8,8 @@ package parser
 // Workspace and Home options matter. Nothing on disk is read: symlinks are
 // the caller's business (resolve them first).
 func ClassifyPath(path string, opts ...Option) (abs, class string) {
-	w := newWalker(newConfig(opts), "")
+	w := newWalker(opts, "")
+	defer w.release()
 	if path == "" {
 		return "", ClassUnknown
 	}

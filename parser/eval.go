@@ -105,10 +105,11 @@ var neverKnown = map[string]bool{
 // the environment.
 const defaultIFS = " \t\n"
 
-// newVarState is the state at the start of a command: IFS is the default,
-// HOME and PWD come from the grading context when it knows them.
-func newVarState(shell, home, cwd string) *varState {
-	s := &varState{}
+// init sets s to the state at the start of a command and returns it: IFS
+// is the default, HOME and PWD come from the grading context when it knows
+// them.
+func (s *varState) init(shell, home, cwd string) *varState {
+	*s = varState{}
 	if shell == "zsh" {
 		// zsh does not split unquoted expansions and has its own operators.
 		s.vars, s.off = map[string]expand.Variable{}, true

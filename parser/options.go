@@ -29,8 +29,11 @@ const (
 	DefaultMaxSegments  = 1000
 )
 
-func newConfig(opts []Option) config {
-	c := config{
+// setConfig sets *c to the defaults changed by opts. (It fills a config
+// in place, in the walker that holds it: a config passed to the options
+// would escape to the heap.)
+func setConfig(c *config, opts []Option) {
+	*c = config{
 		shell:        "bash",
 		maxBytes:     DefaultMaxBytes,
 		maxDepth:     DefaultMaxDepth,
@@ -38,9 +41,8 @@ func newConfig(opts []Option) config {
 		maxSegments:  DefaultMaxSegments,
 	}
 	for _, o := range opts {
-		o(&c)
+		o(c)
 	}
-	return c
 }
 
 // Shell sets the dialect: "bash" (the default), "sh" (POSIX) or "zsh".

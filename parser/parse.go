@@ -22,15 +22,21 @@ func variant(shell string) syntax.LangVariant {
 	return syntax.LangBash
 }
 
-// parsers pools mvdan parsers per dialect: a Parser is reusable but not
-// safe for concurrent use, and building one costs allocations.
+// parsers pools mvdan parsers per dialect, each with the reader it reads
+// from: a Parser is reusable but not safe for concurrent use, and building
+// one costs allocations.
 var parsers = map[string]*sync.Pool{}
+
+type pooledParser struct {
+	p *syntax.Parser
+	r strings.Reader
+}
 
 func init() {
 	for _, sh := range []string{"bash", "sh", "zsh"} {
 		v := variant(sh)
 		parsers[sh] = &sync.Pool{New: func() any {
-			return syntax.NewParser(syntax.Variant(v), syntax.KeepComments(false))
+			return &pooledParser{p: syntax.NewParser(syntax.Variant(v), syntax.KeepComments(false))}
 		}}
 	}
 }
@@ -41,9 +47,13 @@ func parseText(s, shell string) (*syntax.File, error) {
 	if pool == nil {
 		pool = parsers["bash"]
 	}
-	p := pool.Get().(*syntax.Parser)
-	defer pool.Put(p)
-	return p.Parse(strings.NewReader(s), "")
+	pp := pool.Get().(*pooledParser)
+	defer func() {
+		pp.r.Reset("") // the text is not kept alive by the pool
+		pool.Put(pp)
+	}()
+	pp.r.Reset(s)
+	return pp.p.Parse(&pp.r, "")
 }
 
 // Parse parses one command line. It always returns a non-nil Command; the
@@ -51,8 +61,9 @@ func parseText(s, shell string) (*syntax.File, error) {
 // has Shape.Error set and no segments). Limits hit are not errors: they are
 // recorded in Shape.Limit and the segments found so far are kept.
 func Parse(text string, opts ...Option) (*Command, error) {
-	cfg := newConfig(opts)
-	p := newWalker(cfg, text)
+	p := newWalker(opts, text)
+	defer p.release()
+	cfg := &p.cfg
 	if len(text) > cfg.maxBytes {
 		p.cmd.Shape.Limit = "size"
 		return p.cmd, nil
@@ -105,6 +116,13 @@ func bashLineEnds(text, shell string) string {
 	if !strings.Contains(text, "#") || !strings.Contains(text, "\\\n") {
 		return text
 	}
+	return commentBackslashes(text, shell)
+}
+
+// commentBackslashes drops the backslash that ends a comment (see
+// bashLineEnds). It is a function of its own so that the text, which its
+// closure captures, escapes to the heap only here.
+func commentBackslashes(text, shell string) string {
 	file, err := syntax.NewParser(syntax.Variant(variant(shell)), syntax.KeepComments(true)).Parse(strings.NewReader(text), "")
 	if err != nil {
 		return text
@@ -134,9 +152,10 @@ func posError(text string, i int, msg string) *ParseError {
 // (no shell): the words are taken literally, wrappers are unwrapped, and
 // code-carrying arguments (sh -c '…') are parsed as usual.
 func FromArgv(argv []string, opts ...Option) (*Command, error) {
-	cfg := newConfig(opts)
 	text := joinArgv(argv)
-	p := newWalker(cfg, text)
+	p := newWalker(opts, text)
+	defer p.release()
+	cfg := &p.cfg
 	if len(text) > cfg.maxBytes {
 		p.cmd.Shape.Limit = "size"
 		return p.cmd, nil
@@ -163,7 +182,12 @@ func joinArgv(argv []string) string {
 	return strings.Join(parts, " ")
 }
 
-func newWalker(cfg config, text string) *walker {
+// newWalker returns a walker for one Parse call with the given options;
+// the caller releases it when done.
+func newWalker(opts []Option, text string) *walker {
+	p := &walker{scratch: scratchPool.Get().(*scratch)}
+	setConfig(&p.cfg, opts)
+	cfg := &p.cfg
 	ws := cfg.workspace
 	if ws == "" {
 		ws = virtualWS
@@ -185,14 +209,44 @@ func newWalker(cfg config, text string) *walker {
 	if cfg.cwd != "" || cfg.workspace != "" {
 		pwd = cwd
 	}
-	return &walker{
-		vars:    newVarState(cfg.shell, cfg.home, pwd),
-		cfg:     cfg,
-		cmd:     &Command{Text: text, Shell: cfg.shell, Segments: []*Segment{}, Shape: Shape{Operators: []string{}, Functions: []string{}}},
-		env:     env,
-		visited: map[any]bool{},
-		// The other maps are made on their first write (put).
+	p.vars = p.vars0.init(cfg.shell, cfg.home, pwd)
+	p.cmd = &Command{Text: text, Shell: cfg.shell, Segments: []*Segment{}, Shape: Shape{Operators: []string{}, Functions: []string{}}}
+	p.env = env
+	p.visited = p.scratch.visited
+	// The other maps are made on their first write (put).
+	return p
+}
+
+// scratch is what a walker uses only while it walks: pooled, so that a
+// Parse call does not make it again.
+type scratch struct {
+	visited  map[any]bool
+	sweepers []*sweeper // idle
+}
+
+var scratchPool = sync.Pool{New: func() any { return &scratch{visited: map[any]bool{}} }}
+
+// maxPooledVisits bounds the visited map kept for the next Parse call:
+// clearing a map costs its capacity, which one huge command would leave.
+const maxPooledVisits = 1024
+
+// release returns the walker's scratch to the pool. The walker is not
+// used after it (the Command is the caller's).
+func (p *walker) release() {
+	s := p.scratch
+	if s == nil {
+		return
 	}
+	p.scratch, p.visited = nil, nil
+	if len(s.visited) > maxPooledVisits {
+		s.visited = map[any]bool{}
+	} else {
+		clear(s.visited)
+	}
+	for _, sw := range s.sweepers {
+		sw.p, sw.f = nil, frame{}
+	}
+	scratchPool.Put(s)
 }
 
 // physDir is dir resolved through symlinks, or dir itself when it is

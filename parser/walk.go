@@ -58,6 +58,10 @@ type walker struct {
 	sameShell bool
 	// unrolled counts the loop bodies walked once per item.
 	unrolled int
+	// vars0 holds the state vars starts as; scratch what the walk uses and
+	// leaves (visited among it).
+	vars0   varState
+	scratch *scratch
 }
 
 // frame is the context a statement is walked in.
@@ -648,35 +652,56 @@ func (p *walker) changeShell() {
 // sweep walks every statement, substitution and simple command found below
 // n that the structured walk has not handled yet.
 func (p *walker) sweep(of *frame, n syntax.Node) {
-	// The closure escapes (syntax.Walk keeps it): it captures a copy, so that
-	// the callers' frames can stay on the stack. Frames are never written
-	// through a pointer, so the copy sees what of does.
-	fc := *of
-	f := &fc
-	syntax.Walk(n, func(node syntax.Node) bool {
-		if node == nil || p.visited[node] {
-			return node == nil || !p.visited[node]
-		}
-		switch x := node.(type) {
-		case *syntax.Stmt:
-			p.walkStmt(f, x)
-			p.vars.clear() // a statement found out of the structured walk: its effects are not followed
-			return false
-		case *syntax.CmdSubst:
-			p.visited[x] = true
-			sn := p.vars.snap()
-			p.walkStmts(f.child(x.Stmts, KindSubst, f.parent), x.Stmts)
-			p.vars.restore(sn)
-			return false
-		case *syntax.ProcSubst:
-			p.visited[x] = true
-			sn := p.vars.snap()
-			p.walkStmts(f.child(x.Stmts, KindProcSubst, f.parent), x.Stmts)
-			p.vars.restore(sn)
-			return false
-		}
-		return true
-	})
+	// The function escapes (syntax.Walk keeps it): it is a sweeper's, made
+	// once and kept with the walker's scratch, and sees a copy of the frame,
+	// so that the callers' frames can stay on the stack. Frames are never
+	// written through a pointer, so the copy sees what of does. A sweep
+	// inside this one (an inline script's) takes another sweeper.
+	s := p.scratch
+	var sw *sweeper
+	if k := len(s.sweepers); k > 0 {
+		sw, s.sweepers = s.sweepers[k-1], s.sweepers[:k-1]
+	} else {
+		sw = &sweeper{}
+		sw.visit = sw.node
+	}
+	sw.p, sw.f = p, *of
+	syntax.Walk(n, sw.visit)
+	sw.p, sw.f = nil, frame{}
+	s.sweepers = append(s.sweepers, sw)
+}
+
+// sweeper is the state of one sweep: visit is its node method, bound once.
+type sweeper struct {
+	p     *walker
+	f     frame
+	visit func(syntax.Node) bool
+}
+
+func (sw *sweeper) node(node syntax.Node) bool {
+	p, f := sw.p, &sw.f
+	if node == nil || p.visited[node] {
+		return node == nil || !p.visited[node]
+	}
+	switch x := node.(type) {
+	case *syntax.Stmt:
+		p.walkStmt(f, x)
+		p.vars.clear() // a statement found out of the structured walk: its effects are not followed
+		return false
+	case *syntax.CmdSubst:
+		p.visited[x] = true
+		sn := p.vars.snap()
+		p.walkStmts(f.child(x.Stmts, KindSubst, f.parent), x.Stmts)
+		p.vars.restore(sn)
+		return false
+	case *syntax.ProcSubst:
+		p.visited[x] = true
+		sn := p.vars.snap()
+		p.walkStmts(f.child(x.Stmts, KindProcSubst, f.parent), x.Stmts)
+		p.vars.restore(sn)
+		return false
+	}
+	return true
 }
 
 // abridge shortens long source text for messages.
