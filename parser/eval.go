@@ -3,7 +3,6 @@ package parser
 import (
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -43,10 +42,9 @@ type varState struct {
 	poison map[string]bool
 	// ro names are readonly with a known value: nothing changes them.
 	ro map[string]bool
-	// shared is set when vars and ro are also held by a snapshot or are
-	// the start-up set other commands share (lastStartVars): they are
-	// copied before the next change (snapshots are taken at every pipeline
-	// stage and subshell, changes are rarer).
+	// shared is set when vars and ro are also held by a snapshot: they
+	// are copied before the next change (snapshots are taken at every
+	// pipeline stage and subshell, changes are rarer).
 	shared bool
 	// anyFunc is set once functions the text does not show may exist
 	// (after source, eval of unknown code, an unknown command, or a
@@ -107,41 +105,24 @@ const defaultIFS = " \t\n"
 
 // init sets s to the state at the start of a command and returns it: IFS
 // is the default, HOME and PWD come from the grading context when it knows
-// them.
-func (s *varState) init(shell, home, cwd string) *varState {
-	*s = varState{}
+// them. The variables are put in m, an empty map the state takes over (the
+// walker's scratch: it outlives no Parse call).
+func (s *varState) init(shell, home, cwd string, m map[string]expand.Variable) *varState {
+	*s = varState{vars: m}
 	if shell == "zsh" {
 		// zsh does not split unquoted expansions and has its own operators.
-		s.vars, s.off = map[string]expand.Variable{}, true
+		s.off = true
 		return s
 	}
-	// The start-up variables depend only on home and cwd: the last set made
-	// is shared, read-only, by the next command with the same ones (shared
-	// makes the first change copy it, as after a snapshot).
-	if b := lastStartVars.Load(); b != nil && b.home == home && b.cwd == cwd {
-		s.vars, s.shared = b.vars, true
-		return s
-	}
-	s.vars = make(map[string]expand.Variable, 4)
-	s.vars["IFS"] = expand.Variable{Set: true, Kind: expand.String, Str: defaultIFS}
+	m["IFS"] = expand.Variable{Set: true, Kind: expand.String, Str: defaultIFS}
 	if home != "" {
-		s.vars["HOME"] = expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: home}
+		m["HOME"] = expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: home}
 	}
 	if cwd != "" && !hasNUL(cwd) {
-		s.vars["PWD"] = expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: cwd}
+		m["PWD"] = expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: cwd}
 	}
-	lastStartVars.Store(&startVars{home: home, cwd: cwd, vars: s.vars})
-	s.shared = true
 	return s
 }
-
-// startVars is a set of start-up variables, never written once stored.
-type startVars struct {
-	home, cwd string
-	vars      map[string]expand.Variable
-}
-
-var lastStartVars atomic.Pointer[startVars]
 
 // snapshot is a copy of the known values, to restore after a subshell.
 type snapshot struct {

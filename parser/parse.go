@@ -7,6 +7,7 @@ import (
 
 	"github.com/rivumi/rivumi/internal/realpath"
 	"github.com/rivumi/rivumi/internal/shquote"
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/rivumi/rivumi/programs"
@@ -209,7 +210,7 @@ func newWalker(opts []Option, text string) *walker {
 	if cfg.cwd != "" || cfg.workspace != "" {
 		pwd = cwd
 	}
-	p.vars = p.vars0.init(cfg.shell, cfg.home, pwd)
+	p.vars = p.vars0.init(cfg.shell, cfg.home, pwd, p.scratch.vars)
 	p.cmd = &Command{Text: text, Shell: cfg.shell, Segments: []*Segment{}, Shape: Shape{Operators: []string{}, Functions: []string{}}}
 	p.env = env
 	p.visited = p.scratch.visited
@@ -221,14 +222,21 @@ func newWalker(opts []Option, text string) *walker {
 // Parse call does not make it again.
 type scratch struct {
 	visited  map[any]bool
-	sweepers []*sweeper // idle
+	vars     map[string]expand.Variable // the start variables (varState.init)
+	sweepers []*sweeper                 // idle
 }
 
-var scratchPool = sync.Pool{New: func() any { return &scratch{visited: map[any]bool{}} }}
+var scratchPool = sync.Pool{New: func() any {
+	return &scratch{visited: map[any]bool{}, vars: map[string]expand.Variable{}}
+}}
 
-// maxPooledVisits bounds the visited map kept for the next Parse call:
-// clearing a map costs its capacity, which one huge command would leave.
-const maxPooledVisits = 1024
+// maxPooledVisits and maxPooledVars bound the maps kept for the next Parse
+// call: clearing a map costs its capacity, which one huge command would
+// leave.
+const (
+	maxPooledVisits = 1024
+	maxPooledVars   = 64
+)
 
 // release returns the walker's scratch to the pool. The walker is not
 // used after it (the Command is the caller's).
@@ -242,6 +250,11 @@ func (p *walker) release() {
 		s.visited = map[any]bool{}
 	} else {
 		clear(s.visited)
+	}
+	if len(s.vars) > maxPooledVars {
+		s.vars = map[string]expand.Variable{}
+	} else {
+		clear(s.vars)
 	}
 	for _, sw := range s.sweepers {
 		sw.p, sw.f = nil, frame{}

@@ -10,7 +10,8 @@ import (
 
 // TestStartVarsNotShared pins that what one command does to HOME, PWD and
 // IFS is not seen by the next command parsed with the same home and cwd
-// (the start-up variables are shared between commands until changed).
+// (the map of the start-up variables is reused by the next command: the
+// walker's pooled scratch).
 func TestStartVarsNotShared(t *testing.T) {
 	opts := []parser.Option{parser.Workspace("/work/proj"), parser.Home("/home/dev")}
 	probe := func() string {
