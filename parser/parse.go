@@ -2,6 +2,7 @@ package parser
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 
@@ -211,11 +212,21 @@ func newWalker(opts []Option, text string) *walker {
 		pwd = cwd
 	}
 	p.vars = p.vars0.init(cfg.shell, cfg.home, pwd, p.scratch.vars)
-	p.cmd = &Command{Text: text, Shell: cfg.shell, Segments: []*Segment{}, Shape: Shape{Operators: []string{}, Functions: []string{}}}
+	ca := &commandAlloc{}
+	ca.Command = Command{Text: text, Shell: cfg.shell, Segments: ca.segments[:0], Shape: Shape{Operators: ca.operators[:0], Functions: []string{}}}
+	p.cmd = &ca.Command
 	p.env = env
 	p.visited = p.scratch.visited
 	// The other maps are made on their first write (put).
 	return p
+}
+
+// commandAlloc is a command with room for the segments and operators most
+// commands have (see segmentAlloc).
+type commandAlloc struct {
+	Command
+	segments  [4]*Segment
+	operators [2]string
 }
 
 // scratch is what a walker uses only while it walks: pooled, so that a
@@ -332,21 +343,29 @@ func (p *walker) finish() {
 		}
 		s.Flags = uniqSorted(s.Flags)
 		from := len(s.Reads)
+		var ops []Operand
 		if !stringOperands(s.Program) {
-			ops := s.Operands
+			ops = s.Operands
 			if len(ops) > 0 && patternFirst(s) {
 				ops = ops[1:] // grep PATTERN FILE…: the pattern is no file
 			}
-			for _, o := range ops {
-				if o.Class == ClassCredentials && (o.abs == "/etc/passwd" || o.abs == "/etc/group") {
-					o.Class = ClassSystem // world-readable: only writing them is critical
-				}
-				s.Reads = append(s.Reads, o)
+		}
+		n := len(ops)
+		for _, r := range s.Redirects {
+			if isInput(r) {
+				n++
 			}
+		}
+		s.Reads = slices.Grow(s.Reads, n)
+		for _, o := range ops {
+			if o.Class == ClassCredentials && (o.abs == "/etc/passwd" || o.abs == "/etc/group") {
+				o.Class = ClassSystem // world-readable: only writing them is critical
+			}
+			s.Reads = append(s.Reads, o)
 		}
 		to := len(s.Reads)
 		for _, r := range s.Redirects {
-			if r.Op == "<" || r.Op == "<>" || r.Op == "<&" {
+			if isInput(r) {
 				s.Reads = append(s.Reads, r.Target)
 			}
 		}
@@ -374,6 +393,9 @@ func (p *walker) finish() {
 		}
 	}
 }
+
+// isInput reports a redirect that reads its target.
+func isInput(r Redirect) bool { return r.Op == "<" || r.Op == "<>" || r.Op == "<&" }
 
 func toParseError(err error) *ParseError {
 	var se syntax.ParseError
@@ -482,28 +504,14 @@ func (p *walker) script(f *frame, text string, parent int, kind string, dynamic 
 	}
 }
 
+// uniqSorted sorts in and drops its repeats, in place; it returns a
+// non-nil slice.
 func uniqSorted(in []string) []string {
 	if len(in) == 0 {
 		return []string{}
 	}
-	m := make(map[string]bool, len(in))
-	out := make([]string, 0, len(in))
-	for _, s := range in {
-		if !m[s] {
-			m[s] = true
-			out = append(out, s)
-		}
-	}
-	sortStrings(out)
-	return out
-}
-
-func sortStrings(a []string) {
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && a[j] < a[j-1]; j-- {
-			a[j], a[j-1] = a[j-1], a[j]
-		}
-	}
+	slices.Sort(in)
+	return slices.Compact(in)
 }
 
 // markPresence records the expansion tested by [ -n "$TOKEN" ],

@@ -22,18 +22,31 @@ func isResolutionName(n string) bool {
 	return resolutionNames[n] || strings.HasPrefix(n, "BASH_FUNC_")
 }
 
+// segmentAlloc is a segment with room for the words, flags and tags most
+// segments have, so that one allocation holds them (the slices move out
+// when they grow past it).
+type segmentAlloc struct {
+	Segment
+	argv    [5]string
+	dynamic [5]bool
+	flags   [2]string
+	tags    [2]string
+}
+
 // newSegment reserves a segment for a simple command in frame f.
 func (p *walker) newSegment(f *frame, src string) *Segment {
-	seg := &Segment{
+	sa := &segmentAlloc{}
+	seg := &sa.Segment
+	*seg = Segment{
 		Index:      len(p.cmd.Segments),
 		Parent:     f.parent,
 		Depth:      f.depth,
 		Kind:       f.kind,
 		Text:       abridge(src),
-		Argv:       []string{},
-		Dynamic:    []bool{},
+		Argv:       sa.argv[:0],
+		Dynamic:    sa.dynamic[:0],
 		Wrappers:   []Wrapper{},
-		Flags:      []string{},
+		Flags:      sa.flags[:0],
 		Options:    map[string][]string{},
 		Operands:   []Operand{},
 		Redirects:  []Redirect{},
@@ -43,7 +56,7 @@ func (p *walker) newSegment(f *frame, src string) *Segment {
 		Code:       []Code{},
 		Writes:     []Operand{},
 		Reads:      []Operand{},
-		Tags:       []string{},
+		Tags:       sa.tags[:0],
 		Stdin:      f.stdin,
 		hdoc:       f.hdoc,
 		procOut:    f.procOut,
