@@ -205,7 +205,7 @@ func newWalker(opts []Option, text string) *walker {
 	env := pathEnv{workspace: ws, home: home, cwd: cwd}
 	if cfg.follow {
 		env.links, env.fs = map[string]link{}, &realpath.Cache{}
-		env.phys = &pathEnv{workspace: physDir(&env, ws), home: physDir(&env, home)}
+		env.phys = &pathEnv{} // its workspace and home are resolved when first needed (physical)
 	}
 	pwd := ""
 	if cfg.cwd != "" || cfg.workspace != "" {

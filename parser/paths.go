@@ -180,11 +180,26 @@ type pathEnv struct {
 	cwd       string // absolute, or "" when unknown
 
 	// With FollowSymlinks: phys classes resolved targets (its workspace
-	// and home are resolved too); links remembers resolutions, fs what
-	// the disk said of each directory on the way.
-	phys  *pathEnv
-	links map[string]link
-	fs    *realpath.Cache
+	// and home are resolved too, see physical); links remembers
+	// resolutions, fs what the disk said of each directory on the way.
+	phys      *pathEnv
+	links     map[string]link
+	fs        *realpath.Cache
+	physReady bool // (of phys) its workspace and home are set
+}
+
+// physical returns phys with its workspace and home resolved through the
+// symlinks on disk, which is done the first time a path is found to pass
+// through a link: a command none of whose paths does never needs them,
+// and saves their lstats. (The workspace and home of a walk never change,
+// and what the disk says is read once per Parse: the answer is the one an
+// earlier resolution would have given.)
+func (e *pathEnv) physical() *pathEnv {
+	ph := e.phys
+	if !ph.physReady {
+		ph.workspace, ph.home, ph.physReady = physDir(e, e.workspace), physDir(e, e.home), true
+	}
+	return ph
 }
 
 // link is one resolution of a raw absolute path.
@@ -254,12 +269,13 @@ func (e *pathEnv) at(p string) (abs, class, to, toClass string, home bool) {
 	case !l.linked:
 		return abs, class, "", "", home
 	}
-	tc := e.phys.classAbs(l.resolved)
-	home = home || e.phys.inHome(l.resolved)
+	ph := e.physical()
+	tc := ph.classAbs(l.resolved)
+	home = home || ph.inHome(l.resolved)
 	if stricter(class, tc) == class {
-		return abs, class, e.phys.display(l.resolved), tc, home
+		return abs, class, ph.display(l.resolved), tc, home
 	}
-	return abs, tc, e.phys.display(l.resolved), class, home
+	return abs, tc, ph.display(l.resolved), class, home
 }
 
 // inHome reports whether abs lies in a home directory (the user's, or any

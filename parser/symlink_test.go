@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -61,6 +62,61 @@ func TestFollowSymlinksOperands(t *testing.T) {
 				t.Errorf("%q follow=%v: class %q link %q link_class %q, want %q %q %q", tc.cmd, follow,
 					o.Class, o.Link, o.LinkClass, want.Class, want.Link, want.LinkClass)
 			}
+		}
+	}
+}
+
+// A workspace and home reached through links are resolved too, whichever
+// path of the command is the first to pass through a link (they are
+// resolved then, not before): a target is classed against where they are
+// on disk.
+func TestFollowSymlinksLinkedWorkspace(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symlinks are not resolved on Windows")
+	}
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, home := dir+"/real/ws", dir+"/real/home"
+	for _, d := range []string{ws + "/src", home + "/.ssh"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{
+		dir + "/ws": ws, dir + "/home": home, // the logical workspace and home
+		ws + "/rc": home + "/.bashrc", ws + "/keys": home + "/.ssh", ws + "/back": ws + "/src", ws + "/up": dir + "/real",
+	} {
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts := []Option{Cwd(dir + "/ws"), Workspace(dir + "/ws"), Home(dir + "/home"), FollowSymlinks()}
+	for _, tc := range []struct {
+		cmd                    string
+		class, link, linkClass string
+		first, firstLinkClass  string // the class of a plain path before it
+	}{
+		{"cat rc", ClassRC, "~/.bashrc", ClassWorkspace, "", ""},
+		{"cat keys/id_rsa", ClassSSH, "~/.ssh/id_rsa", ClassSecret, "", ""},
+		{"cat back/main.go", ClassWorkspace, "D/real/ws/src/main.go", ClassWorkspace, "", ""},
+		{"cat up/home/.ssh/id_rsa", ClassSSH, "~/.ssh/id_rsa", ClassSSH, "", ""},
+		{"cat src/a.go up/ws/src/a.go", ClassWorkspace, "D/real/ws/src/a.go", ClassWorkspace, ClassWorkspace, ClassWorkspace},
+		{"cat D/real/ws/x D/ws/../home/.ssh/k", ClassSSH, "~/.ssh/k", ClassSSH, ClassTmp, ""},
+	} {
+		text, link := strings.ReplaceAll(tc.cmd, "D/", dir+"/"), strings.ReplaceAll(tc.link, "D/", dir+"/")
+		cmd, err := Parse(text, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ops := cmd.Segments[0].Reads
+		o := ops[len(ops)-1]
+		if o.Class != tc.class || o.Link != link || o.LinkClass != tc.linkClass {
+			t.Errorf("%q: class %q link %q link_class %q, want %q %q %q", tc.cmd, o.Class, o.Link, o.LinkClass, tc.class, link, tc.linkClass)
+		}
+		if len(ops) > 1 && (ops[0].Class != tc.first || ops[0].LinkClass != tc.firstLinkClass) {
+			t.Errorf("%q: first operand class %q link_class %q, want %q %q", tc.cmd, ops[0].Class, ops[0].LinkClass, tc.first, tc.firstLinkClass)
 		}
 	}
 }
