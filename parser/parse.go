@@ -187,7 +187,9 @@ func joinArgv(argv []string) string {
 // newWalker returns a walker for one Parse call with the given options;
 // the caller releases it when done.
 func newWalker(opts []Option, text string) *walker {
-	p := &walker{scratch: scratchPool.Get().(*scratch)}
+	s := scratchPool.Get().(*scratch)
+	p := &s.w
+	*p = walker{scratch: s}
 	setConfig(&p.cfg, opts)
 	cfg := &p.cfg
 	ws := cfg.workspace
@@ -204,19 +206,19 @@ func newWalker(opts []Option, text string) *walker {
 	}
 	env := pathEnv{workspace: ws, home: home, cwd: cwd}
 	if cfg.follow {
-		env.links, env.fs = map[string]link{}, &realpath.Cache{}
-		env.phys = &pathEnv{} // its workspace and home are resolved when first needed (physical)
+		s.phys = pathEnv{} // its workspace and home are resolved when first needed (physical)
+		env.links, env.fs, env.phys = s.links, &s.fs, &s.phys
 	}
 	pwd := ""
 	if cfg.cwd != "" || cfg.workspace != "" {
 		pwd = cwd
 	}
-	p.vars = p.vars0.init(cfg.shell, cfg.home, pwd, p.scratch.vars)
+	p.vars = p.vars0.init(cfg.shell, cfg.home, pwd, s.vars)
 	ca := &commandAlloc{}
 	ca.Command = Command{Text: text, Shell: cfg.shell, Segments: ca.segments[:0], Shape: Shape{Operators: ca.operators[:0], Functions: []string{}}}
 	p.cmd = &ca.Command
 	p.env = env
-	p.visited = p.scratch.visited
+	p.visited = s.visited
 	// The other maps are made on their first write (put).
 	return p
 }
@@ -229,16 +231,22 @@ type commandAlloc struct {
 	operators [2]string
 }
 
-// scratch is what a walker uses only while it walks: pooled, so that a
-// Parse call does not make it again.
+// scratch is a walker and what it uses only while it walks: pooled, so
+// that a Parse call does not make them again. Nothing in a Command points
+// into it.
 type scratch struct {
+	w        walker
 	visited  map[any]bool
 	vars     map[string]expand.Variable // the start variables (varState.init)
 	sweepers []*sweeper                 // idle
+	// With FollowSymlinks: the walker's pathEnv links, fs and phys.
+	links map[string]link
+	fs    realpath.Cache
+	phys  pathEnv
 }
 
 var scratchPool = sync.Pool{New: func() any {
-	return &scratch{visited: map[any]bool{}, vars: map[string]expand.Variable{}}
+	return &scratch{visited: map[any]bool{}, vars: map[string]expand.Variable{}, links: map[string]link{}}
 }}
 
 // maxPooledVisits and maxPooledVars bound the maps kept for the next Parse
@@ -247,6 +255,7 @@ var scratchPool = sync.Pool{New: func() any {
 const (
 	maxPooledVisits = 1024
 	maxPooledVars   = 64
+	maxPooledLinks  = 256
 )
 
 // release returns the walker's scratch to the pool. The walker is not
@@ -267,9 +276,17 @@ func (p *walker) release() {
 	} else {
 		clear(s.vars)
 	}
+	if len(s.links) > maxPooledLinks {
+		s.links = map[string]link{}
+	} else {
+		clear(s.links)
+	}
+	s.fs.Reset()
+	s.phys = pathEnv{}
 	for _, sw := range s.sweepers {
 		sw.p, sw.f = nil, frame{}
 	}
+	s.w = walker{} // what it pointed to (the Command above all) is the caller's
 	scratchPool.Put(s)
 }
 

@@ -2,6 +2,8 @@ package parser_test
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -10,14 +12,24 @@ import (
 )
 
 // TestParseConcurrent parses the benchmark mix, one command after another
-// and then from several goroutines at once, with a cwd per call: the
-// walker's pooled scratch (visited nodes, sweepers, parsers) must leave no
-// trace from one Parse in another, so every result is the one parsed
-// alone. Run it with -race.
+// and then from several goroutines at once, with a cwd per call (some with
+// paths resolved on disk): the walker's pooled scratch (the walker, visited
+// nodes, sweepers, parsers, resolved links) must leave no trace from one
+// Parse in another, so every result is the one parsed alone. Run it with
+// -race.
 func TestParseConcurrent(t *testing.T) {
 	cmds := append(append([]string{}, benchdata.Mix...), benchdata.Nested(3), benchdata.Segments(40),
 		"f() { rm -rf /; }; f", "x=$(bash -c 'echo $(id)'); eval \"$x\"", "cat <<EOF | sh\nrm -rf ~\nEOF")
+	tmp := t.TempDir()
+	for _, l := range [][2]string{{"/etc", "src"}, {"/", "frontend"}, {"loop", "loop"}} {
+		if err := os.Symlink(l[0], filepath.Join(tmp, l[1])); err != nil {
+			t.Fatal(err)
+		}
+	}
 	opts := func(i int) []parser.Option {
+		if i%3 == 0 { // paths resolved on disk, through the links in tmp
+			return []parser.Option{parser.Cwd(tmp), parser.Workspace(tmp), parser.Home("/home/dev"), parser.FollowSymlinks()}
+		}
 		dir := "/work/proj" + string(rune('a'+i%7))
 		return []parser.Option{parser.Cwd(dir + "/sub"), parser.Workspace(dir), parser.Home("/home/dev")}
 	}

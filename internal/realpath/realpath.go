@@ -54,6 +54,16 @@ type Cache struct {
 	m map[string]entry
 }
 
+// Reset empties c for another grading. It keeps the room it had, unless
+// that was more than a few hundred paths.
+func (c *Cache) Reset() {
+	if len(c.m) > 256 {
+		c.m = nil
+	} else {
+		clear(c.m)
+	}
+}
+
 // entry is what lstat (and readlink, for a link) said of one path.
 type entry struct {
 	link   bool   // a symbolic link, to target
