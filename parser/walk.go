@@ -233,7 +233,9 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 			// a && b && c: each operand runs after all before it, as
 			// walked; after a ||, an operand may run after any of them, and
 			// after the list any of them may not have run.
-			stmts, ops := p.andOrChain(c)
+			var stmtBuf [8]*syntax.Stmt
+			var opBuf [8]syntax.BinCmdOperator
+			stmts, ops := p.andOrChain(c, stmtBuf[:0], opBuf[:0])
 			mark, uncertain := 0, false
 			for i, st := range stmts {
 				if p.full() {
@@ -469,10 +471,9 @@ func (p *walker) scoped(fn func()) {
 // parser nests such a list to the left (X holds the list so far), so a
 // long one is unrolled here without recursion: its depth would be its
 // length. An operand statement with redirects or other properties of its
-// own is kept whole (walked as a statement).
-func (p *walker) andOrChain(c *syntax.BinaryCmd) ([]*syntax.Stmt, []syntax.BinCmdOperator) {
-	var rev []*syntax.Stmt
-	var ops []syntax.BinCmdOperator
+// own is kept whole (walked as a statement). They are appended to rev and
+// ops, room the caller gives (empty).
+func (p *walker) andOrChain(c *syntax.BinaryCmd, rev []*syntax.Stmt, ops []syntax.BinCmdOperator) ([]*syntax.Stmt, []syntax.BinCmdOperator) {
 	for {
 		if c.Op == syntax.AndStmt {
 			p.addOp("&&")
@@ -555,24 +556,30 @@ func (p *walker) walkPipeline(f *frame, c *syntax.BinaryCmd) {
 	// the nearest maxNeighbours stages on each side (bounded, so a
 	// 20,000-stage pipeline stays linear).
 	for i, idxs := range info.stages {
-		var up, down []string
-		for k := max(0, i-maxNeighbours); k < i; k++ {
-			for _, j := range info.stages[k] {
-				up = append(up, p.cmd.Segments[j].Program)
-			}
-		}
-		for k := i + 1; k < len(info.stages) && k <= i+maxNeighbours; k++ {
-			for _, j := range info.stages[k] {
-				down = append(down, p.cmd.Segments[j].Program)
-			}
-		}
+		upFrom, downTo := max(0, i-maxNeighbours), min(len(info.stages), i+maxNeighbours+1)
 		for _, j := range idxs {
 			seg := p.cmd.Segments[j]
-			seg.Upstream = append(seg.Upstream, up...)
-			seg.Downstream = append(seg.Downstream, down...)
+			seg.Upstream = p.appendPrograms(seg.Upstream, info.stages[upFrom:i])
+			seg.Downstream = p.appendPrograms(seg.Downstream, info.stages[i+1:downTo])
 		}
 	}
 	p.pipelineCode(f, info)
+}
+
+// appendPrograms appends to list the programs of the segments of stages,
+// growing it once.
+func (p *walker) appendPrograms(list []string, stages [][]int) []string {
+	n := 0
+	for _, st := range stages {
+		n += len(st)
+	}
+	list = slices.Grow(list, n)
+	for _, st := range stages {
+		for _, j := range st {
+			list = append(list, p.cmd.Segments[j].Program)
+		}
+	}
+	return list
 }
 
 // maxNeighbours bounds the pipe neighbours listed on each side of a segment.
