@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"path"
 	"strings"
 	"testing"
 )
@@ -98,6 +99,24 @@ func TestInDir(t *testing.T) {
 		for _, d := range []string{"", "/", "/a", "/a/", "a", "/ab", "//"} {
 			if got, want := inDir(p, d), strings.HasPrefix(p, d+"/"); got != want {
 				t.Errorf("inDir(%q, %q) = %v, want %v", p, d, got, want)
+			}
+		}
+	}
+}
+
+// TestGlobMatchIsPathMatch checks globMatch's shortcut for a star and a
+// literal against path.Match itself, over the special names and names
+// that end, or nearly end, in the literals.
+func TestGlobMatchIsPathMatch(t *testing.T) {
+	pats := []string{"*", "*.go", "*.pem", "*.env", "*-key.json", "*rc", "*.", "*/x", "*a/b", `*\*`, `*\.pem`,
+		"*[.]pem", "*?", "**", "*.*", "id_*", "*.p?m", "*[!a]", "*.tar.gz", ".*", "*.PEM", "*é"}
+	names := append([]string{"", "x", "a.go", "go", ".go", "x.go.bak", "dir/a.go", "a/b", "xa/b", "x/x", "*", "k.pem",
+		"*.pem", ".pem", "a.PEM", "café", "cafe", "x-key.json", ".bashrc", "a.tar.gz", "a."}, specialNames()...)
+	for _, pat := range pats {
+		for _, name := range names {
+			want, _ := path.Match(pat, name)
+			if got := globMatch(pat, name); got != want {
+				t.Errorf("globMatch(%q, %q) = %v, path.Match says %v", pat, name, got, want)
 			}
 		}
 	}

@@ -512,13 +512,26 @@ func (e *pathEnv) classifyLink(text string, glob bool) (abs, class, to, toClass 
 // *.env, *-key.json): credentials.json and keys.txt are among *.json and
 // *.txt, but a glob of every JSON file is not aimed at them.
 func globNames(pat, name string) bool {
-	if ok, _ := path.Match(pat, name); !ok {
+	if !globMatch(pat, name) {
 		return false
 	}
 	if rest, star := strings.CutPrefix(pat, "*"); star && !strings.ContainsAny(rest, "*?[") && isSecretName(name) {
 		return isSecretName("x" + rest)
 	}
 	return true
+}
+
+// globMatch is path.Match(pat, name) without its error (a bad pattern
+// matches nothing). A star and a literal (*.go, *.pem), the patterns most
+// commands hold, are matched without path.Match's scan: the name ends in
+// the literal and holds no slash before it, which is what path.Match
+// answers for them.
+func globMatch(pat, name string) bool {
+	if lit, ok := strings.CutPrefix(pat, "*"); ok && !strings.ContainsAny(lit, `*?[\`) {
+		return strings.HasSuffix(name, lit) && !strings.Contains(name[:len(name)-len(lit)], "/")
+	}
+	ok, _ := path.Match(pat, name)
+	return ok
 }
 
 // narrowGlob reports a glob path part with a literal character (or a
