@@ -67,7 +67,7 @@ func (p *walker) parseArgs(seg *Segment, ws []word) []word {
 			}
 			continue
 		}
-		if !opts && isShell(prog) && len(t) > 1 && t[0] == '+' {
+		if !opts && len(t) > 1 && t[0] == '+' && shellEntry(p.entry(prog)) {
 			// bash +e, +o pipefail: options switched off.
 			if t == "+o" || t == "+O" {
 				i++

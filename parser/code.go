@@ -19,15 +19,23 @@ import (
 
 // isShell reports a shell: its -c operand, stdin and script files are
 // shell code.
-func isShell(prog string) bool {
-	p := programs.Lookup(prog)
-	return p != nil && p.Shell
-}
+func isShell(prog string) bool { return shellEntry(programs.Lookup(prog)) }
+
+func shellEntry(p *programs.Program) bool { return p != nil && p.Shell }
 
 // isFetcher reports a program that downloads from the network.
-func isFetcher(prog string) bool {
-	p := programs.Lookup(prog)
-	return p != nil && p.Fetches
+func isFetcher(prog string) bool { return fetcherEntry(programs.Lookup(prog)) }
+
+func fetcherEntry(p *programs.Program) bool { return p != nil && p.Fetches }
+
+// entry is programs.Lookup(name), remembered for the last name asked: the
+// facts of one segment ask the registry about its program a dozen times.
+// (The registry never changes.)
+func (p *walker) entry(name string) *programs.Program {
+	if !p.lastEntryOK || p.lastEntryName != name {
+		p.lastEntryName, p.lastEntry, p.lastEntryOK = name, programs.Lookup(name), true
+	}
+	return p.lastEntry
 }
 
 // interp is an interpreter's language (as codescan names it) and the
@@ -39,8 +47,9 @@ type interp struct {
 
 // interpreterOf returns prog's language and code options, and whether prog
 // is an interpreter (a versioned name such as python3.12 included).
-func interpreterOf(prog string) (interp, bool) {
-	p := programs.Lookup(prog)
+func interpreterOf(prog string) (interp, bool) { return interpreterEntry(programs.Lookup(prog)) }
+
+func interpreterEntry(p *programs.Program) (interp, bool) {
 	if p == nil || p.Language == "" {
 		return interp{}, false
 	}
@@ -201,7 +210,7 @@ func (p *walker) dynamicCodeIn(f *frame, seg *Segment, lang string, ws ...word) 
 func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []word) {
 	prog := seg.Program
 	switch {
-	case isShell(prog):
+	case shellEntry(p.entry(prog)):
 		p.shellCode(f, seg, operands)
 	case prog == "eval":
 		args := ws[1:]
@@ -376,7 +385,7 @@ func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []wor
 			}
 		}
 	default:
-		if in, ok := interpreterOf(prog); ok {
+		if in, ok := interpreterEntry(p.entry(prog)); ok {
 			p.interpCode(f, seg, in.lang, in.flags, operands)
 		}
 	}

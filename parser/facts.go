@@ -16,24 +16,21 @@ import (
 
 // writesOperands reports a program that removes, truncates or creates every
 // operand (rm, shred, touch, tee).
-func writesOperands(prog string) bool {
-	p := programs.Lookup(prog)
-	return p != nil && p.WritesOperands
-}
+func writesOperands(p *programs.Program) bool { return p != nil && p.WritesOperands }
 
 // writeOptions returns the canonical names of the options whose value is a
-// file prog writes (curl -o, sort -o).
-func writeOptions(prog string) []string {
-	if p := programs.Lookup(prog); p != nil {
+// file the program writes (curl -o, sort -o).
+func writeOptions(p *programs.Program) []string {
+	if p != nil {
 		return p.WriteOptions
 	}
 	return nil
 }
 
-// readsOption reports whether the value of prog's option name is a file it
-// reads (and may print: wc --files0-from prints its lines in errors).
-func readsOption(prog, name string) bool {
-	p := programs.Lookup(prog)
+// readsOption reports whether the value of the program's option name is a
+// file it reads (and may print: wc --files0-from prints its lines in
+// errors).
+func readsOption(p *programs.Program, name string) bool {
 	return p != nil && slices.Contains(p.ReadOptions, name)
 }
 
@@ -41,7 +38,7 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 	prog := seg.Program
 	ops := seg.Operands
 	switch {
-	case writesOperands(prog):
+	case writesOperands(p.entry(prog)):
 		seg.Writes = append(seg.Writes, ops...)
 	case prog == "cp" || prog == "install" || prog == "ln" || prog == "rsync" || prog == "scp":
 		if len(seg.Options["target-directory"]) == 0 && len(ops) > 0 {
@@ -142,7 +139,7 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 	case prog == "cd" || prog == "pushd" || prog == "popd" || prog == "chdir":
 		p.changeDir(seg, operands)
 	}
-	for _, k := range writeOptions(prog) {
+	for _, k := range writeOptions(p.entry(prog)) {
 		for _, v := range seg.Options[k] {
 			seg.Writes = append(seg.Writes, p.operand(word{text: v, path: v}))
 		}
@@ -177,7 +174,7 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 	slices.Sort(names)
 	for _, name := range names {
 		vals := seg.Options[name]
-		fileOpt := readsOption(prog, name)
+		fileOpt := readsOption(p.entry(prog), name)
 		for _, v := range vals {
 			f, at := strings.CutPrefix(v, "@")
 			switch {
@@ -202,7 +199,7 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 		}
 	}
 	p.redirectFacts(seg)
-	if isFetcher(prog) {
+	if fetcherEntry(p.entry(prog)) {
 		for _, w := range seg.Writes {
 			if w.abs != "" {
 				put(&p.download, w.abs, true)

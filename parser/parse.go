@@ -305,10 +305,7 @@ func physDir(e *pathEnv, dir string) string {
 // stringOperands reports a program whose operands are strings, names or
 // metadata queries rather than file contents read (the registry's
 // string_operands): echo .env reads nothing, ls -l /dev/sda reads no disk.
-func stringOperands(prog string) bool {
-	p := programs.Lookup(prog)
-	return p != nil && p.StringOperands
-}
+func stringOperands(p *programs.Program) bool { return p != nil && p.StringOperands }
 
 // metadataReaders take paths whose names and metadata they read, never
 // their contents: find's roots, tree's directories. (What find -exec runs
@@ -361,7 +358,7 @@ func (p *walker) finish() {
 		s.Flags = uniqSorted(s.Flags)
 		from := len(s.Reads)
 		var ops []Operand
-		if !stringOperands(s.Program) {
+		if !stringOperands(p.entry(s.Program)) {
 			ops = s.Operands
 			if len(ops) > 0 && patternFirst(s) {
 				ops = ops[1:] // grep PATTERN FILE…: the pattern is no file

@@ -7,6 +7,8 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/rivumi/rivumi/programs"
 )
 
 // walker builds a Command from syntax trees. One walker serves one Parse
@@ -58,6 +60,10 @@ type walker struct {
 	sameShell bool
 	// unrolled counts the loop bodies walked once per item.
 	unrolled int
+	// lastEntry is the registry's entry for lastEntryName (see entry).
+	lastEntryName string
+	lastEntry     *programs.Program
+	lastEntryOK   bool
 	// vars0 holds the state vars starts as; scratch what the walk uses and
 	// leaves (visited among it).
 	vars0   varState
