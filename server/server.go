@@ -264,7 +264,7 @@ func (s *Server) handleVerdict(w http.ResponseWriter, r *http.Request) {
 	var req Request
 	if code, err := s.decodeBody(w, r, &req); err != nil {
 		s.m.badRequest("http")
-		writeJSON(w, code, badInput(s.Engine().PolicyHash(), nil, err))
+		writeResponses(w, code, false, badInput(s.Engine().PolicyHash(), nil, err))
 		return
 	}
 	resp := s.Grade(r.Context(), &req, "http")
@@ -275,19 +275,19 @@ func (s *Server) handleVerdict(w http.ResponseWriter, r *http.Request) {
 	case resp.Error != "":
 		code = http.StatusBadRequest
 	}
-	writeJSON(w, code, resp)
+	writeResponses(w, code, false, resp)
 }
 
 func (s *Server) handleVerdicts(w http.ResponseWriter, r *http.Request) {
 	var reqs []json.RawMessage
 	if code, err := s.decodeBody(w, r, &reqs); err != nil {
 		s.m.badRequest("http")
-		writeJSON(w, code, badInput(s.Engine().PolicyHash(), nil, err))
+		writeResponses(w, code, false, badInput(s.Engine().PolicyHash(), nil, err))
 		return
 	}
 	if len(reqs) > s.maxBatch {
 		s.m.badRequest("http")
-		writeJSON(w, http.StatusRequestEntityTooLarge, badInput(s.Engine().PolicyHash(), nil,
+		writeResponses(w, http.StatusRequestEntityTooLarge, false, badInput(s.Engine().PolicyHash(), nil,
 			fmt.Errorf("batch of %d requests is over the limit of %d", len(reqs), s.maxBatch)))
 		return
 	}
@@ -299,7 +299,7 @@ func (s *Server) handleVerdicts(w http.ResponseWriter, r *http.Request) {
 			code = http.StatusServiceUnavailable
 		}
 	}
-	writeJSON(w, code, out)
+	writeResponses(w, code, true, out...)
 }
 
 // gradeRaw decodes and grades one request of a batch; bad ones are deny.
@@ -372,6 +372,38 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 		buf.Reset()
 		buf.WriteString(`{"decision":"deny","error":"encode response"}` + "\n")
 	}
+	h := w.Header()
+	h["Content-Type"] = jsonContentType
+	h["Content-Length"] = []string{strconv.Itoa(buf.Len())}
+	w.WriteHeader(code)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// writeResponses sends one response (batch false: rs holds one) or a
+// batch's array, as one line of JSON: what writeJSON would send, encoded
+// by appendResponse.
+func writeResponses(w http.ResponseWriter, code int, batch bool, rs ...Response) {
+	buf := jsonBufs.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer func() {
+		if buf.Cap() <= maxPooledBuf {
+			jsonBufs.Put(buf)
+		}
+	}()
+	b := buf.AvailableBuffer()
+	if batch {
+		b = append(b, '[')
+	}
+	for i := range rs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendResponse(b, &rs[i])
+	}
+	if batch {
+		b = append(b, ']')
+	}
+	buf.Write(append(b, '\n'))
 	h := w.Header()
 	h["Content-Type"] = jsonContentType
 	h["Content-Length"] = []string{strconv.Itoa(buf.Len())}
