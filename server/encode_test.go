@@ -137,8 +137,8 @@ func FuzzAppendResponse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, a, b string, seg int, grantable bool) {
 		r := Response{Command: a, Argv: []string{b}, Error: b, Verdict: engine.Verdict{
 			Decision: engine.Decision(seg % 5), Policy: a,
-			Reasons:  []engine.Reason{{Rule: a, Layer: engine.Layer(b), Segment: seg, Title: b, Text: a, Prefix: []string{a, b}, Grantable: grantable}},
-			Grants:   []engine.Grant{{Prefix: []string{b}, Rules: []string{a}}},
+			Reasons: []engine.Reason{{Rule: a, Layer: engine.Layer(b), Segment: seg, Title: b, Text: a, Prefix: []string{a, b}, Grantable: grantable}},
+			Grants:  []engine.Grant{{Prefix: []string{b}, Rules: []string{a}}},
 		}}
 		if got, want := string(appendResponse(nil, &r)), wantJSON(t, r); got != want {
 			t.Fatalf("\n got %s\nwant %s", got, want)
