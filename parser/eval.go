@@ -460,7 +460,7 @@ func (s *varState) parts(ps []syntax.WordPart, ctx evalCtx, shell string, first 
 				return false // character classes: left to bash
 			}
 			if !ctx.dq {
-				if strings.ContainsAny(v, "{}") {
+				if hasBrace(v) {
 					return false // brace expansion is done before, on the syntax tree
 				}
 				if i == 0 && first && strings.HasPrefix(v, "~") {
@@ -624,7 +624,7 @@ func (s *varState) paramExp(x *syntax.ParamExp, ctx evalCtx, shell string) bool 
 		if orig != nil {
 			for _, part := range orig.Parts {
 				l, isLit := part.(*syntax.Lit)
-				if !isLit || strings.Contains(l.Value, "[:") || strings.ContainsAny(l.Value, "{}") {
+				if !isLit || strings.Contains(l.Value, "[:") || hasBrace(l.Value) {
 					return false
 				}
 			}
@@ -874,6 +874,12 @@ func (p *walker) defaultReading(f *frame, seg *Segment, args []*syntax.Word) {
 	if len(ws) > 0 {
 		p.execChild(f, seg, ws, "", "")
 	}
+}
+
+// hasBrace reports a { or } in s: strings.ContainsAny(s, "{}"), which
+// runs once per literal of every word evaluated, without its rune loop.
+func hasBrace(s string) bool {
+	return strings.IndexByte(s, '{') >= 0 || strings.IndexByte(s, '}') >= 0
 }
 
 func ascii(s string) bool {

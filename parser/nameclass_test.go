@@ -121,3 +121,13 @@ func TestGlobMatchIsPathMatch(t *testing.T) {
 		}
 	}
 }
+
+// TestHasBrace checks hasBrace against strings.ContainsAny(s, "{}"),
+// invalid UTF-8 around the braces included.
+func TestHasBrace(t *testing.T) {
+	for _, s := range []string{"", "{", "}", "a{b", "x}", "ls", "\xff{", "\xe2\x82{", "é}", "\xff\xfe", "{a,b}"} {
+		if got, want := hasBrace(s), strings.ContainsAny(s, "{}"); got != want {
+			t.Errorf("hasBrace(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
