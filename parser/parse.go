@@ -429,22 +429,33 @@ func toParseError(err error) *ParseError {
 func nestingDepth(s string) int {
 	depth, max := 0, 0
 	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(', '{', '`':
+		switch nestingBytes[s[i]] {
+		case 0:
+		case nestOpen:
 			depth++
 			if depth > max {
 				max = depth
 			}
-		case ')', '}':
+		case nestClose:
 			if depth > 0 {
 				depth--
 			}
-		case '\\':
+		case nestEscape:
 			i++
 		}
 	}
 	return max
 }
+
+// nestingBytes classes the bytes nestingDepth counts, so that the others
+// (nearly all) cost one table load.
+var nestingBytes = [256]uint8{'(': nestOpen, '{': nestOpen, '`': nestOpen, ')': nestClose, '}': nestClose, '\\': nestEscape}
+
+const (
+	nestOpen = 1 + iota
+	nestClose
+	nestEscape
+)
 
 // script parses text as shell code run by segment parent: bash -c, eval,
 // trap, heredocs into shells, ssh remote commands … dynamic marks code
