@@ -7,7 +7,9 @@
 // threads' run time, /proc/PID/task/*/schedstat) and its context switches
 // per call, and each figure's ratio to the first server's (the median
 // over rounds of the per-round ratios). K=V pairs after a binary are
-// added to its server's environment (GOMAXPROCS=1, GODEBUG=…).
+// added to its server's environment (GOMAXPROCS=1, GODEBUG=…); client=late
+// sends that server's calls as hookrelay.Do did before it built the frame
+// before connecting.
 //
 //	go run ./internal/benchtool/relay [flags] ID=RIVUMI[,K=V...] [ID=RIVUMI...]
 //
@@ -17,9 +19,11 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -46,6 +50,7 @@ type server struct {
 	cpu, csw      []float64       // per round: ns and switches per call
 	med           []float64       // per round: median round trip, ns
 	bad           int
+	late          bool // build the call's frame after connecting, as hookrelay.Do did
 }
 
 func run() error {
@@ -95,11 +100,18 @@ func run() error {
 			return fmt.Errorf("want ID=RIVUMI[,K=V...], got %q", a)
 		}
 		senv := slices.Clone(env)
+		late := false
 		if b, extra, ok := strings.Cut(bin, ","); ok {
 			bin = b
-			senv = append(senv, strings.Split(extra, ",")...)
+			for _, kv := range strings.Split(extra, ",") {
+				if kv == "client=late" {
+					late = true
+				} else {
+					senv = append(senv, kv)
+				}
+			}
 		}
-		s := &server{id: id, bin: bin, sock: filepath.Join(tmp, "run", strconv.Itoa(i)+".sock")}
+		s := &server{id: id, bin: bin, sock: filepath.Join(tmp, "run", strconv.Itoa(i)+".sock"), late: late}
 		s.cmd = exec.Command(bin, "serve", "--socket="+s.sock, "--audit", "off")
 		s.cmd.Env = senv
 		s.cmd.Stderr = os.Stderr
@@ -115,9 +127,16 @@ func run() error {
 	call := func(s *server) (time.Duration, bool) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
+		c := hookrelay.Call{Agent: "claude-code", Args: []string{"--socket", s.sock},
+			Stdin: payload, Cwd: proj, Env: env, PPID: os.Getppid(), Exe: "/usr/local/bin/rivumi-hook"}
 		t := time.Now()
-		res, err := hookrelay.Do(ctx, s.sock, hookrelay.Call{Agent: "claude-code", Args: []string{"--socket", s.sock},
-			Stdin: payload, Cwd: proj, Env: env, PPID: os.Getppid(), Exe: "/usr/local/bin/rivumi-hook"})
+		var res hookrelay.Result
+		var err error
+		if s.late {
+			res, err = doLate(s.sock, c)
+		} else {
+			res, err = hookrelay.Do(ctx, s.sock, c)
+		}
 		d := time.Since(t)
 		return d, err == nil && res.Code == 0 && !res.Local && len(res.Stdout) > 0
 	}
@@ -170,6 +189,20 @@ func run() error {
 			medianf(s.csw), ratio(s.med, ref.med), ratio(s.cpu, ref.cpu), ratio(s.csw, ref.csw), s.bad)
 	}
 	return nil
+}
+
+// doLate is hookrelay.Do as it was before the frame was built first:
+// connect, then build the frame and write it.
+func doLate(sock string, c hookrelay.Call) (hookrelay.Result, error) {
+	conn, err := net.Dial("unix", sock)
+	if err != nil {
+		return hookrelay.Result{}, err
+	}
+	defer conn.Close()
+	if _, err := conn.Write(hookrelay.AppendCall(nil, c)); err != nil {
+		return hookrelay.Result{}, err
+	}
+	return hookrelay.ReadResult(bufio.NewReader(conn))
 }
 
 // usage is the run time (ns) and context switches of s's threads so far.
