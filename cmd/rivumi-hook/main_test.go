@@ -256,6 +256,8 @@ func hookCases(w *world) []struct {
 		{"relative workspace flag", "claude-code", []string{"--workspace", "."}, payload("claude-code", "Bash", cmd("cat ../x"), w.proj)},
 		{"bad flag", "claude-code", []string{"--no-such-flag"}, payload("claude-code", "Bash", cmd("ls"), w.proj)},
 		{"bad shell flag", "claude-code", []string{"--shell", "fish"}, payload("claude-code", "Bash", cmd("ls"), w.proj)},
+		{"help flag", "claude-code", []string{"--help"}, payload("claude-code", "Bash", cmd("ls"), w.proj)},
+		{"stray argument", "gemini", []string{"--shadow", "extra"}, payload("gemini", "run_shell_command", cmd("ls"), w.proj)},
 		{"socket none", "claude-code", []string{"--socket", "none"}, payload("claude-code", "Bash", cmd("git status"), w.proj)},
 		{"project dir env", "claude-code", nil, payload("claude-code", "Bash", cmd("cat notes.md"), filepath.Join(w.proj, ".git"))},
 	}

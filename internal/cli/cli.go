@@ -100,12 +100,7 @@ func register(path, summary string, run func(ctx context.Context, io Stdio, args
 // Main runs the CLI with args (without the program name) and returns the
 // process exit code.
 func Main(ctx context.Context, args []string, stdio Stdio) (code int) {
-	defer func() {
-		if p := recover(); p != nil {
-			fmt.Fprintf(stdio.Err, "rivumi: internal error (a bug; please report it): %v\n%s", p, debug.Stack())
-			code = ExitInternal
-		}
-	}()
+	defer recoverInternal(stdio, &code)
 	if stdio.In == nil {
 		stdio.In = os.Stdin
 	}
@@ -138,7 +133,21 @@ func Main(ctx context.Context, args []string, stdio Stdio) (code int) {
 		usage(stdio.Out)
 		return ExitOK
 	}
-	err := cmd.run(ctx, stdio, rest)
+	return exitStatus(stdio, path, cmd.run(ctx, stdio, rest))
+}
+
+// recoverInternal, deferred, turns a panic into [ExitInternal] with the
+// panic and its stack on stderr.
+func recoverInternal(stdio Stdio, code *int) {
+	if p := recover(); p != nil {
+		fmt.Fprintf(stdio.Err, "rivumi: internal error (a bug; please report it): %v\n%s", p, debug.Stack())
+		*code = ExitInternal
+	}
+}
+
+// exitStatus is the exit code for the error the command at path returned,
+// with its message on stderr.
+func exitStatus(stdio Stdio, path string, err error) int {
 	if err == nil {
 		return ExitOK
 	}

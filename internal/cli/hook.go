@@ -88,36 +88,49 @@ func (h *hookFlags) register(fs *flag.FlagSet) {
 
 func hookRunner(agent hook.Agent) func(ctx context.Context, stdio Stdio, args []string) error {
 	return func(ctx context.Context, stdio Stdio, args []string) error {
-		fs := newFlags("hook "+string(agent), stdio)
-		h := hookFlags{env: hookEnvFrom(ctx)}
-		h.register(fs)
-		fs.Usage = func() {
-			fmt.Fprintf(fs.Output(), hookUsage, agent, agent, agent)
-			fs.PrintDefaults()
+		h := hookFlags{env: processEnv()}
+		if err := h.parse(agent, stdio, args); err != nil {
+			return err
 		}
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return err
-			}
-			return exitf(ExitHookBlock, "blocked: bad hook flags in the agent's settings: %v", err)
-		}
-		if fs.NArg() > 0 {
-			return exitf(ExitHookBlock, "blocked: unexpected arguments %q in the agent's settings", fs.Args())
-		}
-		cfg, closeAudit, err := h.config(agent)
-		if err != nil {
-			return exitf(ExitHookBlock, "blocked: %v", err)
-		}
-		defer closeAudit()
-		code := hook.Run(ctx, cfg, stdio.In, stdio.Out, stdio.Err)
-		// After the answer is out: the server's compile does not compete
-		// with this call's on a small machine.
-		h.startPending()
-		if code != 0 {
-			return exitCode(code)
-		}
-		return nil
+		return h.run(ctx, agent, stdio)
 	}
+}
+
+// parse parses the hook's flags, args, as the agent's settings give them.
+func (h *hookFlags) parse(agent hook.Agent, stdio Stdio, args []string) error {
+	fs := newFlags("hook "+string(agent), stdio)
+	h.register(fs)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), hookUsage, agent, agent, agent)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return exitf(ExitHookBlock, "blocked: bad hook flags in the agent's settings: %v", err)
+	}
+	if fs.NArg() > 0 {
+		return exitf(ExitHookBlock, "blocked: unexpected arguments %q in the agent's settings", fs.Args())
+	}
+	return nil
+}
+
+// run answers one hook call with the parsed flags.
+func (h *hookFlags) run(ctx context.Context, agent hook.Agent, stdio Stdio) error {
+	cfg, closeAudit, err := h.config(agent)
+	if err != nil {
+		return exitf(ExitHookBlock, "blocked: %v", err)
+	}
+	defer closeAudit()
+	code := hook.Run(ctx, cfg, stdio.In, stdio.Out, stdio.Err)
+	// After the answer is out: the server's compile does not compete
+	// with this call's on a small machine.
+	h.startPending()
+	if code != 0 {
+		return exitCode(code)
+	}
+	return nil
 }
 
 // config builds the adapter's configuration from the flags.

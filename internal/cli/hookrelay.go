@@ -3,9 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -31,15 +29,8 @@ type hookEnv struct {
 	verdict func(context.Context, server.Request) (engine.Verdict, error)
 }
 
-type hookEnvKey struct{}
-
-// hookEnvFrom returns the environment of the hook call running under ctx.
-func hookEnvFrom(ctx context.Context) hookEnv {
-	if e, ok := ctx.Value(hookEnvKey{}).(hookEnv); ok {
-		return e
-	}
-	return hookEnv{getenv: os.Getenv}
-}
+// processEnv is the environment of a hook call that is not relayed.
+func processEnv() hookEnv { return hookEnv{getenv: os.Getenv} }
 
 // abs makes p absolute against the call's working directory.
 func (e hookEnv) abs(p string) string {
@@ -75,11 +66,15 @@ func relayHook(ctx context.Context, srv *server.Server, c hookrelay.Call) hookre
 	if !filepath.IsAbs(c.Cwd) {
 		return hookrelay.Result{Local: true}
 	}
-	fs := flag.NewFlagSet("relay", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	// The flags are parsed once, by the hook's own flag set: what Main
+	// would run for `rivumi hook AGENT ARGS` is run from here on, without
+	// its dispatch.
+	agent := hook.Agent(c.Agent)
+	var out, errb bytes.Buffer
+	stdio := Stdio{In: bytes.NewReader(c.Stdin), Out: &out, Err: &errb}
 	var h hookFlags
-	h.register(fs)
-	if fs.Parse(c.Args) == nil && (h.remote.url != "" || len(h.pf.policyDirs) > 0 || h.socket == "none") {
+	perr := h.parse(agent, stdio, c.Args)
+	if perr == nil && (h.remote.url != "" || len(h.pf.policyDirs) > 0 || h.socket == "none") {
 		return hookrelay.Result{Local: true}
 	}
 	env := map[string]string{}
@@ -94,14 +89,24 @@ func relayHook(ctx context.Context, srv *server.Server, c hookrelay.Call) hookre
 	if c.Exe != "" && filepath.IsAbs(c.Exe) {
 		exes = append(exes, c.Exe)
 	}
-	he := hookEnv{
+	h.env = hookEnv{
 		getenv: func(k string) string { return env[k] }, cwd: c.Cwd, exes: exes, ppid: c.PPID,
 		verdict: func(ctx context.Context, r server.Request) (engine.Verdict, error) {
 			return srv.Verdict(ctx, r, "relay")
 		},
 	}
-	var out, errb bytes.Buffer
-	args := append([]string{"hook", c.Agent}, c.Args...)
-	code := Main(context.WithValue(ctx, hookEnvKey{}, he), args, Stdio{In: bytes.NewReader(c.Stdin), Out: &out, Err: &errb})
+	code := runRelayed(stdio, "hook "+c.Agent, func() error {
+		if perr != nil {
+			return perr
+		}
+		return h.run(ctx, agent, stdio)
+	})
 	return hookrelay.Result{Code: code, Stdout: out.Bytes(), Stderr: errb.Bytes()}
+}
+
+// runRelayed runs f as [Main] runs the command at path: a panic is
+// [ExitInternal], an error its exit status.
+func runRelayed(stdio Stdio, path string, f func() error) (code int) {
+	defer recoverInternal(stdio, &code)
+	return exitStatus(stdio, path, f())
 }

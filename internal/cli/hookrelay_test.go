@@ -33,3 +33,4 @@ func TestRelayRefuses(t *testing.T) {
 		}
 	}
 }
+
