@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -126,6 +127,10 @@ type Config struct {
 	MaxInput int64
 	// Protected and Secrets are extra path globs (see [PathPolicy]).
 	Protected, Secrets []string
+	// MoreProtected, when set, returns more Protected globs: the ones
+	// that cost system calls to find. It is called only when a file tool
+	// is judged, once per call.
+	MoreProtected func() []string
 	// Grants returns the grants in force for a workspace (nil: none).
 	Grants func(workspace string) ([]engine.Grant, error)
 	// Audit receives one entry per call (nil: none). No answer that lets
@@ -317,7 +322,11 @@ func decide(ctx context.Context, cfg *Config, stdin io.Reader) Answer {
 		a.Verdict = capPowerShell(cfg, v)
 	} else {
 		a.paths = call.paths
-		pp := PathPolicy{Workspace: a.workspace, Home: cfg.Home, Protected: cfg.Protected, Secrets: cfg.Secrets,
+		protected := cfg.Protected
+		if cfg.MoreProtected != nil {
+			protected = append(slices.Clip(protected), cfg.MoreProtected()...)
+		}
+		pp := PathPolicy{Workspace: a.workspace, Home: cfg.Home, Protected: protected, Secrets: cfg.Secrets,
 			Windows: cfg.GOOS == "windows"}
 		a.Verdict = engine.Verdict{Decision: engine.Allow, Policy: PolicyID}
 		var reasons []engine.Reason

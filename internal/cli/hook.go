@@ -168,31 +168,39 @@ func (h *hookFlags) config(agent hook.Agent) (hook.Config, func(), error) {
 			return cfg, nil, fmt.Errorf("bad glob %q", g)
 		}
 	}
-	// rivumi's own state is protected from file tools wherever it lives.
-	for _, d := range h.pf.policyDirs {
-		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(env.abs(d))+"/")
-	}
-	if g, err := harness.GrantsPathIn("/", env.getenv, env.home); err == nil {
-		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(filepath.Dir(filepath.Dir(g)))+"/")
-	}
-	// So is the binary the hook runs, and the per-user copy install makes:
-	// replaced, it would answer anything.
-	exes := env.exes
-	if exe, err := os.Executable(); err == nil {
-		exes = append([]string{exe}, exes...)
-	}
-	for _, exe := range exes {
-		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(exe))
-		if r, err := filepath.EvalSymlinks(exe); err == nil && r != exe {
-			cfg.Protected = append(cfg.Protected, hook.EscapeGlob(r))
+	// rivumi's own state is protected from file tools wherever it lives:
+	// the files named below, and these (found only when a file tool is
+	// judged: finding the binaries costs a shell command's call a dozen
+	// system calls).
+	var own []string // the globs of the files named below
+	cfg.MoreProtected = func() []string {
+		var ps []string
+		for _, d := range h.pf.policyDirs {
+			ps = append(ps, hook.EscapeGlob(env.abs(d))+"/")
 		}
-	}
-	if ub, err := userBinaryIn(env.getenv, env.home); err == nil {
-		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(filepath.Dir(ub))+"/")
+		if g, err := harness.GrantsPathIn("/", env.getenv, env.home); err == nil {
+			ps = append(ps, hook.EscapeGlob(filepath.Dir(filepath.Dir(g)))+"/")
+		}
+		// So is the binary the hook runs, and the per-user copy install
+		// makes: replaced, it would answer anything.
+		exes := env.exes
+		if exe, err := os.Executable(); err == nil {
+			exes = append([]string{exe}, exes...)
+		}
+		for _, exe := range exes {
+			ps = append(ps, hook.EscapeGlob(exe))
+			if r, err := filepath.EvalSymlinks(exe); err == nil && r != exe {
+				ps = append(ps, hook.EscapeGlob(r))
+			}
+		}
+		if ub, err := userBinaryIn(env.getenv, env.home); err == nil {
+			ps = append(ps, hook.EscapeGlob(filepath.Dir(ub))+"/")
+		}
+		return append(ps, own...)
 	}
 	if h.grants != "" {
 		grants := env.abs(h.grants)
-		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(grants))
+		own = append(own, hook.EscapeGlob(grants))
 		cfg.Grants = func(string) ([]engine.Grant, error) { return loadGrants(grants) }
 	} else {
 		cfg.Grants = func(ws string) ([]engine.Grant, error) {
@@ -212,7 +220,7 @@ func (h *hookFlags) config(agent hook.Agent) (hook.Config, func(), error) {
 				return cfg, nil, err
 			}
 		}
-		cfg.Protected = append(cfg.Protected, hook.EscapeGlob(filepath.Dir(abs(path)))+"/")
+		own = append(own, hook.EscapeGlob(filepath.Dir(abs(path)))+"/")
 		cfg.AuditBestEffort = h.auditBest
 		l, err := audit.Open(path)
 		switch {

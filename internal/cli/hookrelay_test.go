@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -34,3 +36,35 @@ func TestRelayRefuses(t *testing.T) {
 	}
 }
 
+// TestRelayProtectsBinaries: a relayed file tool call may not write the
+// client's binary, the server's own, or where a symlink to either points
+// (the globs MoreProtected finds only for file tools).
+func TestRelayProtectsBinaries(t *testing.T) {
+	srv, c := relayServer(t, "ls")
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real-rivumi-hook")
+	link := filepath.Join(dir, "rivumi-hook")
+	if err := os.WriteFile(real, nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Exe = link
+	for _, p := range []string{link, real, self, filepath.Join(c.Cwd, "ok.txt")} {
+		cc := c
+		cc.Stdin = []byte(`{"session_id":"s","cwd":"` + c.Cwd + `","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"` + p + `","content":"x"}}`)
+		res := relayHook(context.Background(), srv, cc)
+		want := `"permissionDecision":"deny"`
+		if strings.HasSuffix(p, "ok.txt") {
+			want = `"permissionDecision":"allow"`
+		}
+		if res.Code != 0 || !strings.Contains(string(res.Stdout), want) {
+			t.Errorf("write %s: exit %d %s %s; want %s", p, res.Code, res.Stdout, res.Stderr, want)
+		}
+	}
+}
