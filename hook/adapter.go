@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/rivumi/rivumi/audit"
@@ -127,6 +128,15 @@ type Config struct {
 	MaxInput int64
 	// Protected and Secrets are extra path globs (see [PathPolicy]).
 	Protected, Secrets []string
+	// Early, when set, makes [Run] and [Decide] grade on the caller's
+	// goroutine, which a call that hangs (a file system that does not
+	// answer, a bug) holds past the deadline: then the blocking answer
+	// for the deadline is logged and given to Early at the deadline, from
+	// another goroutine, as [Run] would return it (exit code, stdout and
+	// stderr), and Run returns the same once the grading it cannot stop
+	// returns. Early is called at most once, and only then. For callers
+	// that can answer before they return (the server's hook relay).
+	Early func(code int, stdout, stderr []byte)
 	// MoreProtected, when set, returns more Protected globs: the ones
 	// that cost system calls to find. It is called only when a file tool
 	// is judged, once per call.
@@ -200,29 +210,79 @@ func Run(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Wri
 }
 
 // Decide reads and grades one hook call, within cfg.Timeout, and logs it.
+// With cfg.Early set, it grades on the caller's goroutine and the answer
+// past the deadline is given through Early (see [Config]); without, on a
+// goroutine of its own, and Decide returns by the deadline.
 func Decide(ctx context.Context, cfg Config, stdin io.Reader) Answer {
 	cfg = withDefaults(cfg)
 	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
+	if cfg.Early != nil {
+		return decideInline(ctx, &cfg, stdin)
+	}
 	done := make(chan Answer, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				done <- failed(fmt.Sprintf("internal error: %v", p))
-			}
-		}()
-		done <- decide(ctx, &cfg, stdin)
-	}()
+	go func() { done <- decideSafely(ctx, &cfg, stdin) }()
 	var a Answer
 	select {
 	case a = <-done:
 		if ctx.Err() != nil && a.Failure == "" {
-			a = failed(fmt.Sprintf("internal deadline of %v passed", cfg.Timeout))
+			a = pastDeadline(&cfg)
 		}
 	case <-ctx.Done():
-		a = failed(fmt.Sprintf("internal deadline of %v passed", cfg.Timeout))
+		a = pastDeadline(&cfg)
 	}
-	a.AuditError = logAnswer(&cfg, a)
+	return logged(&cfg, a)
+}
+
+// decideInline decides on this goroutine, and answers through cfg.Early
+// from a goroutine of the deadline's should the deadline pass first: on a
+// warm server the hand-off to and from a goroutine of its own costs a call
+// about a tenth of its time (two more threads woken), and a deadline
+// passes only in a call that hangs. The answer is logged once: by the
+// deadline's goroutine, or, when the call is decided first, here.
+func decideInline(ctx context.Context, cfg *Config, stdin io.Reader) Answer {
+	const deciding, decided, expired = 0, 1, 2
+	var state atomic.Int32
+	late := make(chan Answer, 1)
+	stop := context.AfterFunc(ctx, func() {
+		if !state.CompareAndSwap(deciding, expired) {
+			return
+		}
+		f := logged(cfg, pastDeadline(cfg))
+		var out, errb bytes.Buffer
+		code := Write(*cfg, f, &out, &errb)
+		cfg.Early(code, out.Bytes(), errb.Bytes())
+		late <- f
+	})
+	a := decideSafely(ctx, cfg, stdin)
+	if !state.CompareAndSwap(deciding, decided) {
+		return <-late // answered and logged by the deadline's goroutine
+	}
+	stop()
+	if ctx.Err() != nil && a.Failure == "" {
+		a = pastDeadline(cfg)
+	}
+	return logged(cfg, a)
+}
+
+// decideSafely is decide with a panic turned into a failure.
+func decideSafely(ctx context.Context, cfg *Config, stdin io.Reader) (a Answer) {
+	defer func() {
+		if p := recover(); p != nil {
+			a = failed(fmt.Sprintf("internal error: %v", p))
+		}
+	}()
+	return decide(ctx, cfg, stdin)
+}
+
+func pastDeadline(cfg *Config) Answer {
+	return failed(fmt.Sprintf("internal deadline of %v passed", cfg.Timeout))
+}
+
+// logged writes a's decision log entry and returns a, or, when the entry
+// cannot be written and a would not block, the blocking failure.
+func logged(cfg *Config, a Answer) Answer {
+	a.AuditError = logAnswer(cfg, a)
 	if a.AuditError != nil && a.Reply != "deny" && !cfg.AuditBestEffort && !cfg.Shadow {
 		f := failed("the decision log cannot be written (" + a.AuditError.Error() + "); no answer is given without its record")
 		f.tool, f.command, f.cwd, f.workspace, f.paths = a.tool, a.command, a.cwd, a.workspace, a.paths

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/internal/applypatch"
 	"github.com/rivumi/rivumi/server"
@@ -29,21 +31,29 @@ func bash(cmd string) io.Reader {
 	return bytes.NewReader(SamplePayload(ClaudeCode, cmd, "/work/proj"))
 }
 
-// Whatever goes wrong inside, the answer is a block (exit 2), in time.
-func TestFailsClosed(t *testing.T) {
-	block := make(chan struct{})
-	t.Cleanup(func() { close(block) })
-	for _, c := range []struct {
-		name  string
-		cfg   Config
-		stdin io.Reader
-		want  string
-	}{
+// failCase is a call that goes wrong inside.
+type failCase struct {
+	name  string
+	cfg   Config
+	stdin io.Reader
+	want  string
+}
+
+// hangs: the call is past its deadline until block is closed.
+func (c failCase) hangs() bool { return strings.Contains(c.want, "internal deadline") }
+
+// failCases are calls that go wrong; those that hang wait for block.
+func failCases(block chan struct{}) []failCase {
+	return []failCase{
 		{"grader ignores the deadline", Config{NewGrader: graderOf(func(context.Context, server.Request) (engine.Verdict, error) {
 			<-block
 			return engine.Verdict{}, nil
 		})}, bash("ls"), "internal deadline of 50ms passed"},
 		{"stdin never ends", Config{}, blockingReader{block}, "internal deadline of 50ms passed"},
+		{"grader panics past the deadline", Config{NewGrader: graderOf(func(context.Context, server.Request) (engine.Verdict, error) {
+			<-block
+			panic("boom")
+		})}, bash("ls"), "internal deadline of 50ms passed"},
 		{"grader panics", Config{NewGrader: graderOf(func(context.Context, server.Request) (engine.Verdict, error) {
 			panic("boom")
 		})}, bash("ls"), "internal error: boom"},
@@ -80,7 +90,15 @@ func TestFailsClosed(t *testing.T) {
 			}
 			return ""
 		}}, bash("ls"), "not an absolute path"},
-	} {
+	}
+}
+
+// Whatever goes wrong inside, the answer is a block (exit 2), in time
+// (Run grading on a goroutine of its own).
+func TestFailsClosed(t *testing.T) {
+	block := make(chan struct{})
+	t.Cleanup(func() { close(block) })
+	for _, c := range failCases(block) {
 		t.Run(c.name, func(t *testing.T) {
 			c.cfg.Agent = ClaudeCode
 			c.cfg.Timeout = 50 * time.Millisecond
@@ -97,6 +115,109 @@ func TestFailsClosed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// With Early set, Run grades on the caller's goroutine: what goes wrong
+// inside blocks as on a goroutine of its own; a call that hangs is
+// answered through Early at its deadline, once, logged once, and Run
+// returns the same answer when the hang ends.
+func TestFailsClosedEarly(t *testing.T) {
+	block := make(chan struct{})
+	cases := failCases(block)
+	type outcome struct {
+		code     int
+		out, err string
+	}
+	type call struct {
+		c       failCase
+		log     *recordingSink
+		early   chan outcome
+		done    chan outcome
+		started time.Time
+	}
+	var calls []call
+	for _, c := range cases {
+		cl := call{c: c, log: &recordingSink{}, early: make(chan outcome, 2), done: make(chan outcome, 1), started: time.Now()}
+		c.cfg.Agent = ClaudeCode
+		c.cfg.Timeout = 50 * time.Millisecond
+		c.cfg.Audit = cl.log
+		if c.cfg.Getenv == nil {
+			c.cfg.Getenv = func(string) string { return "" }
+		}
+		c.cfg.Early = func(code int, stdout, stderr []byte) {
+			cl.early <- outcome{code, string(stdout), string(stderr)}
+		}
+		go func() {
+			var out, errb bytes.Buffer
+			code := Run(context.Background(), c.cfg, c.stdin, &out, &errb)
+			cl.done <- outcome{code, out.String(), errb.String()}
+		}()
+		calls = append(calls, cl)
+	}
+	check := func(name string, o outcome, want string) {
+		t.Helper()
+		if o.code != 2 || o.out != "" || !strings.Contains(o.err, want) || !strings.Contains(o.err, "fails closed") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2 and %q", name, o.code, o.out, o.err, want)
+		}
+	}
+	var early []outcome
+	for _, cl := range calls {
+		if !cl.c.hangs() {
+			check(cl.c.name, <-cl.done, cl.c.want)
+			if len(cl.early) > 0 {
+				t.Errorf("%s: answered early, not past its deadline", cl.c.name)
+			}
+			continue
+		}
+		select {
+		case o := <-cl.early:
+			check(cl.c.name+" (early)", o, cl.c.want)
+			if d := time.Since(cl.started); d > 2*time.Second {
+				t.Errorf("%s: answered after %v", cl.c.name, d)
+			}
+			early = append(early, o)
+		case o := <-cl.done:
+			t.Fatalf("%s: returned %+v while it hangs", cl.c.name, o)
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: no answer past the deadline", cl.c.name)
+		}
+	}
+	close(block) // the hangs end
+	for _, cl := range calls {
+		if !cl.c.hangs() {
+			continue
+		}
+		o := <-cl.done
+		if o != early[0] {
+			t.Errorf("%s: returned %+v, answered %+v early", cl.c.name, o, early[0])
+		}
+		early = early[1:]
+		if len(cl.early) > 0 {
+			t.Errorf("%s: answered early twice", cl.c.name)
+		}
+		if n := len(cl.log.get()); n != 1 || !strings.Contains(cl.log.get()[0].Error, "internal deadline") {
+			t.Errorf("%s: decision log %+v; want the deadline's entry alone", cl.c.name, cl.log.get())
+		}
+	}
+}
+
+// recordingSink keeps the entries logged.
+type recordingSink struct {
+	mu sync.Mutex
+	es []audit.Entry
+}
+
+func (r *recordingSink) Log(_ context.Context, e audit.Entry) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.es = append(r.es, e)
+	return nil
+}
+
+func (r *recordingSink) get() []audit.Entry {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]audit.Entry(nil), r.es...)
 }
 
 type blockingReader struct{ c chan struct{} }

@@ -15,8 +15,10 @@ import (
 
 // HookRelay runs one relayed hook call (see package hookrelay) and
 // returns its outcome; `rivumi serve` runs `rivumi hook AGENT` in its
-// own process for it.
-type HookRelay func(ctx context.Context, c hookrelay.Call) hookrelay.Result
+// own process for it. It may give the outcome before it returns, with
+// reply (from any goroutine): a call that hangs past its deadline is
+// answered so. The first outcome given is sent; later ones are dropped.
+type HookRelay func(ctx context.Context, c hookrelay.Call, reply func(hookrelay.Result)) hookrelay.Result
 
 // WithHookRelay serves the thin hook client's calls with f, on unix
 // sockets only: a call runs the hook with the client's flags and
@@ -198,11 +200,21 @@ func (s *Server) serveRelayed(ctx context.Context, c net.Conn, br *bufio.Reader)
 		return
 	}
 	s.m.relayed()
-	res := s.relay(ctx, call)
-	_ = c.SetWriteDeadline(time.Now().Add(relayWriteTimeout))
-	if _, err := c.Write(hookrelay.AppendResult(nil, res)); err != nil {
-		s.logger.Printf("hook relay: write answer: %v", err)
+	var mu sync.Mutex
+	answered := false
+	reply := func(res hookrelay.Result) {
+		mu.Lock()
+		defer mu.Unlock()
+		if answered {
+			return
+		}
+		answered = true
+		_ = c.SetWriteDeadline(time.Now().Add(relayWriteTimeout))
+		if _, err := c.Write(hookrelay.AppendResult(nil, res)); err != nil {
+			s.logger.Printf("hook relay: write answer: %v", err)
+		}
 	}
+	reply(s.relay(ctx, call, reply))
 }
 
 // errPeer is a relayed call from a process that is not this user's.

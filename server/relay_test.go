@@ -21,7 +21,7 @@ func TestHookRelaySocketOnly(t *testing.T) {
 	e := sharedEngine(t)
 	var got hookrelay.Call
 	s, err := server.New(context.Background(), func(context.Context) (*engine.Engine, error) { return e, nil },
-		server.WithHookRelay(func(_ context.Context, c hookrelay.Call) hookrelay.Result {
+		server.WithHookRelay(func(_ context.Context, c hookrelay.Call, _ func(hookrelay.Result)) hookrelay.Result {
 			got = c
 			return hookrelay.Result{Code: 2, Stdout: []byte("out"), Stderr: []byte("err\x00\xff")}
 		}))
@@ -82,7 +82,7 @@ func TestHookRelaySocketOnly(t *testing.T) {
 func TestHookRelayBadCalls(t *testing.T) {
 	e := sharedEngine(t)
 	s, err := server.New(context.Background(), func(context.Context) (*engine.Engine, error) { return e, nil },
-		server.WithHookRelay(func(_ context.Context, c hookrelay.Call) hookrelay.Result {
+		server.WithHookRelay(func(_ context.Context, c hookrelay.Call, _ func(hookrelay.Result)) hookrelay.Result {
 			if c.Agent == "panic" {
 				panic("boom")
 			}
@@ -134,7 +134,7 @@ func TestHookRelayShutdown(t *testing.T) {
 	e := sharedEngine(t)
 	started := make(chan struct{})
 	s, err := server.New(context.Background(), func(context.Context) (*engine.Engine, error) { return e, nil },
-		server.WithHookRelay(func(context.Context, hookrelay.Call) hookrelay.Result {
+		server.WithHookRelay(func(context.Context, hookrelay.Call, func(hookrelay.Result)) hookrelay.Result {
 			close(started)
 			time.Sleep(300 * time.Millisecond)
 			return hookrelay.Result{Code: 2, Stderr: []byte("late")}
@@ -173,4 +173,45 @@ func TestHookRelayShutdown(t *testing.T) {
 	case <-time.After(15 * time.Second):
 		t.Fatal("Serve did not return")
 	}
+}
+
+// TestHookRelayEarlyReply: a relay that replies before it returns (a call
+// past its deadline) has its reply sent at once; what it returns later is
+// dropped.
+func TestHookRelayEarlyReply(t *testing.T) {
+	e := sharedEngine(t)
+	release, returned := make(chan struct{}), make(chan struct{})
+	s, err := server.New(context.Background(), func(context.Context) (*engine.Engine, error) { return e, nil },
+		server.WithHookRelay(func(_ context.Context, c hookrelay.Call, reply func(hookrelay.Result)) hookrelay.Result {
+			defer close(returned)
+			reply(hookrelay.Result{Code: 2, Stderr: []byte("past the deadline")})
+			reply(hookrelay.Result{Code: 0, Stdout: []byte("second reply")})
+			<-release
+			return hookrelay.Result{Code: 0, Stdout: []byte("late")}
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(shortTemp(t), "s.sock")
+	uln, err := server.ListenUnix(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serve(t, s, uln)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := hookrelay.Do(ctx, sock, hookrelay.Call{Agent: "claude-code", Stdin: []byte("{}"), Cwd: "/x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Code != 2 || string(res.Stderr) != "past the deadline" || len(res.Stdout) != 0 {
+		t.Errorf("relay result %+v; want the first reply", res)
+	}
+	select {
+	case <-returned:
+		t.Error("the relay returned before it was released")
+	default:
+	}
+	close(release)
+	<-returned
 }

@@ -152,6 +152,7 @@ func (h *hookFlags) config(agent hook.Agent) (hook.Config, func(), error) {
 		}
 		ppid := env.ppid
 		cfg.Interactive = func() bool { return ppid > 1 && hook.GeminiInteractiveFrom(ppid) }
+		cfg.Early = env.early
 	}
 	askAs, err := hook.ParseAskAs(h.askAs)
 	if err != nil {

@@ -27,6 +27,8 @@ type hookEnv struct {
 	ppid   int      // the agent's process (0: this process's parent)
 	// verdict grades in the serving process (relayed calls only).
 	verdict func(context.Context, server.Request) (engine.Verdict, error)
+	// early answers a relayed call past its deadline (hook.Config.Early).
+	early func(code int, stdout, stderr []byte)
 }
 
 // processEnv is the environment of a hook call that is not relayed.
@@ -59,7 +61,10 @@ func (e hookEnv) home() (string, error) {
 // AGENT ARGS` would run it in the client's place, grading through srv.
 // Calls whose flags name another policy or server (--policy, --remote,
 // --socket none) are not run: the client runs the full binary for them.
-func relayHook(ctx context.Context, srv *server.Server, c hookrelay.Call) hookrelay.Result {
+//
+// The hook grades on the calling goroutine; a call past its deadline is
+// answered through reply (nil: the hook grades on a goroutine of its own).
+func relayHook(ctx context.Context, srv *server.Server, c hookrelay.Call, reply func(hookrelay.Result)) hookrelay.Result {
 	if !slices.Contains(hook.Agents, hook.Agent(c.Agent)) {
 		return hookrelay.Result{Code: ExitHookBlock, Stderr: fmt.Appendf(nil, "rivumi: blocked: unknown hook agent %q\n", c.Agent)}
 	}
@@ -94,6 +99,13 @@ func relayHook(ctx context.Context, srv *server.Server, c hookrelay.Call) hookre
 		verdict: func(ctx context.Context, r server.Request) (engine.Verdict, error) {
 			return srv.Verdict(ctx, r, "relay")
 		},
+	}
+	if reply != nil {
+		// What the call returns below for the same answer (run: exit
+		// codes without a message).
+		h.env.early = func(code int, stdout, stderr []byte) {
+			reply(hookrelay.Result{Code: code, Stdout: stdout, Stderr: stderr})
+		}
 	}
 	code := runRelayed(stdio, "hook "+c.Agent, func() error {
 		if perr != nil {

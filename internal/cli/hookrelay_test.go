@@ -26,7 +26,7 @@ func TestRelayRefuses(t *testing.T) {
 		{"relative cwd", hookrelay.Call{Agent: "claude-code", Cwd: "p"}, true},
 		{"unknown agent", hookrelay.Call{Agent: "install", Cwd: "/p"}, false},
 	} {
-		res := relayHook(context.Background(), nil, tc.call)
+		res := relayHook(context.Background(), nil, tc.call, nil)
 		if res.Local != tc.local {
 			t.Errorf("%s: Local = %v, want %v", tc.name, res.Local, tc.local)
 		}
@@ -58,7 +58,7 @@ func TestRelayProtectsBinaries(t *testing.T) {
 	for _, p := range []string{link, real, self, filepath.Join(c.Cwd, "ok.txt")} {
 		cc := c
 		cc.Stdin = []byte(`{"session_id":"s","cwd":"` + c.Cwd + `","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"` + p + `","content":"x"}}`)
-		res := relayHook(context.Background(), srv, cc)
+		res := relayHook(context.Background(), srv, cc, noReply)
 		want := `"permissionDecision":"deny"`
 		if strings.HasSuffix(p, "ok.txt") {
 			want = `"permissionDecision":"allow"`

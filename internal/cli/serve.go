@@ -154,8 +154,8 @@ func runServe(ctx context.Context, stdio Stdio, args []string) error {
 	opts = append(opts, server.WithConfigs(pf.configFor, 0))
 	// On the socket, the thin hook client's calls run here (hookrelay.go).
 	var srv *server.Server
-	opts = append(opts, server.WithHookRelay(func(ctx context.Context, c hookrelay.Call) hookrelay.Result {
-		return relayHook(ctx, srv, c)
+	opts = append(opts, server.WithHookRelay(func(ctx context.Context, c hookrelay.Call, reply func(hookrelay.Result)) hookrelay.Result {
+		return relayHook(ctx, srv, c, reply)
 	}))
 	load := func(ctx context.Context) (*engine.Engine, error) {
 		_, load, err := pf.configFor(ctx, "")
