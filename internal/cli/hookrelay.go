@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
 
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/hook"
@@ -82,20 +81,12 @@ func relayHook(ctx context.Context, srv *server.Server, c hookrelay.Call, reply 
 	if perr == nil && (h.remote.url != "" || len(h.pf.policyDirs) > 0 || h.socket == "none") {
 		return hookrelay.Result{Local: true}
 	}
-	env := map[string]string{}
-	for _, kv := range c.Env {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			if _, dup := env[k]; !dup { // the first wins, as in os.Getenv
-				env[k] = v
-			}
-		}
-	}
 	var exes []string
 	if c.Exe != "" && filepath.IsAbs(c.Exe) {
 		exes = append(exes, c.Exe)
 	}
 	h.env = hookEnv{
-		getenv: func(k string) string { return env[k] }, cwd: c.Cwd, exes: exes, ppid: c.PPID,
+		getenv: func(k string) string { return lookupEnv(c.Env, k) }, cwd: c.Cwd, exes: exes, ppid: c.PPID,
 		verdict: func(ctx context.Context, r server.Request) (engine.Verdict, error) {
 			return srv.Verdict(ctx, r, "relay")
 		},
@@ -114,6 +105,18 @@ func relayHook(ctx context.Context, srv *server.Server, c hookrelay.Call, reply 
 		return h.run(ctx, agent, stdio)
 	})
 	return hookrelay.Result{Code: code, Stdout: out.Bytes(), Stderr: errb.Bytes()}
+}
+
+// lookupEnv is the value of k in env (KEY=value entries; the first wins,
+// as in os.Getenv). A call reads a dozen variables: scanning for each
+// costs less than building a map of them all.
+func lookupEnv(env []string, k string) string {
+	for _, kv := range env {
+		if len(kv) > len(k) && kv[len(k)] == '=' && kv[:len(k)] == k {
+			return kv[len(k)+1:]
+		}
+	}
+	return ""
 }
 
 // runRelayed runs f as [Main] runs the command at path: a panic is

@@ -68,3 +68,13 @@ func TestRelayProtectsBinaries(t *testing.T) {
 		}
 	}
 }
+
+// TestLookupEnv: a relayed call's variables read as os.Getenv reads them.
+func TestLookupEnv(t *testing.T) {
+	env := []string{"A=1", "NOEQUALS", "AB=2", "A=3", "EMPTY=", "=x", "C==y"}
+	for k, want := range map[string]string{"A": "1", "AB": "2", "EMPTY": "", "NOEQUALS": "", "": "x", "C": "=y", "B": "", "AB=2": ""} {
+		if got := lookupEnv(env, k); got != want {
+			t.Errorf("lookupEnv(%q) = %q, want %q", k, got, want)
+		}
+	}
+}
