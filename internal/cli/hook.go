@@ -49,6 +49,15 @@ Flags:
 
 // hookFlags are the flags of `rivumi hook AGENT`.
 type hookFlags struct {
+	hookOpts
+	// pending is the socket to start a server on once the call is
+	// answered (set by the grader, which may outlive a missed deadline).
+	pending atomic.Pointer[string]
+	env     hookEnv // hookrelay.go: the process the call runs in
+}
+
+// hookOpts are the values of the hook's flags.
+type hookOpts struct {
 	pf        policyFlags
 	socket    string
 	askAs     string
@@ -62,10 +71,6 @@ type hookFlags struct {
 	secrets   stringList
 	remote    remoteFlags // hookremote.go
 	noStart   bool        // autostart.go
-	// pending is the socket to start a server on once the call is
-	// answered (set by the grader, which may outlive a missed deadline).
-	pending atomic.Pointer[string]
-	env     hookEnv // hookrelay.go: the process the call runs in
 }
 
 func (h *hookFlags) register(fs *flag.FlagSet) {

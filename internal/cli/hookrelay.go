@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
+	"sync"
 
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/hook"
@@ -77,7 +79,13 @@ func relayHook(ctx context.Context, srv *server.Server, c hookrelay.Call, reply 
 	var out, errb bytes.Buffer
 	stdio := Stdio{In: bytes.NewReader(c.Stdin), Out: &out, Err: &errb}
 	var h hookFlags
-	perr := h.parse(agent, stdio, c.Args)
+	var perr error
+	key := flagsKey(c.Agent, c.Args)
+	if o, ok := relayFlags.get(key); ok {
+		h.hookOpts = o
+	} else if perr = h.parse(agent, stdio, c.Args); perr == nil {
+		relayFlags.put(key, h.hookOpts)
+	}
 	if perr == nil && (h.remote.url != "" || len(h.pf.policyDirs) > 0 || h.socket == "none") {
 		return hookrelay.Result{Local: true}
 	}
@@ -105,6 +113,48 @@ func relayHook(ctx context.Context, srv *server.Server, c hookrelay.Call, reply 
 		return h.run(ctx, agent, stdio)
 	})
 	return hookrelay.Result{Code: code, Stdout: out.Bytes(), Stderr: errb.Bytes()}
+}
+
+// relayFlags are the parsed flags of the calls relayed so far: the
+// agents' settings give a server a handful of distinct flag lists, and
+// parsing one costs a call as much as reading its payload.
+var relayFlags flagCache
+
+// flagCache maps a flag list to its parse (those that parse only).
+type flagCache struct {
+	mu sync.Mutex
+	m  map[string]hookOpts
+}
+
+// maxFlagLists bounds a [flagCache]: past it, the cache starts over.
+const maxFlagLists = 64
+
+func (c *flagCache) get(key string) (hookOpts, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	o, ok := c.m[key]
+	return o, ok
+}
+
+func (c *flagCache) put(key string, o hookOpts) {
+	// The lists are shared by the calls that read them: none may append
+	// in place.
+	o.pf.policyDirs, o.protect, o.secrets = slices.Clip(o.pf.policyDirs), slices.Clip(o.protect), slices.Clip(o.secrets)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxFlagLists {
+		c.m = map[string]hookOpts{}
+	}
+	c.m[key] = o
+}
+
+// flagsKey names the flag list args of agent's hook unambiguously.
+func flagsKey(agent string, args []string) string {
+	b := strconv.AppendQuote(nil, agent)
+	for _, a := range args {
+		b = strconv.AppendQuote(append(b, ' '), a)
+	}
+	return string(b)
 }
 
 // lookupEnv is the value of k in env (KEY=value entries; the first wins,

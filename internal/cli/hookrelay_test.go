@@ -78,3 +78,19 @@ func TestLookupEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagsKey: distinct flag lists have distinct keys in the cache of
+// parsed flags.
+func TestFlagsKey(t *testing.T) {
+	seen := map[string][]string{}
+	for _, args := range [][]string{nil, {""}, {"", ""}, {"a b"}, {"a", "b"}, {"a\"", "b"}, {"a", "\"b"}, {"--shadow"}, {"--shadow", ""}} {
+		k := flagsKey("claude-code", args)
+		if prev, dup := seen[k]; dup {
+			t.Errorf("%q and %q: same key %s", prev, args, k)
+		}
+		seen[k] = args
+	}
+	if flagsKey("codex", nil) == flagsKey("gemini", nil) {
+		t.Error("agents share a key")
+	}
+}
