@@ -86,6 +86,10 @@ func (l *relayListener) Accept() (net.Conn, error) {
 	}
 }
 
+// acceptLoop accepts the next connection, hands accepting on to a new
+// goroutine, and sniffs the connection itself: the call goes on on the
+// goroutine that the connection woke, without waiting for this one to
+// ask the listener again (which finds nothing, and parks) first.
 func (l *relayListener) acceptLoop() {
 	var delay time.Duration
 	for {
@@ -100,8 +104,9 @@ func (l *relayListener) acceptLoop() {
 			l.shut(err)
 			return
 		}
-		delay = 0
-		go l.sniff(c)
+		go l.acceptLoop()
+		l.sniff(c)
+		return
 	}
 }
 
