@@ -248,11 +248,23 @@ func decideInline(ctx context.Context, cfg *Config, stdin io.Reader) Answer {
 		if !state.CompareAndSwap(deciding, expired) {
 			return
 		}
-		f := logged(cfg, pastDeadline(cfg))
+		f, sent := pastDeadline(cfg), false
+		defer func() {
+			// A panic here (the decision log's sink) would take the
+			// whole server down: it is this call's failure instead.
+			if p := recover(); p != nil {
+				f = failed(fmt.Sprintf("internal error: %v", p))
+				if !sent {
+					cfg.Early(2, nil, []byte(f.Reason+"\n"))
+				}
+			}
+			late <- f
+		}()
+		f = logged(cfg, f)
 		var out, errb bytes.Buffer
 		code := Write(*cfg, f, &out, &errb)
+		sent = true
 		cfg.Early(code, out.Bytes(), errb.Bytes())
-		late <- f
 	})
 	a := decideSafely(ctx, cfg, stdin)
 	if !state.CompareAndSwap(deciding, decided) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -200,6 +201,46 @@ func TestFailsClosedEarly(t *testing.T) {
 		}
 	}
 }
+
+// TestEarlyPanickingLog: a decision log that panics when the deadline's
+// entry is written blocks the call (through Early), and leaves the
+// process standing.
+func TestEarlyPanickingLog(t *testing.T) {
+	block := make(chan struct{})
+	early := make(chan string, 2)
+	cfg := Config{
+		Agent: ClaudeCode, Timeout: 50 * time.Millisecond, Getenv: func(string) string { return "" },
+		Audit: panickingSink{},
+		NewGrader: graderOf(func(context.Context, server.Request) (engine.Verdict, error) {
+			<-block
+			return engine.Verdict{Decision: engine.Allow}, nil
+		}),
+		Early: func(code int, stdout, stderr []byte) { early <- fmt.Sprintf("%d %s %s", code, stdout, stderr) },
+	}
+	done := make(chan string, 1)
+	go func() {
+		var out, errb bytes.Buffer
+		code := Run(context.Background(), cfg, bash("ls"), &out, &errb)
+		done <- fmt.Sprintf("%d %s %s", code, out.String(), errb.String())
+	}()
+	var got string
+	select {
+	case got = <-early:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no answer past the deadline")
+	}
+	if !strings.HasPrefix(got, "2  ") || !strings.Contains(got, "internal error: log on fire") || !strings.Contains(got, "fails closed") {
+		t.Errorf("early answer %q; want a block for the panic", got)
+	}
+	close(block)
+	if last := <-done; last != got {
+		t.Errorf("returned %q, answered %q", last, got)
+	}
+}
+
+type panickingSink struct{}
+
+func (panickingSink) Log(context.Context, audit.Entry) error { panic("log on fire") }
 
 // recordingSink keeps the entries logged.
 type recordingSink struct {
