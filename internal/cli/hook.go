@@ -228,7 +228,13 @@ func (h *hookFlags) config(agent hook.Agent) (hook.Config, func(), error) {
 		}
 		own = append(own, hook.EscapeGlob(filepath.Dir(abs(path)))+"/")
 		cfg.AuditBestEffort = h.auditBest
-		l, err := audit.Open(path)
+		var l *audit.Logger
+		var err error
+		if env.cwd != "" { // relayed: the server keeps its logs open
+			l, err = openLogs.open(path)
+		} else if l, err = audit.Open(path); err == nil {
+			closer = func() { l.Close() }
+		}
 		switch {
 		case err != nil && h.auditBest:
 			cfg.Audit = unwritable{err} // reported with each answer
@@ -236,7 +242,6 @@ func (h *hookFlags) config(agent hook.Agent) (hook.Config, func(), error) {
 			return cfg, nil, err
 		default:
 			cfg.Audit = l
-			closer = func() { l.Close() }
 		}
 	}
 	return cfg, closer, nil

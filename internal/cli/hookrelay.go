@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/hook"
 	"github.com/rivumi/rivumi/internal/hookrelay"
@@ -155,6 +156,46 @@ func flagsKey(agent string, args []string) string {
 		b = strconv.AppendQuote(append(b, ' '), a)
 	}
 	return string(b)
+}
+
+// openLogs are the decision logs relayed calls write, kept open.
+var openLogs logCache
+
+// logCache keeps one open [audit.Logger] per path, for as long as the path
+// names the file it has open: each open checks that with a stat (one
+// system call, against the four of opening and closing), and opens the
+// path anew when it names another file or none (the log was rotated or
+// removed). A logger given up is closed by the collector once the calls
+// writing it are done.
+type logCache struct {
+	mu sync.Mutex
+	m  map[string]openLog
+}
+
+type openLog struct {
+	l  *audit.Logger
+	fi os.FileInfo // of the file l has open
+}
+
+func (c *logCache) open(path string) (*audit.Logger, error) {
+	fi, serr := os.Stat(path)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if o, ok := c.m[path]; ok && serr == nil && os.SameFile(o.fi, fi) {
+		return o.l, nil
+	}
+	l, err := audit.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err = os.Stat(path); err != nil {
+		return l, nil // used once: the next call opens it again
+	}
+	if c.m == nil || len(c.m) >= maxFlagLists {
+		c.m = map[string]openLog{}
+	}
+	c.m[path] = openLog{l, fi}
+	return l, nil
 }
 
 // lookupEnv is the value of k in env (KEY=value entries; the first wins,

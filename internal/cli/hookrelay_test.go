@@ -94,3 +94,44 @@ func TestFlagsKey(t *testing.T) {
 		t.Error("agents share a key")
 	}
 }
+
+// TestRelayLogRotated: the server keeps a relayed call's decision log
+// open, and follows the path: after the log is rotated (renamed) or
+// removed, the next call's entry goes to a new file at the path.
+func TestRelayLogRotated(t *testing.T) {
+	srv, c := relayServer(t, "ls")
+	logf := filepath.Join(t.TempDir(), "state", "audit.jsonl")
+	c.Args = []string{"--audit", logf}
+	lines := func(p string) int {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Count(string(b), "\n")
+	}
+	call := func() {
+		t.Helper()
+		if res := relayHook(context.Background(), srv, c, noReply); res.Code != 0 {
+			t.Fatalf("exit %d %s", res.Code, res.Stderr)
+		}
+	}
+	call()
+	call()
+	if n := lines(logf); n != 2 {
+		t.Fatalf("%d entries, want 2", n)
+	}
+	if err := os.Rename(logf, logf+".1"); err != nil {
+		t.Fatal(err)
+	}
+	call()
+	if n, old := lines(logf), lines(logf+".1"); n != 1 || old != 2 {
+		t.Errorf("after rotation: %d entries at the path, %d in the rotated file; want 1 and 2", n, old)
+	}
+	if err := os.RemoveAll(filepath.Dir(logf)); err != nil {
+		t.Fatal(err)
+	}
+	call()
+	if n := lines(logf); n != 1 {
+		t.Errorf("after removal: %d entries, want 1", n)
+	}
+}
