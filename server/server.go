@@ -360,29 +360,42 @@ var jsonContentType = []string{"application/json"}
 // writeJSON sends v as one line of JSON (what json.Marshal gives, and a
 // newline), with its Content-Length.
 func writeJSON(w http.ResponseWriter, code int, v any) {
-	buf := jsonBufs.Get().(*bytes.Buffer)
-	buf.Reset()
-	defer func() {
-		if buf.Cap() <= maxPooledBuf {
-			jsonBufs.Put(buf)
+	send(w, code, func(buf *bytes.Buffer) int {
+		if err := json.NewEncoder(buf).Encode(v); err != nil {
+			buf.Reset()
+			buf.WriteString(`{"decision":"deny","error":"encode response"}` + "\n")
+			return http.StatusInternalServerError
 		}
-	}()
-	if err := json.NewEncoder(buf).Encode(v); err != nil {
-		code = http.StatusInternalServerError
-		buf.Reset()
-		buf.WriteString(`{"decision":"deny","error":"encode response"}` + "\n")
-	}
-	h := w.Header()
-	h["Content-Type"] = jsonContentType
-	h["Content-Length"] = []string{strconv.Itoa(buf.Len())}
-	w.WriteHeader(code)
-	_, _ = w.Write(buf.Bytes())
+		return code
+	})
 }
 
 // writeResponses sends one response (batch false: rs holds one) or a
 // batch's array, as one line of JSON: what writeJSON would send, encoded
 // by appendResponse.
 func writeResponses(w http.ResponseWriter, code int, batch bool, rs ...Response) {
+	send(w, code, func(buf *bytes.Buffer) int {
+		b := buf.AvailableBuffer()
+		if batch {
+			b = append(b, '[')
+		}
+		for i := range rs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendResponse(b, &rs[i])
+		}
+		if batch {
+			b = append(b, ']')
+		}
+		buf.Write(append(b, '\n'))
+		return code
+	})
+}
+
+// send writes what encode puts in a pooled buffer as a JSON response,
+// with its Content-Length, under the status encode returns.
+func send(w http.ResponseWriter, code int, encode func(*bytes.Buffer) int) {
 	buf := jsonBufs.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer func() {
@@ -390,20 +403,7 @@ func writeResponses(w http.ResponseWriter, code int, batch bool, rs ...Response)
 			jsonBufs.Put(buf)
 		}
 	}()
-	b := buf.AvailableBuffer()
-	if batch {
-		b = append(b, '[')
-	}
-	for i := range rs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendResponse(b, &rs[i])
-	}
-	if batch {
-		b = append(b, ']')
-	}
-	buf.Write(append(b, '\n'))
+	code = encode(buf)
 	h := w.Header()
 	h["Content-Type"] = jsonContentType
 	h["Content-Length"] = []string{strconv.Itoa(buf.Len())}
