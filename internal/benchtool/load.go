@@ -72,8 +72,7 @@ func cmdLoad(args []string) error {
 	var newClient func() poster
 	switch *client {
 	case "raw":
-		host := u.Host
-		newClient = func() poster { return &rawClient{addr: host, host: host, path: *path} }
+		newClient = func() poster { return &rawClient{host: u.Host, path: *path} }
 	case "net/http":
 		tr := &http.Transport{MaxIdleConnsPerHost: *clients, MaxConnsPerHost: *clients, DisableCompression: true}
 		hc := &http.Client{Transport: tr, Timeout: 10 * time.Second}
@@ -241,19 +240,19 @@ func (c *stdClient) post(body []byte) (int, error) {
 
 func (c *stdClient) close() {}
 
-// rawClient speaks HTTP/1.1 on one keep-alive TCP connection, dialled on
-// first use and again after an error or a "Connection: close". It reads
-// responses framed by Content-Length or chunked encoding.
+// rawClient speaks HTTP/1.1 on one keep-alive TCP connection to host,
+// dialled on first use and again after an error or a "Connection: close".
+// It reads responses framed by Content-Length or chunked encoding.
 type rawClient struct {
-	addr, host, path string
-	c                net.Conn
-	br               *bufio.Reader
-	req              []byte
+	host, path string
+	c          net.Conn
+	br         *bufio.Reader
+	req        []byte
 }
 
 func (c *rawClient) post(body []byte) (int, error) {
 	if c.c == nil {
-		conn, err := net.DialTimeout("tcp", c.addr, 5*time.Second)
+		conn, err := net.DialTimeout("tcp", c.host, 5*time.Second)
 		if err != nil {
 			return 0, err
 		}
