@@ -127,8 +127,9 @@ type flagCache struct {
 	m  map[string]hookOpts
 }
 
-// maxFlagLists bounds a [flagCache]: past it, the cache starts over.
-const maxFlagLists = 64
+// maxRelayCached bounds the relay's caches ([flagCache], [logCache]): past
+// it, a cache starts over.
+const maxRelayCached = 64
 
 func (c *flagCache) get(key string) (hookOpts, bool) {
 	c.mu.Lock()
@@ -143,7 +144,7 @@ func (c *flagCache) put(key string, o hookOpts) {
 	o.pf.policyDirs, o.protect, o.secrets = slices.Clip(o.pf.policyDirs), slices.Clip(o.protect), slices.Clip(o.secrets)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= maxFlagLists {
+	if c.m == nil || len(c.m) >= maxRelayCached {
 		c.m = map[string]hookOpts{}
 	}
 	c.m[key] = o
@@ -191,7 +192,7 @@ func (c *logCache) open(path string) (*audit.Logger, error) {
 	if fi, err = os.Stat(path); err != nil {
 		return l, nil // used once: the next call opens it again
 	}
-	if c.m == nil || len(c.m) >= maxFlagLists {
+	if c.m == nil || len(c.m) >= maxRelayCached {
 		c.m = map[string]openLog{}
 	}
 	c.m[path] = openLog{l, fi}
