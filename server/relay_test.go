@@ -20,19 +20,11 @@ import (
 func TestHookRelaySocketOnly(t *testing.T) {
 	e := sharedEngine(t)
 	var got hookrelay.Call
-	s, err := server.New(context.Background(), func(context.Context) (*engine.Engine, error) { return e, nil },
-		server.WithHookRelay(func(_ context.Context, c hookrelay.Call, _ func(hookrelay.Result)) hookrelay.Result {
-			got = c
-			return hookrelay.Result{Code: 2, Stdout: []byte("out"), Stderr: []byte("err\x00\xff")}
-		}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sock := filepath.Join(shortTemp(t), "s.sock")
-	uln, err := server.ListenUnix(sock)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := relayServer(t, e, func(_ context.Context, c hookrelay.Call, _ func(hookrelay.Result)) hookrelay.Result {
+		got = c
+		return hookrelay.Result{Code: 2, Stdout: []byte("out"), Stderr: []byte("err\x00\xff")}
+	})
+	sock, uln := relaySocket(t)
 	serve(t, s, uln)
 	tcp, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -81,21 +73,13 @@ func TestHookRelaySocketOnly(t *testing.T) {
 // each.
 func TestHookRelayBadCalls(t *testing.T) {
 	e := sharedEngine(t)
-	s, err := server.New(context.Background(), func(context.Context) (*engine.Engine, error) { return e, nil },
-		server.WithHookRelay(func(_ context.Context, c hookrelay.Call, _ func(hookrelay.Result)) hookrelay.Result {
-			if c.Agent == "panic" {
-				panic("boom")
-			}
-			return hookrelay.Result{Stdout: []byte(c.Agent)}
-		}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sock := filepath.Join(shortTemp(t), "s.sock")
-	uln, err := server.ListenUnix(sock)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := relayServer(t, e, func(_ context.Context, c hookrelay.Call, _ func(hookrelay.Result)) hookrelay.Result {
+		if c.Agent == "panic" {
+			panic("boom")
+		}
+		return hookrelay.Result{Stdout: []byte(c.Agent)}
+	})
+	sock, uln := relaySocket(t)
 	serve(t, s, uln)
 	good := hookrelay.AppendCall(nil, hookrelay.Call{Agent: "codex"})
 	for name, raw := range map[string][]byte{
@@ -133,20 +117,12 @@ func TestHookRelayBadCalls(t *testing.T) {
 func TestHookRelayShutdown(t *testing.T) {
 	e := sharedEngine(t)
 	started := make(chan struct{})
-	s, err := server.New(context.Background(), func(context.Context) (*engine.Engine, error) { return e, nil },
-		server.WithHookRelay(func(context.Context, hookrelay.Call, func(hookrelay.Result)) hookrelay.Result {
-			close(started)
-			time.Sleep(300 * time.Millisecond)
-			return hookrelay.Result{Code: 2, Stderr: []byte("late")}
-		}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sock := filepath.Join(shortTemp(t), "s.sock")
-	uln, err := server.ListenUnix(sock)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := relayServer(t, e, func(context.Context, hookrelay.Call, func(hookrelay.Result)) hookrelay.Result {
+		close(started)
+		time.Sleep(300 * time.Millisecond)
+		return hookrelay.Result{Code: 2, Stderr: []byte("late")}
+	})
+	sock, uln := relaySocket(t)
 	ctx, stop := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	go func() { served <- s.Serve(ctx, uln) }()
@@ -181,22 +157,14 @@ func TestHookRelayShutdown(t *testing.T) {
 func TestHookRelayEarlyReply(t *testing.T) {
 	e := sharedEngine(t)
 	release, returned := make(chan struct{}), make(chan struct{})
-	s, err := server.New(context.Background(), func(context.Context) (*engine.Engine, error) { return e, nil },
-		server.WithHookRelay(func(_ context.Context, c hookrelay.Call, reply func(hookrelay.Result)) hookrelay.Result {
-			defer close(returned)
-			reply(hookrelay.Result{Code: 2, Stderr: []byte("past the deadline")})
-			reply(hookrelay.Result{Code: 0, Stdout: []byte("second reply")})
-			<-release
-			return hookrelay.Result{Code: 0, Stdout: []byte("late")}
-		}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sock := filepath.Join(shortTemp(t), "s.sock")
-	uln, err := server.ListenUnix(sock)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := relayServer(t, e, func(_ context.Context, c hookrelay.Call, reply func(hookrelay.Result)) hookrelay.Result {
+		defer close(returned)
+		reply(hookrelay.Result{Code: 2, Stderr: []byte("past the deadline")})
+		reply(hookrelay.Result{Code: 0, Stdout: []byte("second reply")})
+		<-release
+		return hookrelay.Result{Code: 0, Stdout: []byte("late")}
+	})
+	sock, uln := relaySocket(t)
 	serve(t, s, uln)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -214,4 +182,27 @@ func TestHookRelayEarlyReply(t *testing.T) {
 	}
 	close(release)
 	<-returned
+}
+
+// relayServer is a server grading with e whose relayed hook calls go to
+// relay.
+func relayServer(t *testing.T, e *engine.Engine, relay server.HookRelay) *server.Server {
+	t.Helper()
+	s, err := server.New(context.Background(), func(context.Context) (*engine.Engine, error) { return e, nil },
+		server.WithHookRelay(relay))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// relaySocket listens on a unix socket in a fresh short directory.
+func relaySocket(t *testing.T) (string, net.Listener) {
+	t.Helper()
+	sock := filepath.Join(shortTemp(t), "s.sock")
+	uln, err := server.ListenUnix(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sock, uln
 }
