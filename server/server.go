@@ -360,7 +360,7 @@ var jsonContentType = []string{"application/json"}
 // writeJSON sends v as one line of JSON (what json.Marshal gives, and a
 // newline), with its Content-Length.
 func writeJSON(w http.ResponseWriter, code int, v any) {
-	send(w, code, func(buf *bytes.Buffer) int {
+	send(w, func(buf *bytes.Buffer) int {
 		if err := json.NewEncoder(buf).Encode(v); err != nil {
 			buf.Reset()
 			buf.WriteString(`{"decision":"deny","error":"encode response"}` + "\n")
@@ -374,7 +374,7 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 // batch's array, as one line of JSON: what writeJSON would send, encoded
 // by appendResponse.
 func writeResponses(w http.ResponseWriter, code int, batch bool, rs ...Response) {
-	send(w, code, func(buf *bytes.Buffer) int {
+	send(w, func(buf *bytes.Buffer) int {
 		b := buf.AvailableBuffer()
 		if batch {
 			b = append(b, '[')
@@ -395,7 +395,7 @@ func writeResponses(w http.ResponseWriter, code int, batch bool, rs ...Response)
 
 // send writes what encode puts in a pooled buffer as a JSON response,
 // with its Content-Length, under the status encode returns.
-func send(w http.ResponseWriter, code int, encode func(*bytes.Buffer) int) {
+func send(w http.ResponseWriter, encode func(*bytes.Buffer) int) {
 	buf := jsonBufs.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer func() {
@@ -403,7 +403,7 @@ func send(w http.ResponseWriter, code int, encode func(*bytes.Buffer) int) {
 			jsonBufs.Put(buf)
 		}
 	}()
-	code = encode(buf)
+	code := encode(buf)
 	h := w.Header()
 	h["Content-Type"] = jsonContentType
 	h["Content-Length"] = []string{strconv.Itoa(buf.Len())}
