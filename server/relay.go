@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rivumi/rivumi/engine"
@@ -59,6 +60,7 @@ type relayListener struct {
 	http chan net.Conn
 
 	start sync.Once
+	idle  atomic.Int32  // goroutines waiting in the inner Accept
 	done  chan struct{} // closed when the listener is
 	close sync.Once
 	err   error // the inner Accept's error, once done
@@ -86,14 +88,25 @@ func (l *relayListener) Accept() (net.Conn, error) {
 	}
 }
 
-// acceptLoop accepts the next connection, hands accepting on to a new
-// goroutine, and sniffs the connection itself: the call goes on on the
-// goroutine that the connection woke, without waiting for this one to
-// ask the listener again (which finds nothing, and parks) first.
+// maxIdleAcceptors bounds the goroutines that wait in Accept between
+// calls (see [relayListener.acceptLoop]).
+const maxIdleAcceptors = 2
+
+// acceptLoop accepts the next connection and sniffs it itself: the call
+// goes on on the goroutine that the connection woke, without waiting for
+// another to ask the listener again (which finds nothing, and parks)
+// first. When no other goroutine is left waiting in Accept it starts one
+// before it serves, so that a slow connection never holds up the next.
+// Once the connection is served it waits in Accept again, unless
+// maxIdleAcceptors already do: a goroutine that served a call has the
+// stack a call needs, where a new one would grow its stack again,
+// copying it several times (7% of the server's CPU a call).
 func (l *relayListener) acceptLoop() {
 	var delay time.Duration
 	for {
+		l.idle.Add(1)
 		c, err := l.Listener.Accept()
+		waiting := l.idle.Add(-1)
 		if err != nil {
 			var ne net.Error
 			if errors.As(err, &ne) && ne.Timeout() { // as http.Server does
@@ -104,9 +117,14 @@ func (l *relayListener) acceptLoop() {
 			l.shut(err)
 			return
 		}
-		go l.acceptLoop()
+		delay = 0
+		if waiting == 0 {
+			go l.acceptLoop()
+		}
 		l.sniff(c)
-		return
+		if l.idle.Load() >= maxIdleAcceptors {
+			return
+		}
 	}
 }
 

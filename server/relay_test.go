@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -182,6 +183,50 @@ func TestHookRelayEarlyReply(t *testing.T) {
 	}
 	close(release)
 	<-returned
+}
+
+// TestHookRelayAcceptors: connections that open and send nothing (each
+// holding the goroutine that accepted it until its sniff deadline) do not
+// hold up a call behind them, and calls one after the other leave no
+// goroutines behind: those that served wait in Accept again, a bounded
+// number of them.
+func TestHookRelayAcceptors(t *testing.T) {
+	e := sharedEngine(t)
+	s := relayServer(t, e, func(_ context.Context, c hookrelay.Call, _ func(hookrelay.Result)) hookrelay.Result {
+		return hookrelay.Result{Stdout: []byte(c.Agent)}
+	})
+	sock, uln := relaySocket(t)
+	serve(t, s, uln)
+	call := func(what string) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if res, err := hookrelay.Do(ctx, sock, hookrelay.Call{Agent: "codex"}); err != nil || string(res.Stdout) != "codex" {
+			t.Fatalf("%s: %+v %v", what, res, err)
+		}
+	}
+	call("first call")
+	before := runtime.NumGoroutine()
+	for i := range 50 {
+		call(fmt.Sprintf("call %d", i))
+	}
+	// The client's side of each call is gone once Do returns; give the
+	// server's goroutines a moment to get back to Accept or end.
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before+1 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before+1 {
+		t.Errorf("goroutines after 50 calls: %d, before them %d", n, before)
+	}
+	for range 3 {
+		silent, err := net.Dial("unix", sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer silent.Close()
+	}
+	call("behind three silent connections")
 }
 
 // relayServer is a server grading with e whose relayed hook calls go to
