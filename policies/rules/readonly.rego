@@ -11,8 +11,8 @@ import data.rivumi.lib.segment as seg
 # custom:
 #   id: allow.readonly
 #   justification: >-
-#     The program only reads and prints, with options on its allowed list (jq with a filter in the
-#     parsed safe subset).
+#     The program only reads and prints, with options on its allowed list (and, when it is jq, a
+#     filter in the parsed safe subset).
 allow contains {"id": "allow.readonly"} if {
 	data.rivumi.tables.readonly[input.segment.program]
 	input.segment.program != "git"
