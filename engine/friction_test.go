@@ -2,12 +2,10 @@ package engine_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/internal/testtree"
 )
 
 // The edits issue 14 allows in the workspace (sed -i, rm, chmod) and the
@@ -15,27 +13,13 @@ import (
 // workspace file that is a link out of it; reads of home contents ask
 // through links too. The workspace sits in home, as agents run it.
 func TestFrictionThroughLinks(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("symlinks are not resolved on Windows")
-	}
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := testtree.Root(t)
 	home := dir + "/home"
 	ws := home + "/proj"
-	for _, d := range []string{ws + "/src", home + "/.ssh", home + "/.claude/projects"} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, f := range []string{home + "/.ssh/id_rsa", home + "/.ssh/id_rsa.pub", home + "/.claude/projects/t.jsonl",
-		home + "/notes.txt", ws + "/a.py", ws + "/run.sh"} {
-		if err := os.WriteFile(f, []byte("x\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for link, target := range map[string]string{
+	testtree.Dirs(t, ws+"/src", home+"/.ssh", home+"/.claude/projects")
+	testtree.Files(t, home+"/.ssh/id_rsa", home+"/.ssh/id_rsa.pub", home+"/.claude/projects/t.jsonl",
+		home+"/notes.txt", ws+"/a.py", ws+"/run.sh")
+	testtree.Links(t, map[string]string{
 		ws + "/key.py":             home + "/.ssh/id_rsa",
 		ws + "/run2.sh":            home + "/.ssh/id_rsa",
 		ws + "/transcript.jsonl":   home + "/.claude/projects/t.jsonl",
@@ -44,11 +28,7 @@ func TestFrictionThroughLinks(t *testing.T) {
 		home + "/.ssh/fake.pub":    home + "/.ssh/id_rsa", // a "public key" that is the private one
 		ws + "/src/inside.py":      "../a.py",
 		home + "/.ssh/known_hosts": home + "/.ssh/id_rsa",
-	} {
-		if err := os.Symlink(target, link); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	e := defaultEngine(t)
 	ctx := context.Background()
 	for _, tc := range []struct {

@@ -3,36 +3,20 @@ package hook
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/internal/testtree"
 )
 
 // The Claude Code hook, in a workspace whose clone ships links to the
 // user's start-up file, credentials and /, does not allow the commands
 // that write or read through them (issue 13), and the file tools agree.
 func TestHookGradesPathsWhereTheyPoint(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("symlinks are not resolved on Windows")
-	}
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := testtree.Root(t)
 	ws, home := dir+"/ws", dir+"/home"
-	for _, d := range []string{ws + "/.git", home + "/.aws"} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for link, target := range map[string]string{"notes.md": home + "/.bashrc", "creds.txt": home + "/.aws/credentials", "rootlink": "/"} {
-		if err := os.Symlink(target, ws+"/"+link); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtree.Dirs(t, ws+"/.git", home+"/.aws")
+	testtree.Links(t, map[string]string{ws + "/notes.md": home + "/.bashrc", ws + "/creds.txt": home + "/.aws/credentials", ws + "/rootlink": "/"})
 	e, err := engine.New(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -1,32 +1,19 @@
 package parser
 
 import (
-	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/rivumi/rivumi/internal/testtree"
 )
 
 // With FollowSymlinks an operand through a link carries the target and
 // the stricter class; without it nothing on disk is looked at.
 func TestFollowSymlinksOperands(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("symlinks are not resolved on Windows")
-	}
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := testtree.Root(t)
 	ws, home := dir+"/ws", dir+"/home"
-	if err := os.MkdirAll(ws, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for link, target := range map[string]string{"notes.md": home + "/.bashrc", "rootlink": "/", "loop": "loop", "null": "/dev/null"} {
-		if err := os.Symlink(target, ws+"/"+link); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtree.Dirs(t, ws)
+	testtree.Links(t, map[string]string{ws + "/notes.md": home + "/.bashrc", ws + "/rootlink": "/", ws + "/loop": "loop", ws + "/null": "/dev/null"})
 	for _, tc := range []struct {
 		cmd, class, link, linkClass string
 		write                       bool
@@ -71,27 +58,13 @@ func TestFollowSymlinksOperands(t *testing.T) {
 // resolved then, not before): a target is classed against where they are
 // on disk.
 func TestFollowSymlinksLinkedWorkspace(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("symlinks are not resolved on Windows")
-	}
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := testtree.Root(t)
 	ws, home := dir+"/real/ws", dir+"/real/home"
-	for _, d := range []string{ws + "/src", home + "/.ssh"} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for link, target := range map[string]string{
+	testtree.Dirs(t, ws+"/src", home+"/.ssh")
+	testtree.Links(t, map[string]string{
 		dir + "/ws": ws, dir + "/home": home, // the logical workspace and home
 		ws + "/rc": home + "/.bashrc", ws + "/keys": home + "/.ssh", ws + "/back": ws + "/src", ws + "/up": dir + "/real",
-	} {
-		if err := os.Symlink(target, link); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	opts := []Option{Cwd(dir + "/ws"), Workspace(dir + "/ws"), Home(dir + "/home"), FollowSymlinks()}
 	for _, tc := range []struct {
 		cmd                    string
