@@ -152,19 +152,19 @@ func (p *walker) parseArgs(seg *Segment, ws []word) []word {
 			seg.addOption(o.Canon, "")
 		}
 	}
-	saved := p.env.cwd
+	saved := p.env.state()
 	switch seg.segCwdAbs {
 	case "":
 	case "?":
-		p.env.cwd = ""
+		p.env.setCwd("")
 	default:
-		p.env.cwd = seg.segCwdAbs
+		p.env.setCwd(seg.segCwdAbs)
 	}
 	seg.Operands = slices.Grow(seg.Operands, len(operands))
 	for _, w := range operands {
 		seg.Operands = append(seg.Operands, p.operand(w))
 	}
-	p.env.cwd = saved
+	p.env.setState(saved)
 	if prog == "git" && seg.Subcommand == "push" {
 		for _, o := range seg.Operands {
 			if strings.HasPrefix(o.Text, "+") {
@@ -248,22 +248,24 @@ func (p *walker) gitGlobals(seg *Segment, ws []word) int {
 	// subdirectory (which a hostile repository can shape as a bare repository
 	// with its own config: core.fsmonitor runs on git status), it may run
 	// another repository's configuration. Only the workspace root is known.
-	dir := p.env.cwd
+	dirs := []string{p.env.cwd, p.env.alt} // the shell may be in either
 	if seg.segCwdAbs != "" {
-		dir = seg.segCwdAbs
-		if dir == "?" {
-			dir = ""
+		dirs = []string{seg.segCwdAbs, ""}
+		if dirs[0] == "?" {
+			dirs[0] = ""
 		}
 	}
-	switch {
-	case dir == "":
-		seg.Options["git-dir-class"] = append(seg.Options["git-dir-class"], ClassUnknown)
-	case dir != p.env.workspace:
-		c := p.env.classAbs(dir)
-		if c == ClassWorkspace {
-			c = "workspace-subdir"
+	for i, dir := range dirs {
+		switch {
+		case dir == "" && i == 0:
+			seg.Options["git-dir-class"] = append(seg.Options["git-dir-class"], ClassUnknown)
+		case dir != "" && dir != p.env.workspace:
+			c := p.env.classAbs(dir)
+			if c == ClassWorkspace {
+				c = "workspace-subdir"
+			}
+			seg.Options["git-dir-class"] = append(seg.Options["git-dir-class"], c)
 		}
-		seg.Options["git-dir-class"] = append(seg.Options["git-dir-class"], c)
 	}
 	for _, key := range []string{"git-dir", "work-tree"} {
 		for _, d := range opts[key] {
@@ -282,7 +284,8 @@ func (p *walker) classOf(path string) string {
 // recorded on the segment, the shell's cwd is unchanged.
 func (p *walker) segCwd(seg *Segment, dir string) {
 	abs := p.env.absolute(dir)
-	if abs == "" || strings.Contains(dir, "$") || !p.env.sameCwd(dir) {
+	relative := !strings.HasPrefix(dir, "/") && dir != "~" && !strings.HasPrefix(dir, "~/")
+	if abs == "" || strings.Contains(dir, "$") || !p.env.sameCwd(dir) || relative && p.env.alt != "" {
 		seg.Cwd, seg.CwdKnown, seg.segCwdAbs, seg.cwdAbs = "", false, "?", ""
 		return
 	}

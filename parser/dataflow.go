@@ -883,7 +883,7 @@ func readFields(rec string, n int, ifs string) []string {
 // whileReadData walks the body of `… | while read v; do …; done` once more
 // for each record of static input, with the variables standing for the
 // values read. The first walk, with the variables unknown, stays.
-func (p *walker) whileReadData(f *frame, c *syntax.WhileClause, bodySize int, start string) {
+func (p *walker) whileReadData(f *frame, c *syntax.WhileClause, bodySize int, start cwdState) {
 	rp, ok := p.whileRead(f, c.Cond)
 	if !ok {
 		return
@@ -909,16 +909,16 @@ func (p *walker) whileReadData(f *frame, c *syntax.WhileClause, bodySize int, st
 			}
 		}
 	}()
-	moved := p.env.cwd != start // the body changes directory
+	moved := p.env.state() != start // the body changes directory
 	for i, rec := range readRecords(text, rp) {
 		if !p.dataRoom(max(bodySize, 1)) {
 			return
 		}
 		// The first record runs where the loop starts; later ones where the
 		// previous run of the body left, unknown if it moved.
-		p.env.cwd = start
+		p.env.setState(start)
 		if i > 0 && moved {
-			p.env.cwd = ""
+			p.env.setCwd("")
 		}
 		for k, v := range readFields(rec, len(rp.names), rp.ifs) {
 			put(&p.loopVars, rp.names[k], dataWord(v, home))

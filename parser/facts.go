@@ -371,17 +371,17 @@ func (p *walker) tarWrites(seg *Segment) {
 func (p *walker) changeDir(seg *Segment, operands []word) {
 	switch {
 	case seg.Program == "popd" || seg.Program == "pushd" && len(operands) == 0:
-		p.env.cwd = "" // a directory of the stack
+		p.env.setCwd("") // a directory of the stack
 	case len(operands) == 0:
 		if v, ok := p.vars.vars["HOME"]; ok && !v.Set {
 			return // HOME unset: cd fails
 		}
-		p.env.cwd = p.env.home
+		p.env.setCwd(p.env.home)
 		if h, ok := p.vars.str("HOME"); ok && strings.HasPrefix(h, "/") {
-			p.env.cwd = cleanPath(h)
+			p.env.setCwd(cleanPath(h))
 		}
 	case operands[0].dynamic && operands[0].path != "~" && !strings.HasPrefix(operands[0].path, "~/"):
-		p.env.cwd = ""
+		p.env.setCwd("")
 	case operands[0].text == "-" && seg.Program != "pushd":
 		// cd - goes to $OLDPWD when the command made it known.
 		v, ok := p.vars.vars["OLDPWD"]
@@ -389,12 +389,12 @@ func (p *walker) changeDir(seg *Segment, operands []word) {
 		case ok && !v.Set:
 			// OLDPWD not set: cd fails, the directory stays.
 		case ok && v.Kind == expand.String && strings.HasPrefix(v.Str, "/") && !hasNUL(v.Str):
-			p.env.cwd = cleanPath(v.Str)
+			p.env.setCwd(cleanPath(v.Str))
 		default:
-			p.env.cwd = ""
+			p.env.setCwd("")
 		}
 	case operands[0].text == "-" || len(operands[0].text) > 1 && (operands[0].text[0] == '+' || operands[0].text[0] == '-'):
-		p.env.cwd = "" // cd -, pushd +N / -N: a directory of the stack
+		p.env.setCwd("") // cd -, pushd +N / -N: a directory of the stack
 	default:
 		path := operands[0].path
 		if path == "" {
@@ -402,18 +402,39 @@ func (p *walker) changeDir(seg *Segment, operands []word) {
 		}
 		if p.vars.pwdDirty && !strings.HasPrefix(path, "/") && !strings.HasPrefix(path, "~") {
 			// After PWD=…, bash resolves a relative cd from that value.
-			p.env.cwd = ""
+			p.env.setCwd("")
 			return
 		}
-		same := p.env.sameCwd(path)
-		p.env.cwd = p.env.absolute(path)
-		if !same {
-			p.env.cwd = "" // a link then ..: cd -L and cd -P land apart
+		st := p.env.state()
+		next := p.cdTo(path)
+		if st.alt == "" || strings.HasPrefix(path, "/") || path == "~" || strings.HasPrefix(path, "~/") {
+			p.env.setCwd(next)
+			return
 		}
-		if t, ok := p.throughLinks(p.env.cwd, true); ok {
-			p.env.cwd = t // ln -s / r && cd r/etc: the cwd is /etc
+		// A relative cd from either directory the shell may be in.
+		p.env.setCwd(st.alt)
+		alt := p.cdTo(path)
+		p.env.setCwd(next)
+		switch {
+		case next == "" || alt == "":
+			p.env.setCwd("")
+		case alt != next:
+			p.env.alt = alt
 		}
 	}
+}
+
+// cdTo returns the directory a cd to path leads to from the cwd, or ""
+// when that is not known.
+func (p *walker) cdTo(path string) string {
+	if !p.env.sameCwd(path) {
+		return "" // a link then ..: cd -L and cd -P land apart
+	}
+	dir := p.env.absolute(path)
+	if t, ok := p.throughLinks(dir, true); ok {
+		return t // ln -s / r && cd r/etc: the cwd is /etc
+	}
+	return dir
 }
 
 // SecretClasses are the path classes whose contents are secret: the one

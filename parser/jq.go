@@ -114,15 +114,15 @@ func (p *walker) jqCode(f *frame, seg *Segment, ws []word) {
 			}
 		}
 	}
-	saved := p.env.cwd
+	saved := p.env.state()
 	switch seg.segCwdAbs {
 	case "":
 	case "?":
-		p.env.cwd = ""
+		p.env.setCwd("")
 	default:
-		p.env.cwd = seg.segCwdAbs
+		p.env.setCwd(seg.segCwdAbs)
 	}
-	defer func() { p.env.cwd = saved }()
+	defer p.env.setState(saved)
 	for _, w := range inputs {
 		seg.Operands = append(seg.Operands, p.operand(w))
 	}

@@ -490,9 +490,9 @@ func (p *walker) script(f *frame, text string, parent int, kind string, dynamic 
 	}
 	nf := &frame{src: text, shell: f.shell, kind: kind, parent: parent, depth: par.Depth + 1,
 		recursion: f.recursion + 1, inFunc: f.inFunc}
-	savedCwd := p.env.cwd
+	savedCwd := p.env.state()
 	if kind == KindRemote {
-		p.env.cwd = "" // another host: nothing is known of its paths
+		p.env.setCwd("") // another host: nothing is known of its paths
 	}
 	// eval's code runs in this shell and sees what is known here; any
 	// other code runs in a child shell (or later, or elsewhere), which
@@ -516,10 +516,10 @@ func (p *walker) script(f *frame, text string, parent int, kind string, dynamic 
 	p.sameShell = same
 	// A cd inside inline code: a child shell's cd does not last, eval's
 	// does; either way the cwd after it is not known for sure.
-	if kind != KindRemote && p.env.cwd != savedCwd {
-		p.env.cwd = ""
+	if kind != KindRemote && p.env.state() != savedCwd {
+		p.env.setCwd("")
 	} else {
-		p.env.cwd = savedCwd
+		p.env.setState(savedCwd)
 	}
 	if dynamic {
 		for _, s := range p.cmd.Segments[from:] {

@@ -238,7 +238,19 @@ func TestCwdTracking(t *testing.T) {
 		{"(cd ..); rm -rf build", ClassWorkspace},
 		{"cd / && rm -rf *", ClassRoot},
 		{"cd && rm -rf *", ClassHome},
-		{"if true; then cd /; fi; rm -rf build", ClassUnknown},
+		// A cd that may have failed or not run: what follows may run in
+		// either directory, and a path takes the stricter class.
+		{"if true; then cd /; fi; rm -rf build", ClassOutside}, // /w/proj/build or /build
+		{"if true; then cd /; fi; rm -rf *", ClassRoot},
+		// (/w is a drive's root in the slash form, ClassRoot.)
+		{"cd src; rm -rf ..", ClassRoot},           // /w/proj or, cd src failing, /w
+		{"cd src || rm -rf ..", ClassRoot},         // runs only when the cd failed
+		{"! cd src && rm -rf ..", ClassRoot},       // likewise
+		{"cd src && rm -rf ..", ClassWorkspace},    // runs only after the cd
+		{"cd src; cd sub; rm -rf x", ClassUnknown}, // three places: not known
+		{"if cd src; then :; else rm -rf ..; fi", ClassRoot},
+		{"case x in x) cd /;& *) rm -rf *;; esac", ClassRoot},
+		{"cd /; rm -rf src", ClassOutside}, // /src, or /w/proj/src when cd / failed
 		{"git -C /tmp clean -fd x", ClassTmp},
 		{"env -C /tmp rm -rf x", ClassTmp},
 	}

@@ -178,6 +178,12 @@ type pathEnv struct {
 	workspace string // absolute (possibly virtualWS)
 	home      string // absolute (possibly virtualHome)
 	cwd       string // absolute, or "" when unknown
+	// alt is the other directory the shell may be in ("" when the cwd is
+	// certain): after a cd that may have failed or not run (cd nope;
+	// rm -rf ..), what follows runs in cwd or in alt, and a relative path
+	// takes the stricter of its classes in the two (see [pathEnv.fork]).
+	// It is never set when cwd is unknown.
+	alt string
 
 	// With FollowSymlinks: phys classes resolved targets (its workspace
 	// and home are resolved too, see physical); links remembers
@@ -186,6 +192,44 @@ type pathEnv struct {
 	links     map[string]link
 	fs        *realpath.Cache
 	physReady bool // (of phys) its workspace and home are set
+}
+
+// cwdState is where the shell may be: cwd, and maybe alt.
+type cwdState struct{ cwd, alt string }
+
+func (e *pathEnv) state() cwdState { return cwdState{e.cwd, e.alt} }
+
+func (e *pathEnv) setState(s cwdState) { e.cwd, e.alt = s.cwd, s.alt }
+
+// setCwd makes dir the one directory the shell is in ("" for unknown).
+func (e *pathEnv) setCwd(dir string) { e.cwd, e.alt = dir, "" }
+
+// fork records that the shell may instead be where it was at before (a
+// cd that may have failed or not run): the directories of the two states,
+// when they are at most two, and nothing known past that.
+func (e *pathEnv) fork(before cwdState) {
+	now := e.state()
+	if now == before {
+		return
+	}
+	if now.cwd == "" || before.cwd == "" {
+		e.setCwd("")
+		return
+	}
+	dirs := []string{now.cwd}
+	for _, d := range []string{now.alt, before.cwd, before.alt} {
+		if d != "" && !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	switch len(dirs) {
+	case 1:
+		e.setCwd(dirs[0])
+	case 2:
+		e.cwd, e.alt = dirs[0], dirs[1]
+	default:
+		e.setCwd("")
+	}
 }
 
 // physical returns phys with its workspace and home resolved through the
@@ -419,6 +463,23 @@ func (e *pathEnv) classify(text string, glob bool) (abs, class string) {
 // classifyLink is classify that also returns where the path points and
 // the class there (see [pathEnv.at]).
 func (e *pathEnv) classifyLink(text string, glob bool) (abs, class, to, toClass string, home bool) {
+	abs, class, to, toClass, home = e.classifyIn(text, glob)
+	if e.alt != "" && !strings.HasPrefix(text, "/") && text != "~" && !strings.HasPrefix(text, "~/") {
+		// The shell may be in alt instead: the stricter class of the two.
+		st := e.state()
+		e.setCwd(st.alt)
+		_, c, _, tc, h := e.classifyIn(text, glob)
+		e.setState(st)
+		class, home = stricter(class, c), home || h
+		if tc != "" {
+			toClass = stricter(toClass, tc)
+		}
+	}
+	return abs, class, to, toClass, home
+}
+
+// classifyIn is classifyLink in the cwd alone.
+func (e *pathEnv) classifyIn(text string, glob bool) (abs, class, to, toClass string, home bool) {
 	p := text
 	if glob {
 		// Only the directory part is known; a glob of a directory's entries

@@ -154,8 +154,17 @@ func (p *walker) full() bool {
 }
 
 func (p *walker) walkStmts(f *frame, stmts []*syntax.Stmt) {
-	for _, s := range stmts {
+	for i, s := range stmts {
+		if i == len(stmts)-1 {
+			p.walkStmt(f, s)
+			break
+		}
+		// What follows a statement that changed the directory runs where
+		// the statement left it or, when its cd failed (cd nope; rm -rf ..)
+		// or was never reached, where it started: nobody can tell which.
+		before := p.env.state()
 		p.walkStmt(f, s)
+		p.env.fork(before)
 	}
 }
 
@@ -173,6 +182,11 @@ func (p *walker) walkStmt(f *frame, s *syntax.Stmt) {
 		return
 	}
 	p.visited[s] = true
+	if s.Negated {
+		// ! cd nope && rm -rf ..: the negation succeeds when the cd failed.
+		before := p.env.state()
+		defer p.env.fork(before)
+	}
 	nf := *f
 	if s.Background || s.Coprocess || s.Disown {
 		p.cmd.Shape.Background = true
@@ -242,7 +256,7 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 			var stmtBuf [8]*syntax.Stmt
 			var opBuf [8]syntax.BinCmdOperator
 			stmts, ops := p.andOrChain(c, stmtBuf[:0], opBuf[:0])
-			mark, uncertain := 0, false
+			mark, uncertain, start := 0, false, p.env.state()
 			for i, st := range stmts {
 				if p.full() {
 					return
@@ -252,6 +266,9 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 				}
 				if i > 0 && ops[i-1] == syntax.OrStmt {
 					uncertain = true
+					// cd nope || rm -rf ..: this runs after something
+					// before it failed, maybe the cd.
+					p.env.fork(start)
 				}
 				if uncertain {
 					p.vars.forgetSince(mark)
@@ -265,36 +282,55 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 			p.walkPipeline(f, c)
 		}
 	case *syntax.Subshell:
-		saved := p.env.cwd
+		saved := p.env.state()
 		sn := p.vars.snap()
 		p.walkStmts(f, c.Stmts)
 		p.vars.restore(sn)
-		p.env.cwd = saved
+		p.env.setState(saved)
 	case *syntax.Block:
 		p.walkStmts(f, c.Stmts)
 	case *syntax.IfClause:
-		p.scoped(func() {
-			mark := p.vars.mark()
-			for cl := c; cl != nil; cl = cl.Else {
-				p.walkStmts(f, cl.Cond)
-				// The next branch runs after this condition failed, not
-				// after this body.
-				sn := p.vars.snap()
-				p.walkStmts(f, cl.Then)
-				p.vars.restore(sn)
-			}
-			p.vars.forgetSince(mark)
-		})
+		// After the clause the shell is where a branch that ran left it,
+		// or where the last condition left it: each joins the states.
+		var ends []cwdState
+		mark := p.vars.mark()
+		for cl := c; cl != nil; cl = cl.Else {
+			before := p.env.state()
+			p.walkStmts(f, cl.Cond)
+			after := p.env.state()
+			sn := p.vars.snap()
+			p.walkStmts(f, cl.Then)
+			p.vars.restore(sn)
+			ends = append(ends, p.env.state())
+			// The next branch runs after this condition failed, not
+			// after this body: where the condition started or left off
+			// (if cd nope; then :; else rm -rf ..; fi).
+			p.env.setState(after)
+			p.env.fork(before)
+		}
+		for _, e := range ends {
+			p.env.fork(e)
+		}
+		p.vars.forgetSince(mark)
 	case *syntax.WhileClause:
 		p.scoped(func() {
 			// The body may run any number of times: what it changes is
 			// unknown in it, in the condition and after the loop.
 			names, all := p.loopWrites(c)
 			p.forgetNames(names, all)
-			mark := p.vars.mark()
+			mark, entry := p.vars.mark(), p.env.state()
 			p.walkStmts(f, c.Cond)
-			from, start := len(p.cmd.Segments), p.env.cwd
+			if c.Until {
+				p.env.fork(entry) // the body runs after the condition failed
+			}
+			from, start := len(p.cmd.Segments), p.env.state()
 			p.walkStmts(f, c.Do)
+			if p.env.state() != entry {
+				// The next rounds run where this one left off.
+				p.env.setCwd("")
+				p.walkStmts(f, c.Cond)
+				p.walkStmts(f, c.Do)
+			}
 			p.vars.forgetSince(mark)
 			p.forgetNames(names, all)
 			if !c.Until {
@@ -345,8 +381,13 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 					}
 				}
 			}
-			mark := p.vars.mark()
+			mark, entry := p.vars.mark(), p.env.state()
 			p.walkStmts(f, c.Do)
+			if p.env.state() != entry {
+				// The next rounds run where this one left off.
+				p.env.setCwd("")
+				p.walkStmts(f, c.Do)
+			}
 			p.vars.forgetSince(mark)
 			p.forgetNames(names, all)
 		})
@@ -355,9 +396,10 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 		p.scoped(func() {
 			// Each item runs after the word matched it, or after the item
 			// before it (;& and ;;&): what earlier items change is unknown.
-			mark := p.vars.mark()
+			mark, entry := p.vars.mark(), p.env.state()
 			for _, it := range c.Items {
 				p.vars.forgetSince(mark)
+				p.env.fork(entry) // after an item that falls through (;&)
 				for _, pat := range it.Patterns {
 					p.resolveWord(f, pat, f.parent)
 				}
@@ -466,11 +508,9 @@ func critical(c string) bool { return c == ClassRoot || c == ClassHome || c == C
 // scoped walks a compound body; if it changes the cwd, the cwd is unknown
 // afterwards (the body may or may not have run).
 func (p *walker) scoped(fn func()) {
-	before := p.env.cwd
+	before := p.env.state()
 	fn()
-	if p.env.cwd != before {
-		p.env.cwd = ""
-	}
+	p.env.fork(before)
 }
 
 // andOrChain returns the operands of a list of && and || in order. The
@@ -536,7 +576,7 @@ func (p *walker) walkPipeline(f *frame, c *syntax.BinaryCmd) {
 		}
 	}
 	info := &pipeInfo{stages: make([][]int, len(stages))}
-	saved := p.env.cwd
+	saved := p.env.state()
 	for i, st := range stages {
 		nf := *f
 		nf.pipe = info
@@ -556,7 +596,7 @@ func (p *walker) walkPipeline(f *frame, c *syntax.BinaryCmd) {
 				info.stages[i] = append(info.stages[i], j)
 			}
 		}
-		p.env.cwd = saved // each stage runs in a subshell
+		p.env.setState(saved) // each stage runs in a subshell
 	}
 	// Fill the neighbours now that every stage is known: the programs of
 	// the nearest maxNeighbours stages on each side (bounded, so a
@@ -626,7 +666,7 @@ func (p *walker) funcDecl(f *frame, c *syntax.FuncDecl) {
 	nf := *f
 	nf.kind = KindFunction
 	nf.inFunc = name
-	saved := p.env.cwd
+	saved := p.env.state()
 	from := len(p.cmd.Segments)
 	// The body runs when the function is called, with whatever is set
 	// then: nothing is known in it but what it sets itself.
@@ -640,7 +680,7 @@ func (p *walker) funcDecl(f *frame, c *syntax.FuncDecl) {
 		outer.stop() // shopt or a trap inside: in force once it is called
 	}
 	p.vars = outer
-	p.env.cwd = saved
+	p.env.setState(saved)
 	// A function that calls itself in a pipeline or in the background
 	// forks without end.
 	for j := from; j < len(p.cmd.Segments); j++ {
