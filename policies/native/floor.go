@@ -304,11 +304,11 @@ var dbusPowerMethod = lazyre.New(`(?i)(^|\.)(PowerOff|Reboot|Halt|KExec)$`)
 //
 //	program == "kill"; some o in operands; regex.match(`^-?0*1$`, o.text)
 //	program == "killall5"
-//	program == "systemctl"; some o in operands;
+//	program == "systemctl"; not systemctl_shows_only; some o in operands;
 //	  regex.match(`^(poweroff|reboot|halt|kexec|emergency|rescue|soft-reboot)(\.target)?$`, o.text)
 //	program == "loginctl"; subcommand in {"poweroff", "reboot", "halt", "kexec", "suspend", "hibernate"}
 //	kinds.dbus[program]; some a in argv; regex.match(`(?i)(^|\.)(PowerOff|Reboot|Halt|KExec)$`, a)
-//	kinds.power[program]
+//	kinds.power[program]; not shutdown_cancels_or_shows
 //	program == "init"; some o in operands; o.text in {"0", "6"}
 //	program == "systemctl"; subcommand in {"poweroff", …, "soft-reboot"}
 //	kinds.kills_by_name[program]; some o in operands; o.text in {"init", "systemd", "launchd"}
@@ -325,6 +325,9 @@ func floorKillInit(s *Seg, t *Tables) bool {
 	case "systemctl":
 		if systemctlPower(s.Subcommand) {
 			return true
+		}
+		if systemctlShowsOnly(s.Subcommand) {
+			break
 		}
 		for _, o := range s.Operands {
 			if systemctlPower(strings.TrimSuffix(o.Text, ".target")) {
@@ -343,7 +346,7 @@ func floorKillInit(s *Seg, t *Tables) bool {
 			}
 		}
 	}
-	if t.Kind("power", s.Program) {
+	if t.Kind("power", s.Program) && !shutdownCancelsOrShows(s) {
 		return true
 	}
 	if t.Kind("dbus", s.Program) {
@@ -360,6 +363,37 @@ func floorKillInit(s *Seg, t *Tables) bool {
 		}
 	}
 	return false
+}
+
+// systemctlShowsOnly is systemctl_shows_only: subcommand in {"status",
+// "show", "cat", "list-dependencies", "is-active", "is-enabled",
+// "is-failed", "help"}.
+func systemctlShowsOnly(sub string) bool {
+	switch sub {
+	case "status", "show", "cat", "list-dependencies", "is-active", "is-enabled", "is-failed", "help":
+		return true
+	}
+	return false
+}
+
+// shutdownCancelsOrShows is shutdown_cancels_or_shows: program ==
+// "shutdown"; static_args; some flag in {"c", "show", "help"}; every flag
+// in {"c", "show", "help", "no-wall"}.
+func shutdownCancelsOrShows(s *Seg) bool {
+	if s.Program != "shutdown" || !s.StaticArgs() {
+		return false
+	}
+	action := false
+	for _, f := range s.Flags {
+		switch f {
+		case "c", "show", "help":
+			action = true
+		case "no-wall":
+		default:
+			return false
+		}
+	}
+	return action
 }
 
 // killsInit: regex.match(`^-?0*1$`, x) — 1, -1, 0001, -01.

@@ -346,6 +346,7 @@ floor contains {"id": "floor.kill-init"} if {
 
 floor contains {"id": "floor.kill-init"} if {
 	input.segment.program == "systemctl"
+	not systemctl_shows_only
 	some o in input.segment.operands
 	regex.match(`^(poweroff|reboot|halt|kexec|emergency|rescue|soft-reboot)(\.target)?$`, o.text)
 }
@@ -364,6 +365,7 @@ floor contains {"id": "floor.kill-init"} if {
 
 floor contains {"id": "floor.kill-init"} if {
 	data.rivumi.tables.kinds.power[input.segment.program]
+	not shutdown_cancels_or_shows
 }
 
 floor contains {"id": "floor.kill-init"} if {
@@ -381,6 +383,27 @@ floor contains {"id": "floor.kill-init"} if {
 	data.rivumi.tables.kinds.kills_by_name[input.segment.program]
 	some o in input.segment.operands
 	o.text in {"init", "systemd", "launchd"}
+}
+
+# systemctl_shows_only: a subcommand that only shows a unit's state or
+# definition (`systemctl status reboot.target` reboots nothing). Any other
+# one, or one rivumi could not read, starts, isolates or enables it.
+systemctl_shows_only if input.segment.subcommand in {
+	"status", "show", "cat", "list-dependencies", "is-active", "is-enabled", "is-failed", "help",
+}
+
+# shutdown_cancels_or_shows: `shutdown -c` cancels a scheduled shutdown,
+# `shutdown --show` shows it, `shutdown --help` prints help; with no other
+# option (getopt reads them all, and the last action wins: `shutdown -c -r`
+# reboots) and no word rivumi cannot read (it could be one).
+shutdown_cancels_or_shows if {
+	input.segment.program == "shutdown"
+	seg.static_args
+	some action in input.segment.flags
+	action in {"c", "show", "help"}
+	every f in input.segment.flags {
+		f in {"c", "show", "help", "no-wall"}
+	}
 }
 
 # METADATA

@@ -327,6 +327,45 @@ test_kill_init_by_name if {
 		with data.rivumi.tables as fx.tables
 }
 
+test_kill_init_shows_only if {
+	every sub in ["status", "cat", "list-dependencies", "is-active"] {
+		not {"id": "floor.kill-init"} in rules.floor with input as fx.run(["systemctl", sub, "reboot.target"], {
+			"subcommand": sub,
+			"operands": [fx.path("reboot.target", "workspace")],
+		})
+			with data.rivumi.tables as fx.tables
+	}
+	every sub in ["start", "isolate", "set-default", "enable", ""] {
+		{"id": "floor.kill-init"} in rules.floor with input as fx.run(["systemctl", sub, "reboot.target"], {
+			"subcommand": sub,
+			"operands": [fx.path("reboot.target", "workspace")],
+		})
+			with data.rivumi.tables as fx.tables
+	}
+}
+
+test_kill_init_shutdown_cancel if {
+	every flags in [{"c"}, {"show"}, {"help"}, {"c", "no-wall"}] {
+		not {"id": "floor.kill-init"} in rules.floor with input as fx.run(["shutdown", "-x"], {"flags": flags})
+			with data.rivumi.tables as fx.tables
+	}
+	every flags in [{"c", "r"}, {"c", "h"}, {"no-wall"}, set()] {
+		{"id": "floor.kill-init"} in rules.floor with input as fx.run(["shutdown", "-x"], {"flags": flags})
+			with data.rivumi.tables as fx.tables
+	}
+
+	# a word rivumi cannot read may be -r
+	{"id": "floor.kill-init"} in rules.floor with input as fx.run(["shutdown", "-c", "$x"], {
+		"flags": {"c"},
+		"tags": {"dynamic-args"},
+	})
+		with data.rivumi.tables as fx.tables
+
+	# -c is shutdown's alone
+	{"id": "floor.kill-init"} in rules.floor with input as fx.run(["reboot", "-c"], {"flags": {"c"}})
+		with data.rivumi.tables as fx.tables
+}
+
 test_kill_init_near_misses if {
 	cmd := fx.run(["kill", "-9", "1234"], {
 		"flags": {"signal"},
