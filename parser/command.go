@@ -55,7 +55,8 @@ type Segment struct {
 	// Assigns are the NAME=value prefixes (and env/sudo assignments).
 	Assigns []Assign `json:"assigns"`
 	// Cwd is the working directory the segment runs in, as far as known;
-	// CwdKnown is false after a computed cd.
+	// CwdKnown is false after a computed cd, and after one that may have
+	// failed (Cwd is then where it led).
 	Cwd      string `json:"cwd"`
 	CwdKnown bool   `json:"cwd_known"`
 	// Upstream and Downstream list the programs before and after this

@@ -63,7 +63,9 @@ func (p *walker) newSegment(f *frame, src string) *Segment {
 	}
 	seg.ws = p.cfg.workspace
 	if p.env.cwd != "" {
-		seg.Cwd, seg.CwdKnown = p.env.display(p.env.cwd), true
+		// Known only when certain: after a cd that may have failed the
+		// shell may be in p.env.alt instead.
+		seg.Cwd, seg.CwdKnown = p.env.display(p.env.cwd), p.env.alt == ""
 		if !hasNUL(p.env.cwd) {
 			seg.cwdAbs = p.env.cwd
 		}
