@@ -33,6 +33,9 @@ type walker struct {
 	// redirects), for the links a deleter does not follow.
 	opProg string
 	funcs  map[string]bool // functions defined so far
+	// settled: the statement just walked goes on only where it left the
+	// shell (cd x || exit), so what follows it runs there.
+	settled bool
 	// positional holds $0, $1 … of the inline script being walked (sh -c
 	// 'script' arg0 arg1), when they are static.
 	positional []string
@@ -163,8 +166,12 @@ func (p *walker) walkStmts(f *frame, stmts []*syntax.Stmt) {
 		// the statement left it or, when its cd failed (cd nope; rm -rf ..)
 		// or was never reached, where it started: nobody can tell which.
 		before := p.env.state()
+		p.settled = false
 		p.walkStmt(f, s)
-		p.env.fork(before)
+		if !p.settled {
+			p.env.fork(before)
+		}
+		p.settled = false
 	}
 }
 
@@ -268,6 +275,13 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 					uncertain = true
 					// cd nope || rm -rf ..: this runs after something
 					// before it failed, maybe the cd.
+					if i == len(stmts)-1 && p.exits(st) {
+						// cd x || exit: past the list, the shell is
+						// where everything before the exit left it.
+						p.walkStmt(f, st)
+						p.settled = true
+						break
+					}
 					p.env.fork(start)
 				}
 				if uncertain {
@@ -511,6 +525,17 @@ func (p *walker) scoped(fn func()) {
 	before := p.env.state()
 	fn()
 	p.env.fork(before)
+}
+
+// exits reports a statement that is a plain exit or return: the builtin
+// (no function of that name, no changed shell that could define one).
+func (p *walker) exits(s *syntax.Stmt) bool {
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || s.Negated || s.Background || s.Coprocess || len(c.Args) == 0 || len(p.funcs) > 0 || p.changed || p.vars.anyFunc {
+		return false
+	}
+	w := c.Args[0].Lit()
+	return w == "exit" || w == "return"
 }
 
 // andOrChain returns the operands of a list of && and || in order. The
