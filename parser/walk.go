@@ -169,7 +169,7 @@ func (p *walker) walkStmts(f *frame, stmts []*syntax.Stmt) {
 		p.settled = false
 		p.walkStmt(f, s)
 		if !p.settled {
-			p.env.fork(before)
+			p.forkCwd(before)
 		}
 		p.settled = false
 	}
@@ -192,7 +192,7 @@ func (p *walker) walkStmt(f *frame, s *syntax.Stmt) {
 	if s.Negated {
 		// ! cd nope && rm -rf ..: the negation succeeds when the cd failed.
 		before := p.env.state()
-		defer p.env.fork(before)
+		defer p.forkCwd(before)
 	}
 	nf := *f
 	if s.Background || s.Coprocess || s.Disown {
@@ -282,7 +282,7 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 						p.settled = true
 						break
 					}
-					p.env.fork(start)
+					p.forkCwd(start)
 				}
 				if uncertain {
 					p.vars.forgetSince(mark)
@@ -320,10 +320,10 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 			// after this body: where the condition started or left off
 			// (if cd nope; then :; else rm -rf ..; fi).
 			p.env.setState(after)
-			p.env.fork(before)
+			p.forkCwd(before)
 		}
 		for _, e := range ends {
-			p.env.fork(e)
+			p.forkCwd(e)
 		}
 		p.vars.forgetSince(mark)
 	case *syntax.WhileClause:
@@ -335,7 +335,7 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 			mark, entry := p.vars.mark(), p.env.state()
 			p.walkStmts(f, c.Cond)
 			if c.Until {
-				p.env.fork(entry) // the body runs after the condition failed
+				p.forkCwd(entry) // the body runs after the condition failed
 			}
 			from, start := len(p.cmd.Segments), p.env.state()
 			p.walkStmts(f, c.Do)
@@ -413,7 +413,7 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 			mark, entry := p.vars.mark(), p.env.state()
 			for _, it := range c.Items {
 				p.vars.forgetSince(mark)
-				p.env.fork(entry) // after an item that falls through (;&)
+				p.forkCwd(entry) // after an item that falls through (;&)
 				for _, pat := range it.Patterns {
 					p.resolveWord(f, pat, f.parent)
 				}
@@ -524,7 +524,19 @@ func critical(c string) bool { return c == ClassRoot || c == ClassHome || c == C
 func (p *walker) scoped(fn func()) {
 	before := p.env.state()
 	fn()
+	p.forkCwd(before)
+}
+
+// forkCwd is [pathEnv.fork] for the walk: when the shell may now be in
+// either of two places, $PWD and $OLDPWD hold one of two values too, and
+// are not known (cd nope; rm -rf "$PWD/..").
+func (p *walker) forkCwd(before cwdState) {
+	now := p.env.state()
 	p.env.fork(before)
+	if p.env.state() != now || now != before {
+		p.vars.forget("PWD")
+		p.vars.forget("OLDPWD")
+	}
 }
 
 // exits reports a statement that is a plain exit or return: the builtin
