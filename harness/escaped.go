@@ -23,6 +23,12 @@ type EscapedProcess struct {
 	Killed bool
 }
 
+// Confirming that no escaped process is left (see reapEscaped).
+const (
+	confirmScans = 3
+	confirmPause = 20 * time.Millisecond
+)
+
 // reapEscaped finds the live processes started since the run's leader
 // (see markedProcesses) whose environment carries marker (NAME=VALUE),
 // sends them SIGTERM, waits up to grace for them to go,
@@ -49,28 +55,39 @@ func reapEscaped(marker string, since uint64, grace, settle time.Duration) []Esc
 		}
 		return pids
 	}
+	// A process caught between fork and exec (or in execve) may not show
+	// its environment to one scan: a scan that finds none is confirmed by
+	// another a moment later, up to confirmScans times.
 	pids := scan()
-	if len(pids) == 0 {
-		return nil
-	}
 	termed := map[int]bool{}
-	deadline := time.Now().Add(grace)
-	for len(pids) > 0 && time.Now().Before(deadline) {
-		for _, pid := range pids {
-			if !termed[pid] {
-				signalMarked(pid, marker, sigTerm)
-				termed[pid] = true
+	for confirm := 0; confirm < confirmScans; confirm++ {
+		if len(pids) == 0 {
+			time.Sleep(confirmPause)
+			if pids = scan(); len(pids) == 0 {
+				break
 			}
 		}
-		time.Sleep(10 * time.Millisecond)
-		pids = scan()
-	}
-	for round := 0; len(pids) > 0 && round < 20; round++ {
-		for _, pid := range pids {
-			signalMarked(pid, marker, sigKill)
+		deadline := time.Now().Add(grace)
+		for len(pids) > 0 && time.Now().Before(deadline) {
+			for _, pid := range pids {
+				if !termed[pid] {
+					signalMarked(pid, marker, sigTerm)
+					termed[pid] = true
+				}
+			}
+			time.Sleep(10 * time.Millisecond)
+			pids = scan()
 		}
-		time.Sleep(10 * time.Millisecond)
-		pids = scan()
+		for round := 0; len(pids) > 0 && round < 20; round++ {
+			for _, pid := range pids {
+				signalMarked(pid, marker, sigKill)
+			}
+			time.Sleep(10 * time.Millisecond)
+			pids = scan()
+		}
+	}
+	if len(order) == 0 {
+		return nil
 	}
 	alive := map[int]bool{}
 	for _, pid := range pids {
