@@ -300,7 +300,7 @@ func shellReadsCommands(s *Seg) bool {
 // dbusPowerMethod is the logind method the floor forbids over D-Bus.
 var dbusPowerMethod = lazyre.New(`(?i)(^|\.)(PowerOff|Reboot|Halt|KExec)$`)
 
-// floorKillInit is floor.kill-init, nine bodies:
+// floorKillInit is floor.kill-init, eleven bodies:
 //
 //	program == "kill"; some o in operands; regex.match(`^-?0*1$`, o.text)
 //	program == "killall5"
@@ -311,7 +311,9 @@ var dbusPowerMethod = lazyre.New(`(?i)(^|\.)(PowerOff|Reboot|Halt|KExec)$`)
 //	kinds.power[program]; not shutdown_cancels_or_shows
 //	program == "init"; some o in operands; o.text in {"0", "6"}
 //	program == "systemctl"; subcommand in {"poweroff", …, "soft-reboot"}
-//	kinds.kills_by_name[program]; some o in operands; o.text in {"init", "systemd", "launchd"}
+//	kinds.kills_by_name[program]; some o in operands; kill.selects_init(o.text)
+//	kinds.kills_by_name[program]; "inverse" in flags
+//	kinds.kills_by_name[program]; kill.every_process
 func floorKillInit(s *Seg, t *Tables) bool {
 	switch s.Program {
 	case "kill":
@@ -356,13 +358,15 @@ func floorKillInit(s *Seg, t *Tables) bool {
 			}
 		}
 	}
+	if !t.Kind("kills_by_name", s.Program) {
+		return false
+	}
 	for _, o := range s.Operands {
-		switch o.Text {
-		case "init", "systemd", "launchd":
-			return t.Kind("kills_by_name", s.Program)
+		if killSelectsInit(s, o.Text) {
+			return true
 		}
 	}
-	return false
+	return s.Flag("inverse") || killEveryProcess(s)
 }
 
 // systemctlShowsOnly is systemctl_shows_only: subcommand in {"status",

@@ -64,6 +64,27 @@ var packagesRules = []Rule{
 	{ID: "ops.system", Layer: Ask, Match: func(s *Seg, t *Tables) bool { return t.Kind("system", s.Program) }},
 	// ops.kill: kinds.kills[program].
 	{ID: "ops.kill", Layer: Ask, Match: func(s *Seg, t *Tables) bool { return t.Kind("kills", s.Program) }},
+	// ops.kill-pattern, three bodies:
+	//   kinds.kills_by_name[program]; some o in operands; kill.unreadable(o)
+	//   kinds.kills_by_name[program]; kill.unknown
+	//   program == "pkill"; count(operands) == 0; "pidfile" in flags
+	{ID: "ops.kill-pattern", Layer: Ask, Match: func(s *Seg, t *Tables) bool {
+		if s.Program == "pkill" && len(s.Operands) == 0 && s.Flag("pidfile") {
+			return true
+		}
+		if !t.Kind("kills_by_name", s.Program) {
+			return false
+		}
+		if killUnknown(s) {
+			return true
+		}
+		for _, o := range s.Operands {
+			if killUnreadable(s, o) {
+				return true
+			}
+		}
+		return false
+	}},
 }
 
 // The ops.destroy patterns of packages.rego, matched by hand: OPA's

@@ -2,6 +2,7 @@
 # them (grants, user allow rules and switches cannot touch this layer).
 package rivumi.rules
 
+import data.rivumi.lib.kill
 import data.rivumi.lib.segment as seg
 
 # METADATA
@@ -332,8 +333,9 @@ floor contains {"id": "floor.system-credentials"} if {
 # custom:
 #   id: floor.kill-init
 #   justification: >-
-#     kill -9 1 / kill -9 -1, shutdown, reboot, halt and poweroff take the machine down.
-#     Stop the specific process you started instead.
+#     kill -9 1 / kill -9 -1, a pkill or killall pattern that could match init or every process,
+#     shutdown, reboot, halt and poweroff take the machine down.
+#     Stop the specific process you started, by its PID or an exact name, instead.
 floor contains {"id": "floor.kill-init"} if {
 	input.segment.program == "kill"
 	some o in input.segment.operands
@@ -380,9 +382,23 @@ floor contains {"id": "floor.kill-init"} if {
 }
 
 floor contains {"id": "floor.kill-init"} if {
+	# pkill's pattern or killall's name could select PID 1: pkill '^init$', pkill -f '^/sbin/init',
+	# pkill . (every process), killall -r '^sys', killall /lib/systemd/systemd.
 	data.rivumi.tables.kinds.kills_by_name[input.segment.program]
 	some o in input.segment.operands
-	o.text in {"init", "systemd", "launchd"}
+	kill.selects_init(o.text)
+}
+
+floor contains {"id": "floor.kill-init"} if {
+	# pkill -v node: every process but node's.
+	data.rivumi.tables.kinds.kills_by_name[input.segment.program]
+	"inverse" in input.segment.flags
+}
+
+floor contains {"id": "floor.kill-init"} if {
+	# pkill -u root, killall -u root: no pattern, every process of the user.
+	data.rivumi.tables.kinds.kills_by_name[input.segment.program]
+	kill.every_process
 }
 
 # systemctl_shows_only: a subcommand that only shows a unit's state or

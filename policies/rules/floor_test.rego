@@ -366,6 +366,35 @@ test_kill_init_shutdown_cancel if {
 		with data.rivumi.tables as fx.tables
 }
 
+test_kill_init_by_pattern if {
+	every p in ["^init$", "syst.md", "."] {
+		{"id": "floor.kill-init"} in rules.floor with input as fx.run(["pkill", p], {
+			"operands": [fx.path(p, "workspace")],
+		})
+			with data.rivumi.tables as fx.tables
+	}
+	{"id": "floor.kill-init"} in rules.floor with input as fx.run(["killall", "-r", "^sys"], {
+		"flags": {"regexp"},
+		"operands": [fx.path("^sys", "workspace")],
+	})
+		with data.rivumi.tables as fx.tables
+}
+
+test_kill_init_inverse if {
+	{"id": "floor.kill-init"} in rules.floor with input as fx.run(["pkill", "-v", "node"], {
+		"flags": {"inverse"},
+		"operands": [fx.path("node", "workspace")],
+	})
+		with data.rivumi.tables as fx.tables
+}
+
+test_kill_init_every_process if {
+	{"id": "floor.kill-init"} in rules.floor with input as fx.run(["killall", "-u", "root"], {"flags": {"user"}})
+		with data.rivumi.tables as fx.tables
+	not {"id": "floor.kill-init"} in rules.floor with input as fx.run(["killall", "-l"], {"flags": {"list"}})
+		with data.rivumi.tables as fx.tables
+}
+
 test_kill_init_near_misses if {
 	cmd := fx.run(["kill", "-9", "1234"], {
 		"flags": {"signal"},

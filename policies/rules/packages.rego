@@ -1,6 +1,7 @@
 # Package managers and tools that run workspace code.
 package rivumi.rules
 
+import data.rivumi.lib.kill
 import data.rivumi.lib.segment as seg
 
 # METADATA
@@ -106,4 +107,30 @@ ask contains {"id": "ops.system"} if {
 #   justification: kill, pkill and killall stop processes that may not be yours.
 ask contains {"id": "ops.kill"} if {
 	data.rivumi.tables.kinds.kills[input.segment.program]
+}
+
+# METADATA
+# title: Stopping processes by a pattern rivumi cannot read
+# custom:
+#   id: ops.kill-pattern
+#   justification: >-
+#     A pkill or killall -r pattern that Go's regexp does not read as glibc does (\d, \<, [\-], [[=i=]]),
+#     or that is not known before the shell runs, may match init or every process.
+#     Name the process plainly (pkill -x myserver) or kill it by its PID.
+ask contains {"id": "ops.kill-pattern"} if {
+	data.rivumi.tables.kinds.kills_by_name[input.segment.program]
+	some o in input.segment.operands
+	kill.unreadable(o)
+}
+
+ask contains {"id": "ops.kill-pattern"} if {
+	data.rivumi.tables.kinds.kills_by_name[input.segment.program]
+	kill.unknown
+}
+
+ask contains {"id": "ops.kill-pattern"} if {
+	# pkill -F pidfile: the PID is in a file rivumi does not read.
+	input.segment.program == "pkill"
+	count(input.segment.operands) == 0
+	"pidfile" in input.segment.flags
 }

@@ -148,3 +148,33 @@ test_ops_destroy_sql_words_elsewhere if {
 	not {"id": "ops.destroy"} in rules.ask with input as fx.cmd("grep -i 'drop table' schema.sql")
 		with data.rivumi.tables as fx.tables
 }
+
+# ops.kill-pattern
+
+test_ops_kill_pattern if {
+	every p in ["system\\d", "[[=i=]]nit", "*init"] {
+		{"id": "ops.kill-pattern"} in rules.ask with input as fx.run(["pkill", p], {
+			"operands": [fx.path(p, "workspace")],
+		})
+			with data.rivumi.tables as fx.tables
+	}
+	{"id": "ops.kill-pattern"} in rules.ask with input as fx.run(["killall", "$X"], {
+		"operands": [fx.path("$X", "dynamic")],
+	})
+		with data.rivumi.tables as fx.tables
+	{"id": "ops.kill-pattern"} in rules.ask with input as fx.run(["pkill"], {"tags": {"appended-args"}})
+		with data.rivumi.tables as fx.tables
+	{"id": "ops.kill-pattern"} in rules.ask with input as fx.run(["pkill", "-F", "x.pid"], {"flags": {"pidfile"}})
+		with data.rivumi.tables as fx.tables
+}
+
+test_ops_kill_pattern_near_misses if {
+	not {"id": "ops.kill-pattern"} in rules.ask with input as fx.run(["pkill", "node"], {
+		"operands": [fx.path("node", "workspace")],
+	})
+		with data.rivumi.tables as fx.tables
+	not {"id": "ops.kill-pattern"} in rules.ask with input as fx.run(["killall", "a\\d"], {
+		"operands": [fx.path("a\\d", "workspace")],
+	})
+		with data.rivumi.tables as fx.tables
+}
