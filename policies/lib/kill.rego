@@ -4,8 +4,10 @@
 #   Whether the operands of pkill (procps: an ERE searched in the process name, or with -f in
 #   the command line; -x anchors it) or killall (psmisc: names, a path naming the executable;
 #   -r an ERE) could select init, PID 1. Go's regexp stands in for glibc's regcomp only on
-#   the patterns readable() admits, where the two agree on what matches.
+#   the patterns ere.readable admits, where the two agree on what matches.
 package rivumi.lib.kill
+
+import data.rivumi.lib.ere
 
 # The names PID 1 runs under: what pkill and killall search without -f.
 init_names := {"init", "systemd", "launchd"}
@@ -22,21 +24,6 @@ init_cmdlines := {
 patterns if input.segment.program == "pkill"
 
 patterns if "regexp" in input.segment.flags
-
-# readable(p): p is a Go regexp that means what glibc's ERE means: no backslash but before
-# . \ * + ? ( ) [ ] { } | ^ $ / - (glibc reads \w \s \< \' and \d, \t as d, t; Go otherwise),
-# no backslash at all with a bracket ([\d] and [a\-z] differ), no [= [. (? or {,.
-readable(p) if {
-	regex.is_valid(p)
-	not regex.match(`\\([^.\\*+?()\[\]{}|^$/-]|$)`, p)
-	not bracket_escape(p)
-	not regex.match(`\[[=.]|\(\?|\{,`, p)
-}
-
-bracket_escape(p) if {
-	contains(p, "[")
-	contains(p, "\\")
-}
 
 # program(p): p as the Go regexp that finds what procps or psmisc finds; case folded always,
 # because a locale's collation may put upper case inside a range.
@@ -57,7 +44,7 @@ subjects := init_names if not "full" in input.segment.flags
 # selects_init(t): the operand t could select PID 1.
 selects_init(t) if {
 	patterns
-	readable(t)
+	ere.readable(t)
 	some s in subjects
 	regex.match(program(t), s)
 }
@@ -72,7 +59,7 @@ unreadable(o) if o.class == "dynamic"
 
 unreadable(o) if {
 	patterns
-	not readable(o.text)
+	not ere.readable(o.text)
 }
 
 # unknown: arguments are not known before the shell runs: pkill "$X", xargs pkill,

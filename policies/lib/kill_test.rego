@@ -7,20 +7,6 @@ pkill(flags, pattern) := fx.run(["pkill", pattern], {"flags": flags, "operands":
 
 killall(flags, name) := fx.run(["killall", name], {"flags": flags, "operands": [fx.path(name, "workspace")]})
 
-# readable
-
-test_readable if {
-	every p in ["init", "^sys.*d$", "node server\\.js", "[[:alpha:]]+", "a|b", "", "x{1,2}"] {
-		kill.readable(p)
-	}
-}
-
-test_unreadable if {
-	every p in ["system\\d", "\\<init", "x\\", "system[\\d]", "[a\\-z]nit", "[[=i=]]nit", "(?i)init", "ini{,1}t", "*init"] {
-		not kill.readable(p)
-	}
-}
-
 # selects_init
 
 test_selects_init_pattern if {

@@ -126,7 +126,65 @@ var gitRules = []Rule{
 		}
 		return false
 	}},
+	// git.config-secret: git_config_lists.
+	{ID: "git.config-secret", Layer: Ask, Match: func(s *Seg, _ *Tables) bool {
+		return s.Program == "git" && gitConfigLists(s)
+	}},
 }
+
+// gitSecretKeys is git_secret_keys.
+var gitSecretKeys = []string{
+	"http.extraheader", "http.https://github.com/.extraheader", "http.cookiefile",
+	"credential.helper", "credential.https://github.com.helper", "credential.username",
+	"user.password", "user.token", "user.secret", "user.privatekey", "sendemail.smtppass", "imap.pass",
+	"github.token", "github.oauth-token", "hub.oauthtoken", "gitlab.token",
+	"url.https://oauth2:token@gitlab.com/.insteadof",
+}
+
+// gitConfigLists is git_config_lists, five bodies:
+//
+//	subcommand == "config"; "list" in flags
+//	subcommand == "config"; operands[0].text == "list"
+//	subcommand == "var"; "l" in flags
+//	subcommand == "config"; some r in git_config_key_regexps; git_secret_regexp(r)
+//	subcommand == "config"; some n in git_config_url_names; not contains(n, ".")
+func gitConfigLists(s *Seg) bool {
+	switch s.Subcommand {
+	case "var":
+		return s.Flag("l")
+	case "config":
+	default:
+		return false
+	}
+	if s.Flag("list") || gitOperand(s, 0) == "list" {
+		return true
+	}
+	// git_config_key_regexps: operands[0] with get-regexp; operands[1]
+	// after "get" with regexp. git_config_url_names: the same with
+	// get-urlmatch and url.
+	if len(s.Operands) > 0 && s.Flag("get-regexp") && gitSecretRegexp(s.Operands[0].Text) {
+		return true
+	}
+	if len(s.Operands) > 1 && gitOperand(s, 0) == "get" && s.Flag("regexp") && gitSecretRegexp(s.Operands[1].Text) {
+		return true
+	}
+	if len(s.Operands) > 0 && s.Flag("get-urlmatch") && !strings.Contains(s.Operands[0].Text, ".") {
+		return true
+	}
+	return len(s.Operands) > 1 && gitOperand(s, 0) == "get" && s.Flag("url") && !strings.Contains(s.Operands[1].Text, ".")
+}
+
+// gitOperand is operands[i].text, "" when there is none.
+func gitOperand(s *Seg, i int) string {
+	if i < len(s.Operands) {
+		return s.Operands[i].Text
+	}
+	return ""
+}
+
+// gitSecretRegexp is git_secret_regexp(r): not ere.readable(r), or
+// ere.matches_any(r, git_secret_keys).
+func gitSecretRegexp(r string) bool { return !ereReadable(r) || ereMatchesAny(r, gitSecretKeys) }
 
 // gitSecretKey is git.config-secret's regex.match pattern.
 var gitSecretKey = lazyre.New(`(?i)pass|token|secret|extraheader|credential|auth|cookie|private`)

@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/rivumi/rivumi/internal/lazyre"
 	"github.com/rivumi/rivumi/parser"
 )
 
@@ -21,24 +20,8 @@ var initCmdlines = []string{
 	"/usr/lib/systemd/systemd", "/usr/lib/systemd/systemd --switched-root --system --deserialize 31",
 }
 
-var (
-	killBadEscape = lazyre.New(`\\([^.\\*+?()\[\]{}|^$/-]|$)`)
-	killBadForm   = lazyre.New(`\[[=.]|\(\?|\{,`)
-)
-
 // killPatterns is kill.patterns: program == "pkill", or "regexp" in flags.
 func killPatterns(s *Seg) bool { return s.Program == "pkill" || s.Flag("regexp") }
-
-// killReadable is kill.readable(p).
-func killReadable(p string) bool {
-	if _, err := regexp.Compile(p); err != nil {
-		return false
-	}
-	if killBadEscape().MatchString(p) || killBadForm().MatchString(p) {
-		return false
-	}
-	return !(strings.Contains(p, "[") && strings.Contains(p, `\`))
-}
 
 // killSelectsInit is kill.selects_init(t).
 func killSelectsInit(s *Seg, t string) bool {
@@ -50,7 +33,7 @@ func killSelectsInit(s *Seg, t string) bool {
 		}
 		return false
 	}
-	if !killReadable(t) {
+	if !ereReadable(t) {
 		return false
 	}
 	expr := "(?i)" + t
@@ -75,7 +58,7 @@ func killSelectsInit(s *Seg, t string) bool {
 
 // killUnreadable is kill.unreadable(o).
 func killUnreadable(s *Seg, o parser.Operand) bool {
-	return o.Class == parser.ClassDynamic || killPatterns(s) && !killReadable(o.Text)
+	return o.Class == parser.ClassDynamic || killPatterns(s) && !ereReadable(o.Text)
 }
 
 // killUnknown is kill.unknown: "dynamic-args" or "appended-args" in tags.

@@ -1,6 +1,7 @@
 # Git: history rewriting, discarding work, code through configuration.
 package rivumi.rules
 
+import data.rivumi.lib.ere
 import data.rivumi.lib.segment as seg
 
 # METADATA
@@ -267,10 +268,78 @@ git_config_edits if {
 #   grantable: true
 #   justification: >-
 #     git config can hold passwords, tokens and Authorization headers (http.<url>.extraheader is where CI
-#     checkouts keep their token); printing them puts a secret in the transcript.
+#     checkouts keep their token); printing them, by name or with --list or a --get-regexp that could
+#     match them, puts a secret in the transcript. Read the key you need by name.
 ask contains {"id": "git.config-secret"} if {
 	input.segment.program == "git"
 	input.segment.subcommand == "config"
 	some o in input.segment.operands
 	regex.match(`(?i)pass|token|secret|extraheader|credential|auth|cookie|private`, o.text)
+}
+
+ask contains {"id": "git.config-secret"} if {
+	# git config --list, --get-regexp ., git var -l: every key, the secret ones too.
+	input.segment.program == "git"
+	git_config_lists
+}
+
+# git_config_lists: the command prints keys it does not name: all of them (--list, -l, list
+# in git >= 2.46, git var -l), those a key regexp could match (--get-regexp R, get --regexp R)
+# or a whole section (--get-urlmatch http URL, get --url=URL http).
+git_config_lists if {
+	input.segment.subcommand == "config"
+	"list" in input.segment.flags
+}
+
+git_config_lists if {
+	input.segment.subcommand == "config"
+	input.segment.operands[0].text == "list"
+}
+
+git_config_lists if {
+	input.segment.subcommand == "var"
+	"l" in input.segment.flags
+}
+
+git_config_lists if {
+	input.segment.subcommand == "config"
+	some r in git_config_key_regexps
+	git_secret_regexp(r)
+}
+
+git_config_lists if {
+	input.segment.subcommand == "config"
+	some n in git_config_url_names
+	not contains(n, ".")
+}
+
+git_config_key_regexps contains input.segment.operands[0].text if "get-regexp" in input.segment.flags
+
+git_config_key_regexps contains input.segment.operands[1].text if {
+	input.segment.operands[0].text == "get"
+	"regexp" in input.segment.flags
+}
+
+git_config_url_names contains input.segment.operands[0].text if "get-urlmatch" in input.segment.flags
+
+git_config_url_names contains input.segment.operands[1].text if {
+	input.segment.operands[0].text == "get"
+	"url" in input.segment.flags
+}
+
+# git_secret_regexp(r): the key regexp r could match a key that holds a secret, or rivumi
+# cannot read it as git's regcomp does.
+git_secret_regexp(r) if not ere.readable(r)
+
+git_secret_regexp(r) if ere.matches_any(r, git_secret_keys)
+
+# git_secret_keys: keys, as git canonicalises them for --get-regexp, that hold secrets in
+# the wild: CI tokens, credential helpers and their users, tokens of git's satellites, URLs
+# with a password in them.
+git_secret_keys := {
+	"http.extraheader", "http.https://github.com/.extraheader", "http.cookiefile",
+	"credential.helper", "credential.https://github.com.helper", "credential.username",
+	"user.password", "user.token", "user.secret", "user.privatekey", "sendemail.smtppass", "imap.pass",
+	"github.token", "github.oauth-token", "hub.oauthtoken", "gitlab.token",
+	"url.https://oauth2:token@gitlab.com/.insteadof",
 }

@@ -319,6 +319,45 @@ test_config_secret if {
 	})
 }
 
+test_config_secret_lists if {
+	{"id": "git.config-secret"} in rules.ask with input as git(["config", "-l"], "config", {"flags": {"list"}})
+	{"id": "git.config-secret"} in rules.ask with input as git(["config", "list"], "config", {
+		"operands": [fx.path("list", "workspace")],
+	})
+	{"id": "git.config-secret"} in rules.ask with input as git(["var", "-l"], "var", {"flags": {"l"}})
+	every r in [".", "^http\\.", "user", "\\w+"] {
+		{"id": "git.config-secret"} in rules.ask with input as git(["config", "--get-regexp", r], "config", {
+			"flags": {"get-regexp"},
+			"operands": [fx.path(r, "workspace")],
+		})
+	}
+	{"id": "git.config-secret"} in rules.ask with input as git(["config", "get", "--regexp", "."], "config", {
+		"flags": {"regexp"},
+		"operands": [fx.path("get", "workspace"), fx.path(".", "workspace")],
+	})
+	{"id": "git.config-secret"} in rules.ask with input as git(["config", "--get-urlmatch", "http", "https://x"], "config", {
+		"flags": {"get-urlmatch"},
+		"operands": [fx.path("http", "workspace"), fx.path("https://x", "workspace")],
+	})
+	{"id": "git.config-secret"} in rules.ask with input as git(["config", "get", "--url=https://x", "http"], "config", {
+		"flags": {"url"},
+		"operands": [fx.path("get", "workspace"), fx.path("http", "workspace")],
+	})
+}
+
+test_config_secret_lists_near_misses if {
+	every r in ["alias", "^remote\\.", "^user\\.(name|email)$"] {
+		not {"id": "git.config-secret"} in rules.ask with input as git(["config", "--get-regexp", r], "config", {
+			"flags": {"get-regexp"},
+			"operands": [fx.path(r, "workspace")],
+		})
+	}
+	not {"id": "git.config-secret"} in rules.ask with input as git(["var", "GIT_EDITOR"], "var", {
+		"operands": [fx.path("GIT_EDITOR", "workspace")],
+	})
+	not {"id": "git.config-secret"} in rules.ask with input as git(["log", "-l"], "log", {"flags": {"list"}})
+}
+
 test_config_secret_near_misses if {
 	not {"id": "git.config-secret"} in rules.ask with input as git(["config", "--get", "user.name"], "config", {
 		"flags": {"get"},
