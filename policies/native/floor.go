@@ -1,8 +1,10 @@
 package native
 
 import (
-	"github.com/rivumi/rivumi/internal/lazyre"
+	"regexp"
 	"strings"
+
+	"github.com/rivumi/rivumi/internal/lazyre"
 )
 
 // floorRules mirrors policies/rules/floor.rego, rule by rule. Each Match
@@ -90,9 +92,10 @@ func findNarrowed(s *Seg) bool {
 		"uid", "gid", "perm", "inum", "samefile", "links", "used", "nouser", "nogroup") && !findWidened(s)
 }
 
-// findWidened: find_widened, three bodies — a flag in {"o", "or", "not"};
-// some argv word in {"!", ","}; some argv word in {"-name", …, "-iregex"}
-// whose next word (defined) matches ^[*.]*$.
+// findWidened: find_widened, four bodies — a flag in {"o", "or", "not"};
+// some argv word in {"!", ","}; some argv word in {"-name", …,
+// "-iwholename"} or in {"-regex", "-iregex"} whose next word (defined)
+// spans all (find_spans_all with the glob or the regex form).
 func findWidened(s *Seg) bool {
 	if s.AnyFlag("o", "or", "not") {
 		return true
@@ -101,8 +104,39 @@ func findWidened(s *Seg) bool {
 		switch a {
 		case "!", ",":
 			return true
-		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex":
-			if next, ok := s.Arg(i + 1); ok && onlyStarsDots(next) {
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename":
+			if next, ok := s.Arg(i + 1); ok && findSpansAll(s, next, findWideGlob()) {
+				return true
+			}
+		case "-regex", "-iregex":
+			if next, ok := s.Arg(i + 1); ok && findSpansAll(s, next, findWideRegex()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// The wide patterns of find_widened: globs of * ? . / with a *, regexes of
+// . * + / with a * or +.
+var (
+	findWideGlob  = lazyre.New(`^[*?./]*\*[*?./]*$`)
+	findWideRegex = lazyre.New(`^[.*+/]*[*+][.*+/]*$`)
+)
+
+// findSpansAll: find_spans_all(p, wide), three bodies — p is only * and
+// .; p matches wide; or p starts with a critical operand's text or path and
+// the rest matches wide.
+func findSpansAll(s *Seg, p string, wide *regexp.Regexp) bool {
+	if onlyStarsDots(p) || wide.MatchString(p) {
+		return true
+	}
+	for _, o := range s.Operands {
+		if !CriticalClass(o.Class) {
+			continue
+		}
+		for _, start := range []string{o.Text, o.Path} {
+			if strings.HasPrefix(p, start) && wide.MatchString(p[len(start):]) {
 				return true
 			}
 		}

@@ -45,8 +45,8 @@ floor contains {"id": "floor.find-delete-critical"} if {
 }
 
 # A test that picks some files (find / -name '*.pyc' -delete) makes the delete
-# a choice the user can approve, not a wipe; -o, !, -not and a pattern of
-# only * pick everything again.
+# a choice the user can approve, not a wipe; -o, !, -not and a pattern that
+# picks every path (-name '*', -path '/*', -regex '/.*') pick everything again.
 find_narrowed if {
 	some f in {
 		"name", "iname", "path", "ipath", "wholename", "iwholename", "regex", "iregex", "lname", "ilname",
@@ -68,9 +68,32 @@ find_widened if {
 }
 
 find_widened if {
+	# A glob of only * ? . / with a * in it, after the start or not: -path '/*', -name '?*',
+	# find /usr -path '/usr/*'.
 	some i, a in input.segment.argv
-	a in {"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex"}
-	regex.match(`^[*.]*$`, input.segment.argv[i + 1])
+	a in {"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"}
+	find_spans_all(input.segment.argv[i + 1], `^[*?./]*\*[*?./]*$`)
+}
+
+find_widened if {
+	# A regex of only . * + / with a * or + in it: -regex '/.*', -iregex '.+'.
+	some i, a in input.segment.argv
+	a in {"-regex", "-iregex"}
+	find_spans_all(input.segment.argv[i + 1], `^[.*+/]*[*+][.*+/]*$`)
+}
+
+# find_spans_all(p, wide): the pattern p picks every path below a critical start: only * and .
+# (the empty pattern too), or wide, whole or after the start as written or normalised.
+find_spans_all(p, _) if regex.match(`^[*.]*$`, p)
+
+find_spans_all(p, wide) if regex.match(wide, p)
+
+find_spans_all(p, wide) if {
+	some o in input.segment.operands
+	o.class in seg.critical_classes
+	some start in {o.text, o.path}
+	startswith(p, start)
+	regex.match(wide, substring(p, count(start), -1))
 }
 
 # METADATA

@@ -589,3 +589,25 @@ test_partition_near_misses if {
 		"operands": [fx.path("luksFormat", "workspace"), fx.path("vault.img", "workspace")],
 	})
 }
+
+test_find_delete_wide_patterns_are_floor if {
+	every t in [["-path", "/*"], ["-path", "*/*"], ["-name", "?*"], ["-regex", "/.*"], ["-iregex", ".+"]] {
+		{"id": "floor.find-delete-critical"} in rules.floor with input as fx.run(
+			array.concat(array.concat(["find", "/"], t), ["-delete"]),
+			{"flags": {trim_left(t[0], "-"), "delete"}, "operands": [fx.path("/", "root")]},
+		)
+	}
+	{"id": "floor.find-delete-critical"} in rules.floor with input as fx.run(
+		["find", "/usr", "-path", "/usr/*", "-delete"],
+		{"flags": {"path", "delete"}, "operands": [fx.path("/usr", "system-top")]},
+	)
+}
+
+test_find_delete_narrow_patterns_are_not_floor if {
+	every t in [["-path", "/tmp/*"], ["-name", "?"], ["-regex", "/tmp/.*"], ["-path", "*/node_modules/*"]] {
+		not {"id": "floor.find-delete-critical"} in rules.floor with input as fx.run(
+			array.concat(array.concat(["find", "/"], t), ["-delete"]),
+			{"flags": {trim_left(t[0], "-"), "delete"}, "operands": [fx.path("/", "root")]},
+		)
+	}
+}
