@@ -242,11 +242,21 @@ func cryptsetupDestroys(s *Seg) bool {
 	return false
 }
 
-// partitionListing: partition_listing, two bodies — a listing flag and the
-// program is not parted; or parted with a "print" operand where every
-// operand is parted_reads.
+// partitionListing: partition_listing, three bodies — a listing flag and
+// the program is neither parted nor sgdisk; sgdisk with flags, every one
+// in sgdisk_reads; or parted with a "print" operand where every operand is
+// parted_reads.
 func partitionListing(s *Seg) bool {
-	if s.Program != "parted" {
+	switch s.Program {
+	case "parted":
+	case "sgdisk":
+		for _, f := range s.Flags {
+			if !sgdiskReads(f) {
+				return false
+			}
+		}
+		return len(s.Flags) > 0
+	default:
 		return s.AnyFlag("l", "list", "d", "dump", "p", "print", "J", "json", "s", "show-size", "v", "version", "help", "V")
 	}
 	printed := false
@@ -259,6 +269,17 @@ func partitionListing(s *Seg) bool {
 		}
 	}
 	return printed
+}
+
+// sgdiskReads: f in sgdisk_reads.
+func sgdiskReads(f string) bool {
+	switch f {
+	case "p", "print", "v", "verify", "i", "info", "O", "print-mbr", "L", "list-types", "D", "display-alignment",
+		"E", "end-of-largest", "F", "first-in-largest", "f", "first-aligned-in-largest", "b", "backup",
+		"V", "version", "h", "help", "?":
+		return true
+	}
+	return false
 }
 
 // partedReads: parted_reads(op) — op.class == "device", or op.text is a

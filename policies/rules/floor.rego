@@ -194,7 +194,7 @@ destructive_disk_mode if {
 #   id: floor.device-partition
 #   justification: >-
 #     fdisk, sfdisk, parted, sgdisk and cryptsetup luksFormat rewrite a disk's partition table or
-#     header, losing its data. Listing (-l, print) is fine; do the rest by hand.
+#     header, losing its data. Listing (-l, print, sgdisk -p) is fine; do the rest by hand.
 floor contains {"id": "floor.device-partition"} if {
 	data.rivumi.tables.kinds.partitions[input.segment.program]
 	"device" in input.segment.read_classes
@@ -220,7 +220,24 @@ floor contains {"id": "floor.device-partition"} if {
 partition_listing if {
 	some f in {"l", "list", "d", "dump", "p", "print", "J", "json", "s", "show-size", "v", "version", "help", "V"}
 	f in input.segment.flags
-	not input.segment.program == "parted"
+	input.segment.program != "parted"
+	input.segment.program != "sgdisk"
+}
+
+partition_listing if {
+	# sgdisk -d is --delete, -l --load-backup, -s --sort: it only reads when every option reads
+	# (print, verify, info, print-mbr, list-types, the free-space queries, backup to a file).
+	input.segment.program == "sgdisk"
+	count(input.segment.flags) > 0
+	every f in input.segment.flags {
+		f in sgdisk_reads
+	}
+}
+
+sgdisk_reads := {
+	"p", "print", "v", "verify", "i", "info", "O", "print-mbr", "L", "list-types", "D", "display-alignment",
+	"E", "end-of-largest", "F", "first-in-largest", "f", "first-aligned-in-largest", "b", "backup",
+	"V", "version", "h", "help", "?",
 }
 
 partition_listing if {

@@ -611,3 +611,20 @@ test_find_delete_narrow_patterns_are_not_floor if {
 		)
 	}
 }
+
+test_device_partition_sgdisk if {
+	every flags in [{"d"}, {"l"}, {"s"}, {"p", "Z"}] {
+		{"id": "floor.device-partition"} in rules.floor with input as fx.run(["sgdisk", "-x", "/dev/sda"], {
+			"flags": flags,
+			"operands": [fx.path("/dev/sda", "device")],
+		})
+			with data.rivumi.tables as fx.tables
+	}
+	every flags in [{"p"}, {"print", "verify"}, {"i"}] {
+		not {"id": "floor.device-partition"} in rules.floor with input as fx.run(["sgdisk", "-x", "/dev/sda"], {
+			"flags": flags,
+			"operands": [fx.path("/dev/sda", "device")],
+		})
+			with data.rivumi.tables as fx.tables
+	}
+}
