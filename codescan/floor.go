@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rivumi/rivumi/internal/ere"
 	"github.com/rivumi/rivumi/programs"
 )
 
@@ -915,12 +916,8 @@ func (f *floorScan) killInit(name string, args []string) {
 			}
 		}
 	case "pkill", "killall":
-		for _, a := range args {
-			switch asciiLower(a) {
-			case "init", "systemd", "launchd", "/sbin/init", "/lib/systemd/systemd":
-				f.hit(floorKillInit)
-				return
-			}
+		if killsInitByName(name, args) {
+			f.hit(floorKillInit)
 		}
 	case "init", "telinit":
 		for _, a := range args {
@@ -950,4 +947,59 @@ func (f *floorScan) killInit(name string, args []string) {
 			}
 		}
 	}
+}
+
+// InitNames are the names PID 1 runs under, what pkill and killall search
+// without -f; InitCmdlines its command lines, what pkill -f searches (the
+// lists of policies/lib/kill.rego, which the Go mirror shares).
+var (
+	InitNames    = []string{"init", "systemd", "launchd"}
+	InitCmdlines = []string{
+		"init", "systemd", "launchd", "/sbin/launchd",
+		"/sbin/init", "/sbin/init splash", "/sbin/init --system",
+		"/lib/systemd/systemd", "/lib/systemd/systemd --system --deserialize 30",
+		"/usr/lib/systemd/systemd", "/usr/lib/systemd/systemd --switched-root --system --deserialize 31",
+	}
+)
+
+// killsInitByName: pkill's or killall's words could select PID 1, read the
+// way floor.kill-init reads them, without the options' values: every word
+// that is not an option is taken for a pattern (pkill, killall -r) or a
+// name; pkill -v selects init. A word it cannot read is no hit here (the
+// command asks anyway).
+func killsInitByName(name string, args []string) bool {
+	full, exact, regexp := false, false, name == "pkill"
+	var words []string
+	for _, a := range args {
+		switch {
+		case a == "--full":
+			full = true
+		case a == "--exact":
+			exact = true
+		case a == "--regexp":
+			regexp = true
+		case a == "--inverse":
+			return name == "pkill"
+		case strings.HasPrefix(a, "--"):
+		case len(a) > 1 && a[0] == '-':
+			full = full || strings.ContainsRune(a, 'f')
+			exact = exact || strings.ContainsRune(a, 'x')
+			regexp = regexp || strings.ContainsRune(a, 'r')
+			if name == "pkill" && strings.ContainsRune(a, 'v') {
+				return true
+			}
+		default:
+			words = append(words, a)
+		}
+	}
+	subjects := InitNames
+	if full && name == "pkill" {
+		subjects = InitCmdlines
+	}
+	for _, w := range words {
+		if slices.Contains(InitCmdlines, asciiLower(w)) || regexp && ere.Finds(w, exact && name == "pkill", subjects) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,24 +1,18 @@
 package native
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/rivumi/rivumi/codescan"
+	"github.com/rivumi/rivumi/internal/ere"
 	"github.com/rivumi/rivumi/parser"
 )
 
 // The kill-by-name helpers mirror policies/lib/kill.rego.
 
-// initNames is kill.init_names: the names PID 1 runs under.
-var initNames = []string{"init", "systemd", "launchd"}
-
-// initCmdlines is kill.init_cmdlines: PID 1's command lines.
-var initCmdlines = []string{
-	"init", "systemd", "launchd", "/sbin/launchd",
-	"/sbin/init", "/sbin/init splash", "/sbin/init --system",
-	"/lib/systemd/systemd", "/lib/systemd/systemd --system --deserialize 30",
-	"/usr/lib/systemd/systemd", "/usr/lib/systemd/systemd --switched-root --system --deserialize 31",
-}
+// initNames is kill.init_names, initCmdlines kill.init_cmdlines: the raw
+// floor scan's lists.
+var initNames, initCmdlines = codescan.InitNames, codescan.InitCmdlines
 
 // killPatterns is kill.patterns: program == "pkill", or "regexp" in flags.
 func killPatterns(s *Seg) bool { return s.Program == "pkill" || s.Flag("regexp") }
@@ -33,27 +27,11 @@ func killSelectsInit(s *Seg, t string) bool {
 		}
 		return false
 	}
-	if !ereReadable(t) {
-		return false
-	}
-	expr := "(?i)" + t
-	if s.Program == "pkill" && s.Flag("exact") {
-		expr = "(?i)^(?:" + t + ")$"
-	}
-	re, err := regexp.Compile(expr)
-	if err != nil {
-		return false // cannot happen: t compiles, and so does t wrapped
-	}
 	subjects := initNames
 	if s.Flag("full") {
 		subjects = initCmdlines
 	}
-	for _, c := range subjects {
-		if re.MatchString(c) {
-			return true
-		}
-	}
-	return false
+	return ere.Finds(t, s.Program == "pkill" && s.Flag("exact"), subjects)
 }
 
 // killUnreadable is kill.unreadable(o).
