@@ -984,7 +984,7 @@ func killsInitByName(name string, args []string) bool {
 		case len(a) > 1 && a[0] == '-':
 			full = full || strings.ContainsRune(a, 'f')
 			exact = exact || strings.ContainsRune(a, 'x')
-			regexp = regexp || strings.ContainsRune(a, 'r')
+			regexp = regexp || strings.ContainsAny(a, "rm")
 			if name == "pkill" && strings.ContainsRune(a, 'v') {
 				return true
 			}

@@ -25,6 +25,12 @@ patterns if input.segment.program == "pkill"
 
 patterns if "regexp" in input.segment.flags
 
+patterns if {
+	# BSD killall (macOS) -m: the name is a regular expression.
+	input.segment.program == "killall"
+	"m" in input.segment.flags
+}
+
 # program(p): p as the Go regexp that finds what procps or psmisc finds; case folded always,
 # because a locale's collation may put upper case inside a range.
 program(p) := concat("", ["(?i)^(?:", p, ")$"]) if anchored

@@ -74,3 +74,8 @@ test_stdin_only if {
 	not kill.every_process with input as fx.run(["pkill"], {"tags": {"appended-args"}})
 	kill.every_process with input as fx.run(["pkill", "-u", "root"], {"tags": {"appended-args"}, "flags": {"euid"}})
 }
+
+test_patterns_bsd_killall if {
+	kill.selects_init("^sys") with input as killall({"m"}, "^sys")
+	not kill.selects_init("^sys") with input as killall(set(), "^sys")
+}

@@ -355,7 +355,7 @@ func shellReadsCommands(s *Seg) bool {
 // dbusPowerMethod is the logind method the floor forbids over D-Bus.
 var dbusPowerMethod = lazyre.New(`(?i)(^|\.)(PowerOff|Reboot|Halt|KExec)$`)
 
-// floorKillInit is floor.kill-init, eleven bodies:
+// floorKillInit is floor.kill-init, twelve bodies:
 //
 //	program == "kill"; some o in operands; regex.match(`^-?0*1$`, o.text)
 //	program == "killall5"
@@ -367,6 +367,7 @@ var dbusPowerMethod = lazyre.New(`(?i)(^|\.)(PowerOff|Reboot|Halt|KExec)$`)
 //	program == "init"; some o in operands; o.text in {"0", "6"}
 //	program == "systemctl"; subcommand in {"poweroff", …, "soft-reboot"}
 //	kinds.kills_by_name[program]; some o in operands; kill.selects_init(o.text)
+//	program == "systemctl"; subcommand == "kill"; some o in operands; o.text in {"init.scope", "-.slice"}
 //	kinds.kills_by_name[program]; "inverse" in flags
 //	kinds.kills_by_name[program]; kill.every_process
 func floorKillInit(s *Seg, t *Tables) bool {
@@ -388,6 +389,9 @@ func floorKillInit(s *Seg, t *Tables) bool {
 		}
 		for _, o := range s.Operands {
 			if systemctlPower(strings.TrimSuffix(o.Text, ".target")) {
+				return true
+			}
+			if s.Subcommand == "kill" && (o.Text == "init.scope" || o.Text == "-.slice") {
 				return true
 			}
 		}

@@ -14,8 +14,11 @@ import (
 // floor scan's lists.
 var initNames, initCmdlines = codescan.InitNames, codescan.InitCmdlines
 
-// killPatterns is kill.patterns: program == "pkill", or "regexp" in flags.
-func killPatterns(s *Seg) bool { return s.Program == "pkill" || s.Flag("regexp") }
+// killPatterns is kill.patterns: program == "pkill", "regexp" in flags, or
+// program == "killall" and "m" in flags.
+func killPatterns(s *Seg) bool {
+	return s.Program == "pkill" || s.Flag("regexp") || s.Program == "killall" && s.Flag("m")
+}
 
 // killSelectsInit is kill.selects_init(t).
 func killSelectsInit(s *Seg, t string) bool {

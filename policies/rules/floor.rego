@@ -430,6 +430,14 @@ floor contains {"id": "floor.kill-init"} if {
 }
 
 floor contains {"id": "floor.kill-init"} if {
+	# systemctl kill init.scope signals PID 1 (SIGINT to systemd reboots), -.slice every process.
+	input.segment.program == "systemctl"
+	input.segment.subcommand == "kill"
+	some o in input.segment.operands
+	o.text in {"init.scope", "-.slice"}
+}
+
+floor contains {"id": "floor.kill-init"} if {
 	# pkill -v node: every process but node's.
 	data.rivumi.tables.kinds.kills_by_name[input.segment.program]
 	"inverse" in input.segment.flags

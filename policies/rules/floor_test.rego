@@ -628,3 +628,16 @@ test_device_partition_sgdisk if {
 			with data.rivumi.tables as fx.tables
 	}
 }
+
+test_kill_init_systemctl_kill if {
+	{"id": "floor.kill-init"} in rules.floor with input as fx.run(["systemctl", "kill", "init.scope"], {
+		"subcommand": "kill",
+		"operands": [fx.path("init.scope", "workspace")],
+	})
+		with data.rivumi.tables as fx.tables
+	not {"id": "floor.kill-init"} in rules.floor with input as fx.run(["systemctl", "kill", "nginx.service"], {
+		"subcommand": "kill",
+		"operands": [fx.path("nginx.service", "workspace")],
+	})
+		with data.rivumi.tables as fx.tables
+}
