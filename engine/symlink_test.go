@@ -3,12 +3,11 @@ package engine_test
 import (
 	"context"
 	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/internal/testtree"
 )
 
 // linkedWorkspace builds a workspace as a hostile clone ships it:
@@ -17,24 +16,11 @@ import (
 // home, both resolved.
 func linkedWorkspace(t *testing.T) (ws, home string) {
 	t.Helper()
-	if runtime.GOOS == "windows" {
-		t.Skip("symlinks are not resolved on Windows")
-	}
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := testtree.Root(t)
 	ws, home = dir+"/ws", dir+"/home"
-	for _, d := range []string{ws + "/src", home + "/.aws", home + "/proj"} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, f := range []string{home + "/.bashrc", home + "/.aws/credentials", ws + "/README.md"} {
-		if err := os.WriteFile(f, []byte("x\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtree.Dirs(t, ws+"/src", home+"/.aws", home+"/proj")
+	testtree.Files(t, home+"/.bashrc", home+"/.aws/credentials", ws+"/README.md")
+	links := map[string]string{}
 	for link, target := range map[string]string{
 		"notes.md":   home + "/.bashrc",
 		"creds.txt":  home + "/.aws/credentials",
@@ -49,10 +35,9 @@ func linkedWorkspace(t *testing.T) (ws, home string) {
 		"hooks":      ".git/hooks",
 		"src/gitdir": "../.git",
 	} {
-		if err := os.Symlink(target, ws+"/"+link); err != nil {
-			t.Fatal(err)
-		}
+		links[ws+"/"+link] = target
 	}
+	testtree.Links(t, links)
 	return ws, home
 }
 
