@@ -284,8 +284,7 @@ func (p *walker) classOf(path string) string {
 // recorded on the segment, the shell's cwd is unchanged.
 func (p *walker) segCwd(seg *Segment, dir string) {
 	abs := p.env.absolute(dir)
-	relative := !strings.HasPrefix(dir, "/") && dir != "~" && !strings.HasPrefix(dir, "~/")
-	if abs == "" || strings.Contains(dir, "$") || !p.env.sameCwd(dir) || relative && p.env.alt != "" {
+	if abs == "" || strings.Contains(dir, "$") || !p.env.sameCwd(dir) || cwdRelative(dir) && p.env.alt != "" {
 		seg.Cwd, seg.CwdKnown, seg.segCwdAbs, seg.cwdAbs = "", false, "?", ""
 		return
 	}

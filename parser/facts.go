@@ -407,7 +407,7 @@ func (p *walker) changeDir(seg *Segment, operands []word) {
 		}
 		st := p.env.state()
 		next := p.cdTo(path)
-		if st.alt == "" || strings.HasPrefix(path, "/") || path == "~" || strings.HasPrefix(path, "~/") {
+		if st.alt == "" || !cwdRelative(path) {
 			p.env.setCwd(next)
 			return
 		}

@@ -464,7 +464,7 @@ func (e *pathEnv) classify(text string, glob bool) (abs, class string) {
 // the class there (see [pathEnv.at]).
 func (e *pathEnv) classifyLink(text string, glob bool) (abs, class, to, toClass string, home bool) {
 	abs, class, to, toClass, home = e.classifyIn(text, glob)
-	if e.alt != "" && !strings.HasPrefix(text, "/") && text != "~" && !strings.HasPrefix(text, "~/") {
+	if e.alt != "" && cwdRelative(text) {
 		// The shell may be in alt instead: the stricter class of the two.
 		st := e.state()
 		e.setCwd(st.alt)
@@ -476,6 +476,12 @@ func (e *pathEnv) classifyLink(text string, glob bool) (abs, class, to, toClass 
 		}
 	}
 	return abs, class, to, toClass, home
+}
+
+// cwdRelative reports a path that names a place from the cwd: neither
+// absolute nor in home (~, ~/…).
+func cwdRelative(p string) bool {
+	return !strings.HasPrefix(p, "/") && p != "~" && !strings.HasPrefix(p, "~/")
 }
 
 // classifyIn is classifyLink in the cwd alone.

@@ -158,20 +158,15 @@ func (p *walker) full() bool {
 
 func (p *walker) walkStmts(f *frame, stmts []*syntax.Stmt) {
 	for i, s := range stmts {
-		if i == len(stmts)-1 {
-			p.walkStmt(f, s)
-			break
-		}
-		// What follows a statement that changed the directory runs where
-		// the statement left it or, when its cd failed (cd nope; rm -rf ..)
-		// or was never reached, where it started: nobody can tell which.
 		before := p.env.state()
 		p.settled = false
 		p.walkStmt(f, s)
-		if !p.settled {
+		if i < len(stmts)-1 && !p.settled {
+			// What follows a statement that changed the directory runs
+			// where the statement left it or, when its cd failed (cd nope;
+			// rm -rf ..) or was never reached, where it started.
 			p.forkCwd(before)
 		}
-		p.settled = false
 	}
 }
 
@@ -273,8 +268,6 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 				}
 				if i > 0 && ops[i-1] == syntax.OrStmt {
 					uncertain = true
-					// cd nope || rm -rf ..: this runs after something
-					// before it failed, maybe the cd.
 					if i == len(stmts)-1 && p.exits(st) {
 						// cd x || exit: past the list, the shell is
 						// where everything before the exit left it.
@@ -282,6 +275,8 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 						p.settled = true
 						break
 					}
+					// cd nope || rm -rf ..: this runs after something
+					// before it failed, maybe the cd.
 					p.forkCwd(start)
 				}
 				if uncertain {
@@ -339,12 +334,10 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 			}
 			from, start := len(p.cmd.Segments), p.env.state()
 			p.walkStmts(f, c.Do)
-			if p.env.state() != entry {
-				// The next rounds run where this one left off.
-				p.env.setCwd("")
+			p.roundAgain(entry, func() {
 				p.walkStmts(f, c.Cond)
 				p.walkStmts(f, c.Do)
-			}
+			})
 			p.vars.forgetSince(mark)
 			p.forgetNames(names, all)
 			if !c.Until {
@@ -397,11 +390,7 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 			}
 			mark, entry := p.vars.mark(), p.env.state()
 			p.walkStmts(f, c.Do)
-			if p.env.state() != entry {
-				// The next rounds run where this one left off.
-				p.env.setCwd("")
-				p.walkStmts(f, c.Do)
-			}
+			p.roundAgain(entry, func() { p.walkStmts(f, c.Do) })
 			p.vars.forgetSince(mark)
 			p.forgetNames(names, all)
 		})
@@ -519,8 +508,9 @@ func (p *walker) loopValue(items []word) (word, bool) {
 
 func critical(c string) bool { return c == ClassRoot || c == ClassHome || c == ClassSystemTop }
 
-// scoped walks a compound body; if it changes the cwd, the cwd is unknown
-// afterwards (the body may or may not have run).
+// scoped walks a compound body; if it changes the cwd, the shell is
+// afterwards where the body left it or where it started (the body may or
+// may not have run).
 func (p *walker) scoped(fn func()) {
 	before := p.env.state()
 	fn()
@@ -531,11 +521,21 @@ func (p *walker) scoped(fn func()) {
 // either of two places, $PWD and $OLDPWD hold one of two values too, and
 // are not known (cd nope; rm -rf "$PWD/..").
 func (p *walker) forkCwd(before cwdState) {
-	now := p.env.state()
+	if p.env.state() == before {
+		return
+	}
 	p.env.fork(before)
-	if p.env.state() != now || now != before {
-		p.vars.forget("PWD")
-		p.vars.forget("OLDPWD")
+	p.vars.forget("PWD")
+	p.vars.forget("OLDPWD")
+}
+
+// roundAgain walks a loop's round once more (round) when the first one,
+// begun in entry, moved the shell: later rounds start where the one before
+// left off, which is not known.
+func (p *walker) roundAgain(entry cwdState, round func()) {
+	if p.env.state() != entry {
+		p.env.setCwd("")
+		round()
 	}
 }
 
