@@ -42,7 +42,10 @@ type Entry struct {
 	Grants   []Grant  `json:"grants,omitempty"`   // grants given to the engine that matched the argv
 	Added    []Grant  `json:"added,omitempty"`    // grants added by this decision
 
-	Sandbox          string `json:"sandbox,omitempty"`
+	Sandbox string `json:"sandbox,omitempty"`
+	// SandboxDetail names what enforced the sandbox (binary, version,
+	// digest, the contract it was probed for).
+	SandboxDetail    string `json:"sandbox_detail,omitempty"`
 	Exit             *int   `json:"exit,omitempty"` // exit status; absent when the process did not exit normally
 	Signal           string `json:"signal,omitempty"`
 	TimedOut         bool   `json:"timed_out,omitempty"`

@@ -13,7 +13,8 @@ import (
 // On Windows the variables programs need to start (SYSTEMROOT, WINDIR,
 // PATHEXT, …) are added, and names compare case-insensitively.
 var DefaultEnvAllow = append([]string{
-	"PATH", "LANG", "LANGUAGE", "LC_*", "TERM", "COLORTERM", "NO_COLOR", "TZ", "USER", "LOGNAME",
+	"PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_NUMERIC", "LC_TIME", "LC_COLLATE", "LC_MONETARY",
+	"LC_MESSAGES", "LC_PAPER", "LC_NAME", "LC_ADDRESS", "LC_TELEPHONE", "LC_MEASUREMENT", "LC_IDENTIFICATION", "TERM", "COLORTERM", "NO_COLOR", "TZ", "USER", "LOGNAME",
 }, platformEnvAllow...)
 
 // secretWords make a variable never pass, whatever the configuration says
@@ -107,6 +108,8 @@ func buildEnv(base []string, allow []string, keepHome bool, d runDirs) []string 
 		"GIT_CONFIG_GLOBAL":   "/dev/null",
 		"GIT_CONFIG_NOSYSTEM": "1",
 		"GCM_INTERACTIVE":     "never",
+		// No .pyc files written into the workspace.
+		"PYTHONDONTWRITEBYTECODE": "1",
 		// Temp and caches under the run directory.
 		"TMPDIR":           d.tmp,
 		"TMP":              d.tmp,

@@ -155,6 +155,10 @@ type Result struct {
 	// an automatic choice.
 	Sandbox     Sandbox
 	SandboxNote string
+	// SandboxDetail names what enforced the backend: bwrap's path,
+	// version and SHA-256 digest, or the Landlock ABI, and the contract
+	// ([ContractVersion]) its probe verified.
+	SandboxDetail string
 	// ExitCode is the process's exit status, or -1 when it did not exit
 	// normally (a signal) or did not run.
 	ExitCode int
@@ -246,7 +250,7 @@ func New(cfg Config) (*Harness, error) {
 	if matchAny(cfg.EnvAllow, "PATH") {
 		pathEnv = cleanPATH(envValue(cfg.BaseEnv, "PATH"))
 	}
-	sb, err := resolveSandbox(cfg.Sandbox, cfg.AllowNetwork, pathEnv)
+	sb, err := resolveSandbox(cfg.Sandbox, cfg.AllowNetwork)
 	if err != nil {
 		return nil, err
 	}
@@ -288,7 +292,7 @@ func (h *Harness) Grants() []engine.Grant {
 // package documentation for the exact guarantees.
 func (h *Harness) Run(ctx context.Context, req Request) (Result, error) {
 	res := Result{RunID: newRunID(), Argv: slices.Clone(req.Argv), ExitCode: -1, Decision: engine.Deny,
-		Sandbox: h.sandbox.backend, SandboxNote: h.sandbox.note}
+		Sandbox: h.sandbox.backend, SandboxNote: h.sandbox.note, SandboxDetail: h.sandbox.detail}
 	if len(req.Argv) == 0 || req.Argv[0] == "" {
 		return res, errors.New("harness: empty argv")
 	}
@@ -521,8 +525,15 @@ func (h *Harness) execute(ctx context.Context, res *Result, req Request, prog pr
 	}
 	switch h.sandbox.backend {
 	case SandboxBwrap:
+		filter, err := seccompFilterFile(h.cfg.AllowNetwork)
+		if err != nil {
+			return &SandboxUnavailableError{Backend: SandboxBwrap, Reason: err.Error()}
+		}
+		defer filter.Close()
 		cmd.Path = h.sandbox.bwrap
-		cmd.Args = append([]string{"bwrap"}, bwrapArgs(prog.path, req.Argv, res.Dir, workspace, root, h.cfg.AllowNetwork)...)
+		cmd.Args = append([]string{"bwrap"}, bwrapArgs(prog.path, req.Argv, res.Dir, uniq(workspace, root), hiddenPaths(), h.cfg.AllowNetwork)...)
+		cmd.ExtraFiles = []*os.File{filter} // fd 3: --seccomp
+		sup.parentClose = []*os.File{filter}
 	case SandboxSeatbelt:
 		spec, err := seatbeltSpecFor(prog.path, uniq(workspace, root), h.cfg.AllowNetwork)
 		if err != nil {
@@ -535,6 +546,7 @@ func (h *Harness) execute(ctx context.Context, res *Result, req Request, prog pr
 	case SandboxLandlock:
 		ls := specFor(prog, req.Argv, uniq(workspace, root), h.cfg.AllowNetwork)
 		ls.NoSeccomp = h.noSeccomp
+		ls.Reap, ls.Grace = true, h.cfg.KillGrace/2
 		spec, err := json.Marshal(ls)
 		if err != nil {
 			return err
@@ -679,6 +691,7 @@ func (h *Harness) auditRun(ctx context.Context, res *Result, workspace string, r
 	e := h.entry(res, workspace)
 	e.Kind = audit.KindRun
 	e.Sandbox = string(res.Sandbox)
+	e.SandboxDetail = res.SandboxDetail
 	if res.Ran {
 		if res.ExitCode >= 0 {
 			code := res.ExitCode

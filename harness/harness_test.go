@@ -745,18 +745,3 @@ func TestGradeOptions(t *testing.T) {
 		t.Errorf("grade options %+v", g.seen)
 	}
 }
-
-func TestSandboxNamedUnavailable(t *testing.T) {
-	_, err := harness.New(harness.Config{Grader: &fakeGrader{}, Sandbox: harness.SandboxBwrap, BaseEnv: []string{"PATH=/nonexistent"}})
-	var su *harness.SandboxUnavailableError
-	if !errors.As(err, &su) || su.Backend != harness.SandboxBwrap {
-		t.Errorf("New with bwrap missing: %v, want SandboxUnavailableError", err)
-	}
-	h, err := harness.New(harness.Config{Grader: &fakeGrader{}, Sandbox: harness.SandboxAuto, BaseEnv: []string{"PATH=/nonexistent"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b, note := h.Sandbox(); b == harness.SandboxBwrap || note == "" {
-		t.Errorf("auto without bwrap: %v %q", b, note)
-	}
-}

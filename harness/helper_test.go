@@ -157,6 +157,12 @@ func runHelper(cmd string, args []string) int {
 		fmt.Fprintln(f, c.Process.Pid)
 		f.Close()
 		return 0
+	case "attack": // attack NAME ARGS…: exit 0 when the attack worked (a hole), 3 when it was refused
+		if err := attack(args[0], args[1:]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 3
+		}
+		return 0
 	case "sleep":
 		d, _ := time.ParseDuration(args[0])
 		time.Sleep(d)

@@ -2,11 +2,16 @@ package harness
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -80,18 +85,24 @@ func (e *SandboxUnavailableError) Error() string {
 type sandboxPlan struct {
 	backend Sandbox
 	note    string
-	bwrap   string // path of bwrap
-	self    string // path of our own executable, for landlock
-	sbexec  string // path of sandbox-exec, for seatbelt
+	// detail names what enforces the backend, for the audit and the
+	// bundle: bwrap's path, version and digest; the contract probed.
+	detail string
+	bwrap  string // path of bwrap
+	self   string // path of our own executable, for landlock and the probe
+	sbexec string // path of sandbox-exec, for seatbelt
 }
 
-// resolveSandbox checks availability once, at New.
-func resolveSandbox(mode Sandbox, allowNet bool, pathEnv string) (sandboxPlan, error) {
+// resolveSandbox checks availability once, at New. A backend is available
+// only when it passes the contract probe (see [probeContract]). auto picks
+// the first available backend of [autoOrder] and is never none: with none
+// available it fails like a named backend would.
+func resolveSandbox(mode Sandbox, allowNet bool) (sandboxPlan, error) {
 	switch mode {
 	case "", SandboxNone:
-		return sandboxPlan{backend: SandboxNone}, nil
+		return sandboxPlan{backend: SandboxNone, detail: "no sandbox (asked for by name)"}, nil
 	case SandboxBwrap, SandboxLandlock, SandboxSeatbelt:
-		plan, err := planFor(mode, allowNet, pathEnv)
+		plan, err := planFor(mode, allowNet)
 		if err != nil {
 			return sandboxPlan{}, &SandboxUnavailableError{Backend: mode, Reason: err.Error()}
 		}
@@ -99,7 +110,7 @@ func resolveSandbox(mode Sandbox, allowNet bool, pathEnv string) (sandboxPlan, e
 	case SandboxAuto:
 		var skipped []string
 		for _, b := range autoOrder {
-			plan, err := planFor(b, allowNet, pathEnv)
+			plan, err := planFor(b, allowNet)
 			if err == nil {
 				if len(skipped) > 0 {
 					plan.note = "auto: " + strings.Join(skipped, "; ")
@@ -111,62 +122,125 @@ func resolveSandbox(mode Sandbox, allowNet bool, pathEnv string) (sandboxPlan, e
 		if len(skipped) == 0 {
 			skipped = []string{"this platform has no sandbox backend"}
 		}
-		return sandboxPlan{backend: SandboxNone, note: "auto: no sandbox available: " + strings.Join(skipped, "; ")}, nil
+		return sandboxPlan{}, &SandboxUnavailableError{Backend: SandboxAuto,
+			Reason: strings.Join(skipped, "; ") + " (run with --sandbox none to run without one)"}
 	}
 	return sandboxPlan{}, fmt.Errorf("unknown sandbox %q", mode)
 }
 
 // planFor checks one backend.
-func planFor(b Sandbox, allowNet bool, pathEnv string) (sandboxPlan, error) {
+func planFor(b Sandbox, allowNet bool) (sandboxPlan, error) {
 	switch b {
 	case SandboxBwrap:
-		p, err := bwrapAvailable(pathEnv)
-		return sandboxPlan{backend: b, bwrap: p}, err
+		return bwrapAvailable(allowNet)
 	case SandboxLandlock:
 		self, err := landlockAvailable(allowNet)
-		return sandboxPlan{backend: b, self: self}, err
+		if err != nil {
+			return sandboxPlan{}, err
+		}
+		plan := sandboxPlan{backend: b, self: self}
+		if err := probeOnce(plan, allowNet); err != nil {
+			return sandboxPlan{}, err
+		}
+		plan.detail = fmt.Sprintf("landlock ABI v%d + seccomp; %s", landlockABI(), contractProbed)
+		return plan, nil
 	case SandboxSeatbelt:
 		p, err := seatbeltAvailable()
-		return sandboxPlan{backend: b, sbexec: p}, err
+		return sandboxPlan{backend: b, sbexec: p, detail: "sandbox-exec " + p}, err
 	}
 	return sandboxPlan{}, fmt.Errorf("unknown sandbox %q", b)
 }
 
-var bwrapProbe sync.Map // bwrap path → error (nil when it works)
+// contractProbed is the detail of a backend that passed the probe.
+const contractProbed = "contract " + ContractVersion + " probed"
 
-// bwrapAvailable finds bwrap on the child's PATH and checks once that it
-// can set up the namespaces we use.
-func bwrapAvailable(pathEnv string) (string, error) {
+// bwrapPaths are where bubblewrap is looked for, in order: system
+// directories only, never the PATH (a stand-in earlier on PATH could run
+// everything unsandboxed).
+var bwrapPaths = []string{"/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap", "/usr/sbin/bwrap"}
+
+// bwrapFound is one bwrap binary that may be trusted.
+type bwrapFound struct {
+	path, version, digest string
+}
+
+// findBwrap returns the first of bwrapPaths that is a regular file owned
+// by root and not writable by group or others, with its version and
+// SHA-256 digest.
+func findBwrap() (bwrapFound, error) {
 	if runtime.GOOS != "linux" {
-		return "", errors.New("bubblewrap is Linux only")
+		return bwrapFound{}, errors.New("bubblewrap is Linux only")
 	}
-	prog, err := resolveProgram("bwrap", "/", pathEnv)
-	if err != nil {
-		return "", errors.New("bwrap not found in PATH")
-	}
-	if v, ok := bwrapProbe.Load(prog.path); ok {
-		if v != nil {
-			return "", v.(error)
+	var why []string
+	for _, p := range bwrapPaths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			continue
 		}
-		return prog.path, nil
+		if err := trustedBinary(fi); err != nil {
+			why = append(why, p+": "+err.Error())
+			continue
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			why = append(why, p+": "+err.Error())
+			continue
+		}
+		sum := sha256.Sum256(b)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		out, _ := exec.CommandContext(ctx, p, "--version").Output()
+		cancel()
+		return bwrapFound{path: p, version: strings.TrimSpace(string(out)), digest: "sha256:" + hex.EncodeToString(sum[:])}, nil
 	}
-	truePath := "/bin/true"
-	if p, err := resolveProgram("true", "/", defaultPATH); err == nil {
-		truePath = p.path
+	if len(why) == 0 {
+		return bwrapFound{}, fmt.Errorf("bwrap not found in %s", strings.Join(bwrapPaths, ", "))
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, prog.path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-		"--tmpfs", "/tmp", "--unshare-net", "--unshare-pid", "--unshare-ipc", "--die-with-parent",
-		"--new-session", "--", truePath).CombinedOutput()
-	var perr error
+	return bwrapFound{}, fmt.Errorf("no trusted bwrap: %s", strings.Join(why, "; "))
+}
+
+var probes sync.Map // probeKey → error (nil when the backend passed)
+
+type probeKey struct {
+	backend  Sandbox
+	path     string
+	allowNet bool
+}
+
+// probeOnce runs the contract probe of plan once per process (per backend,
+// binary and network setting).
+func probeOnce(plan sandboxPlan, allowNet bool) error {
+	key := probeKey{plan.backend, plan.bwrap + plan.self, allowNet}
+	if v, ok := probes.Load(key); ok {
+		if v != nil {
+			return v.(error)
+		}
+		return nil
+	}
+	err := runProbe(plan, allowNet)
 	if err != nil {
-		perr = fmt.Errorf("bwrap does not work here: %v: %s", err, bytesTrim(out))
-		bwrapProbe.Store(prog.path, perr)
-		return "", perr
+		err = fmt.Errorf("the sandbox does not hold its contract here: %w", err)
 	}
-	bwrapProbe.Store(prog.path, nil)
-	return prog.path, nil
+	probes.Store(key, err)
+	return err
+}
+
+// bwrapAvailable finds a trusted bwrap and checks that it holds the
+// contract.
+func bwrapAvailable(allowNet bool) (sandboxPlan, error) {
+	found, err := findBwrap()
+	if err != nil {
+		return sandboxPlan{}, err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return sandboxPlan{}, fmt.Errorf("cannot find own executable for the contract probe: %v", err)
+	}
+	plan := sandboxPlan{backend: SandboxBwrap, bwrap: found.path, self: self}
+	if err := probeOnce(plan, allowNet); err != nil {
+		return sandboxPlan{}, err
+	}
+	plan.detail = fmt.Sprintf("%s (%s, %s); %s", found.path, found.version, found.digest, contractProbed)
+	return plan, nil
 }
 
 func bytesTrim(b []byte) string {
@@ -178,24 +252,35 @@ func bytesTrim(b []byte) string {
 }
 
 // bwrapArgs returns bwrap's argv (after the bwrap path) to run prog with
-// argv[1:] in dir.
-func bwrapArgs(prog string, argv []string, dir, workspace, runDir string, allowNet bool) []string {
+// argv[1:] in dir: a new user namespace with every capability dropped,
+// new PID, IPC, UTS, cgroup (where possible) and, unless allowed, network
+// namespaces; / read-only; the hidden directories empty; the workspace and
+// the run directory writable; the program read-only at its path; and the
+// contract's seccomp filter read from fd 3.
+func bwrapArgs(prog string, argv []string, dir string, writable, hidden []string, allowNet bool) []string {
 	args := []string{
-		"--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc",
+		"--unshare-user", "--cap-drop", "ALL",
+		"--die-with-parent", "--new-session",
+		"--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
 	}
 	if !allowNet {
 		args = append(args, "--unshare-net")
 	}
+	args = append(args, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc")
+	for _, h := range hidden {
+		if fi, err := os.Lstat(h); err == nil && fi.IsDir() {
+			args = append(args, "--tmpfs", h)
+		}
+	}
+	for _, w := range writable {
+		args = append(args, "--bind", w, w)
+	}
 	args = append(args,
-		"--ro-bind", "/", "/",
-		"--dev", "/dev",
-		"--proc", "/proc",
-		"--tmpfs", "/tmp",
-		"--bind", workspace, workspace,
-		"--bind", runDir, runDir,
-		// The program itself, read-only at its path: visible even under
-		// /tmp, and not rewritable from inside even in the workspace.
+		// The program itself, read-only at its path: visible even under a
+		// hidden directory, and not rewritable from inside even in the
+		// workspace.
 		"--ro-bind", prog, prog,
+		"--seccomp", strconv.Itoa(statusFD),
 		"--chdir", dir,
 		"--", prog,
 	)
@@ -211,17 +296,52 @@ type landlockSpec struct {
 	Size     int64    `json:"size"`
 	Mtime    int64    `json:"mtime"`
 	Writable []string `json:"writable"`
+	// Hidden are the directories the command may not read (the homes,
+	// /tmp): everything else is readable, but the Writable directories
+	// and the program itself, which are granted even inside them.
+	Hidden   []string `json:"hidden"`
 	AllowNet bool     `json:"allow_net"`
-	// NoSeccomp leaves out the socket filter, so tests can check
+	// Reap keeps the helper as the command's parent and child subreaper:
+	// it waits for the command, then kills every descendant left
+	// (whatever its session, process group or environment).
+	Reap bool `json:"reap,omitempty"`
+	// Grace is how long the helper, told to stop (SIGTERM), waits for its
+	// descendants before it kills them.
+	Grace time.Duration `json:"grace,omitempty"`
+	// Probe makes the helper check the contract (see probeContract) after
+	// restricting itself instead of running the command.
+	Probe bool `json:"probe,omitempty"`
+	// NoSeccomp leaves out the seccomp filter, so tests can check
 	// Landlock's own TCP rules.
 	NoSeccomp bool `json:"no_seccomp,omitempty"`
 }
 
 func specFor(p program, argv []string, writable []string, allowNet bool) landlockSpec {
 	return landlockSpec{Path: p.path, Argv: argv, Dev: p.dev, Ino: p.ino, Size: p.size, Mtime: p.mtimeNsec,
-		Writable: writable, AllowNet: allowNet}
+		Writable: writable, Hidden: hiddenPaths(), AllowNet: allowNet}
 }
 
 func (s landlockSpec) program() program {
 	return program{path: filepath.Clean(s.Path), dev: s.Dev, ino: s.Ino, size: s.Size, mtimeNsec: s.Mtime}
 }
+
+// hiddenPaths are the directories a sandboxed command may not read: the
+// homes (/root, /home and the harness user's own home wherever it is) and
+// the shared /tmp. Each is an absolute clean path.
+func hiddenPaths() []string {
+	out := []string{"/root", "/home", "/tmp"}
+	if h, err := os.UserHomeDir(); err == nil && filepath.IsAbs(h) {
+		h = filepath.Clean(h)
+		if h != "/" && !slices.ContainsFunc(out, func(d string) bool { return d == h || isUnder(h, d) }) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// isUnder reports whether p is strictly below dir (both clean, absolute).
+func isUnder(p, dir string) bool {
+	return strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
+}
+
+var errNoContractFilter = errors.New("the sandbox contract's seccomp filter is not available on this architecture")

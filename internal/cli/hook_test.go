@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/rivumi/rivumi/harness"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -22,6 +23,8 @@ import (
 const execEnv = "RIVUMI_CLI_TEST_EXEC"
 
 func TestMain(m *testing.M) {
+	// As cmd/rivumi does: the sandbox helper and probe run as this binary.
+	harness.MaybeRunSandboxChild()
 	if os.Getenv(execEnv) == "1" {
 		// As cmd/rivumi does.
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

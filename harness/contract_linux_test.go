@@ -1,0 +1,254 @@
+//go:build linux
+
+package harness_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rivumi/rivumi/harness"
+)
+
+// asUserEnv marks the re-run of the contract attacks as an unprivileged
+// user (see TestContractAttacksAsUser).
+const asUserEnv = "RIVUMI_CONTRACT_AS_USER"
+
+// The sandbox contract, attacked from inside a command under every Linux
+// backend: each attack must fail under bwrap and Landlock. Without a
+// sandbox the harmless ones are run as a control, which they must pass —
+// so the attack itself works and a broken wall would fail this test.
+func TestContractAttacks(t *testing.T) {
+	root := os.Geteuid() == 0
+	ws0 := t.TempDir()
+	outside := outsideDir(t)
+	// A file in a hidden directory (/tmp, which the contract hides apart
+	// from the workspace bound back) and, as root, in /root.
+	hiddenDir, err := os.MkdirTemp("/tmp", "rivumi-contract-secret-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(hiddenDir) })
+	secrets := []string{filepath.Join(hiddenDir, "secret")}
+	if root {
+		f, err := os.CreateTemp("/root", ".rivumi-contract-secret-")
+		if err == nil {
+			f.Close()
+			t.Cleanup(func() { os.Remove(f.Name()) })
+			secrets = append(secrets, f.Name())
+		}
+	}
+	for _, s := range secrets {
+		if err := os.WriteFile(s, []byte("marker, not a secret"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	victim := filepath.Join(outside, "victim")
+	if err := os.WriteFile(victim, []byte("orig\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Unix sockets on the host: a pathname one and an abstract one.
+	sockPath := filepath.Join(outside, "host.sock")
+	accepted := 0
+	acceptedCh := make(chan int, 1)
+	acceptedCh <- 0
+	for _, addr := range []string{sockPath, "@rivumi-contract-" + strconv.Itoa(os.Getpid())} {
+		ln, err := net.Listen("unix", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ln.Close() })
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				acceptedCh <- <-acceptedCh + 1
+				c.Close()
+			}
+		}()
+	}
+	countAccepted := func() int { time.Sleep(20 * time.Millisecond); v := <-acceptedCh; acceptedCh <- v; return v - accepted }
+	// A process outside the run, for ptrace and signals.
+	self, _ := os.Executable()
+	outsider := exec.Command(self, helperArg, "hold", "contract-outsider")
+	if err := outsider.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { outsider.Process.Kill(); outsider.Wait() })
+	outsiderPID := strconv.Itoa(outsider.Process.Pid)
+
+	type attackCase struct {
+		name string
+		args func(ws string) []string
+		// control: the attack works without a sandbox for this user.
+		control bool
+	}
+	attacks := []attackCase{
+		{"caps", nil, root},
+		{"remount", nil, false},
+		{"mount-tmpfs", func(ws string) []string { return []string{ws} }, false},
+		{"userns", nil, true},
+		{"setns", nil, false},
+		{"netlink", nil, true},
+		{"unix-connect", func(string) []string { return []string{sockPath} }, true},
+		{"unix-connect", func(string) []string { return []string{"@rivumi-contract-" + strconv.Itoa(os.Getpid())} }, true},
+		{"link", func(ws string) []string { return []string{victim, filepath.Join(ws, "link")} }, true},
+		{"ptrace", func(string) []string { return []string{outsiderPID} }, true},
+		{"kill", func(string) []string { return []string{outsiderPID} }, true},
+	}
+	for _, s := range secrets {
+		attacks = append(attacks, attackCase{"read", func(string) []string { return []string{s} }, true})
+	}
+	_ = ws0
+	for _, backend := range []harness.Sandbox{harness.SandboxNone, harness.SandboxBwrap, harness.SandboxLandlock} {
+		t.Run(string(backend), func(t *testing.T) {
+			h, ws := sandboxed(t, backend, harness.Config{})
+			for _, a := range attacks {
+				if backend == harness.SandboxNone && !a.control {
+					continue
+				}
+				argv := helper(t, "attack", a.name)
+				if a.args != nil {
+					argv = append(argv, a.args(ws)...)
+				}
+				before := countAccepted()
+				res, err := h.Run(context.Background(), harness.Request{Argv: argv, Timeout: 20 * time.Second})
+				if err != nil {
+					t.Fatalf("%s: %v", a.name, err)
+				}
+				if !res.Ran {
+					t.Fatalf("%s did not run: %s", a.name, res.Refusal)
+				}
+				worked := res.ExitCode == 0
+				if a.name == "unix-connect" && countAccepted() > before {
+					worked = true
+				}
+				if a.name == "link" {
+					if b, _ := os.ReadFile(victim); !bytes.Equal(b, []byte("orig\n")) {
+						worked = true
+						os.WriteFile(victim, []byte("orig\n"), 0o644)
+					}
+					os.Remove(filepath.Join(ws, "link"))
+				}
+				msg := strings.TrimSpace(res.Stderr.String())
+				switch {
+				case backend == harness.SandboxNone && !worked:
+					t.Errorf("control: %s %v failed without a sandbox (so the test proves nothing): %s", a.name, argv[3:], msg)
+				case backend != harness.SandboxNone && worked:
+					t.Errorf("HOLE: %s %v worked under %s", a.name, argv[3:], backend)
+				default:
+					t.Logf("%s %v: exit %d %s", a.name, argv[3:], res.ExitCode, msg)
+				}
+			}
+
+			// A process that leaves the run's session and drops its
+			// environment marker does not outlive the run.
+			if backend != harness.SandboxNone {
+				pidfile := filepath.Join(ws, "escaped.pid")
+				res, err := h.Run(context.Background(), harness.Request{
+					Argv: helper(t, "escape", pidfile, "contract-escape"), Timeout: 20 * time.Second})
+				if err != nil || !res.Ran {
+					t.Fatalf("escape: %v %s", err, res.Refusal)
+				}
+				b, _ := os.ReadFile(pidfile)
+				pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+				if backend == harness.SandboxBwrap {
+					// The pid is the namespace's; what counts is that no
+					// process holding the token is left on the host.
+					pid = 0
+				}
+				deadline := time.Now().Add(2 * time.Second)
+				for time.Now().Before(deadline) && len(liveWithToken("contract-escape")) > 0 {
+					time.Sleep(20 * time.Millisecond)
+				}
+				if live := liveWithToken("contract-escape"); len(live) > 0 || (pid > 0 && !gone(pid)) {
+					for _, p := range live {
+						syscall.Kill(p, syscall.SIGKILL)
+					}
+					t.Errorf("HOLE: an escaped process outlived the run under %s: %v", backend, live)
+				}
+			}
+		})
+	}
+}
+
+// The same attacks as an unprivileged user: the test binary re-runs
+// TestContractAttacks as nobody (uid/gid 65534).
+func TestContractAttacksAsUser(t *testing.T) {
+	if os.Getenv(asUserEnv) != "" {
+		t.Skip("already the unprivileged run")
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to become another user (the attacks above ran as this user)")
+	}
+	if testing.Short() {
+		t.Skip("short")
+	}
+	// The test binary sits in a directory only root may enter: copy it.
+	dir, err := os.MkdirTemp("/var/tmp", "rivumi-contract-bin-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	os.Chmod(dir, 0o755)
+	self, _ := os.Executable()
+	bin := filepath.Join(dir, "harness.test")
+	in, err := os.Open(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.OpenFile(bin, os.O_CREATE|os.O_WRONLY, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		t.Fatal(err)
+	}
+	in.Close()
+	out.Close()
+	cmd := exec.Command(bin, "-test.run", "^TestContractAttacks$", "-test.v", "-test.count=1")
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=/nonexistent", "TMPDIR=/tmp", asUserEnv + "=1", "CI=" + os.Getenv("CI")}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	b, err := cmd.CombinedOutput()
+	t.Logf("as uid 65534:\n%s", b)
+	if err != nil {
+		t.Fatalf("the contract attacks failed as an unprivileged user: %v", err)
+	}
+	if !bytes.Contains(b, []byte("--- PASS: TestContractAttacks")) {
+		t.Fatal("the unprivileged run did not pass TestContractAttacks")
+	}
+}
+
+// A bwrap earlier on PATH is never the one used: bubblewrap comes from
+// the system directories, and the audit names it.
+func TestFakeBwrapOnPathIsNotUsed(t *testing.T) {
+	fake := t.TempDir()
+	marker := filepath.Join(outsideDir(t), "fake-bwrap-ran")
+	script := "#!/bin/sh\ntouch " + marker + "\nwhile [ \"$1\" != -- ]; do shift; done; shift; exec \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(fake, "bwrap"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h, _ := sandboxed(t, harness.SandboxBwrap, harness.Config{BaseEnv: []string{"PATH=" + fake + ":/usr/bin:/bin"}})
+	res, err := h.Run(context.Background(), harness.Request{Argv: []string{"true"}, Timeout: 20 * time.Second})
+	if err != nil || !res.Ran {
+		t.Fatalf("%v %s", err, res.Refusal)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the bwrap on PATH ran")
+	}
+	if strings.HasPrefix(res.SandboxDetail, fake) || !strings.Contains(res.SandboxDetail, "sha256:") {
+		t.Errorf("sandbox detail %q", res.SandboxDetail)
+	}
+}

@@ -1,0 +1,37 @@
+//go:build linux
+
+package harness
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/rivumi/rivumi/engine"
+)
+
+// A named backend that is not here fails; auto with no backend left fails
+// too (exit 126 in the CLI), never quietly running without one.
+func TestSandboxUnavailableNeverNone(t *testing.T) {
+	oldPaths, oldOrder := bwrapPaths, autoOrder
+	t.Cleanup(func() { bwrapPaths, autoOrder = oldPaths, oldOrder })
+	bwrapPaths = []string{"/nonexistent/bwrap"}
+	autoOrder = []Sandbox{SandboxBwrap}
+	grader := GraderFunc(func(context.Context, []string, GradeOptions) (engine.Verdict, error) {
+		return engine.Verdict{Decision: engine.Allow}, nil
+	})
+	for _, mode := range []Sandbox{SandboxBwrap, SandboxAuto} {
+		_, err := New(Config{Grader: grader, Sandbox: mode})
+		var su *SandboxUnavailableError
+		if !errors.As(err, &su) || su.Backend != mode {
+			t.Errorf("%s with no bwrap: %v, want SandboxUnavailableError", mode, err)
+		}
+	}
+	h, err := New(Config{Grader: grader, Sandbox: SandboxNone})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := h.Sandbox(); b != SandboxNone {
+		t.Errorf("none by name: %v", b)
+	}
+}
