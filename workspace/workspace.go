@@ -1,19 +1,16 @@
 package workspace
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/internal/lazyre"
 	"github.com/rivumi/rivumi/workspace/bundle"
 	"github.com/rivumi/rivumi/workspace/pathpolicy"
@@ -94,6 +91,7 @@ var fullSHA = lazyre.New(`^[0-9a-f]{40}$`)
 type Workspace struct {
 	runDir string
 	dir    string
+	gitDir string // outside dir: see GitDirName
 	req    bundle.Request
 	policy *pathpolicy.Policy
 	bundle *bundle.Dir
@@ -130,7 +128,7 @@ func Prepare(ctx context.Context, o PrepareOptions) (_ *Workspace, err error) {
 	runDir := filepath.Join(root, o.Name)
 	// The source's work tree, git directory and common git directory (of
 	// a linked worktree), as git sees them.
-	out, err := git(ctx, source, "", "rev-parse", "--show-toplevel", "--absolute-git-dir", "--path-format=absolute", "--git-common-dir")
+	out, err := git(ctx, source, "", "", "", "rev-parse", "--show-toplevel", "--absolute-git-dir", "--path-format=absolute", "--git-common-dir")
 	if err != nil {
 		return nil, fmt.Errorf("workspace: source %s is not a git work tree: %w", source, err)
 	}
@@ -142,7 +140,10 @@ func Prepare(ctx context.Context, o PrepareOptions) (_ *Workspace, err error) {
 			return nil, fmt.Errorf("workspace: run directory %s is inside the source repository %s", runDir, rd)
 		}
 	}
-	out, err = git(ctx, source, "", "rev-parse", "--verify", "--quiet", commit+"^{commit}")
+	out, err = git(ctx, source, "", "", "", "rev-parse", "--verify", "--quiet", commit+"^{commit}")
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("workspace: prepare: %w (looking up commit %s)", ctx.Err(), commit)
+	}
 	if err != nil || strings.TrimSpace(string(out)) != commit {
 		return nil, fmt.Errorf("workspace: commit %s not found in %s", commit, source)
 	}
@@ -158,7 +159,7 @@ func Prepare(ctx context.Context, o PrepareOptions) (_ *Workspace, err error) {
 			os.RemoveAll(runDir)
 		}
 	}()
-	w := &Workspace{runDir: runDir, dir: filepath.Join(runDir, CloneDir)}
+	w := &Workspace{runDir: runDir, dir: filepath.Join(runDir, CloneDir), gitDir: filepath.Join(runDir, GitDirName)}
 	if err := w.acquire(true); err != nil {
 		return nil, err
 	}
@@ -170,22 +171,23 @@ func Prepare(ctx context.Context, o PrepareOptions) (_ *Workspace, err error) {
 	if err := os.Mkdir(filepath.Join(runDir, TmpDir), 0o700); err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
-	if _, err := git(ctx, runDir, "", "clone", "--no-hardlinks", "--no-checkout", "--quiet", "--", source, w.dir); err != nil {
-		return nil, fmt.Errorf("workspace: clone: %w", err)
+	if _, err := git(ctx, runDir, "", "", "", "clone", "--no-hardlinks", "--no-checkout", "--quiet",
+		"--separate-git-dir", w.gitDir, "--", source, w.dir); err != nil {
+		return nil, prepareError(ctx, "clone", err)
 	}
-	if _, err := git(ctx, w.dir, "", "checkout", "--quiet", "--detach", commit); err != nil {
-		return nil, fmt.Errorf("workspace: checkout: %w", err)
-	}
-	if _, err := git(ctx, w.dir, "", "remote", "remove", "origin"); err != nil {
-		return nil, fmt.Errorf("workspace: remove the remote: %w", err)
+	if _, err := w.rawGit(ctx, "", "remote", "remove", "origin"); err != nil {
+		return nil, prepareError(ctx, "remove the remote", err)
 	}
 	// A config of our own, checked before every later git command: a
 	// filter, fsmonitor or include set by a command the agent ran must not
 	// run code in rivumi's own git calls.
-	if err := os.WriteFile(filepath.Join(w.dir, ".git", "config"), []byte(CloneConfig), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(w.gitDir, "config"), []byte(CloneConfig), 0o600); err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
-	head, err := git(ctx, w.dir, "", "rev-parse", "--verify", "HEAD^{commit}")
+	if _, err := w.rawGit(ctx, "", "checkout", "--quiet", "--detach", commit); err != nil {
+		return nil, prepareError(ctx, "checkout", err)
+	}
+	head, err := w.rawGit(ctx, "", "rev-parse", "--verify", "HEAD^{commit}")
 	if err != nil || strings.TrimSpace(string(head)) != commit {
 		return nil, fmt.Errorf("workspace: HEAD is %q after checkout, want %s", strings.TrimSpace(string(head)), commit)
 	}
@@ -241,7 +243,11 @@ func open(runDir string, wait bool) (_ *Workspace, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
-	w := &Workspace{runDir: abs, dir: filepath.Join(abs, CloneDir)}
+	w := &Workspace{runDir: abs, dir: filepath.Join(abs, CloneDir), gitDir: filepath.Join(abs, GitDirName)}
+	if fi, err := os.Lstat(w.gitDir); err != nil || !fi.IsDir() {
+		// A workspace prepared before the git directory moved out.
+		w.gitDir = filepath.Join(w.dir, ".git")
+	}
 	if err := w.acquire(wait); err != nil {
 		return nil, err
 	}
@@ -324,18 +330,42 @@ func (w *Workspace) Check(name string) (bundle.Check, bool) {
 	return w.req.Checks[i], true
 }
 
-// CloneConfig is the clone's .git/config, written by [Prepare].
+// CloneConfig is the clone's git config, written by [Prepare].
 const CloneConfig = "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = false\n"
+
+// GitDir returns the clone's git directory (outside [Workspace.Dir] for a
+// workspace prepared by this version).
+func (w *Workspace) GitDir() string { return w.gitDir }
 
 // Git runs git with args in the clone (hardened; see the package
 // documentation) and returns its standard output. stdin may be empty. It
-// refuses to run when the clone's .git/config is no longer [CloneConfig].
+// refuses to run when the clone's git directory holds anything it did not
+// write (see checkGitDir) or the work tree's .git is not the link to it
+// that [Prepare] made.
 func (w *Workspace) Git(ctx context.Context, stdin string, args ...string) ([]byte, error) {
-	b, err := os.ReadFile(filepath.Join(w.dir, ".git", "config"))
-	if err != nil || string(b) != CloneConfig {
-		return nil, fmt.Errorf("workspace: the clone's .git/config was changed (by a command run in it): not running git")
+	if err := checkGitDir(w.gitDir); err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
 	}
-	return git(ctx, w.dir, stdin, args...)
+	if w.gitDir != filepath.Join(w.dir, ".git") {
+		b, err := os.ReadFile(filepath.Join(w.dir, ".git"))
+		if err != nil || string(b) != "gitdir: "+w.gitDir+"\n" {
+			return nil, fmt.Errorf("workspace: the work tree's .git was replaced (by a command run in it): not running git")
+		}
+	}
+	return w.rawGit(ctx, stdin, args...)
+}
+
+// rawGit is Git without the checks, for Prepare.
+func (w *Workspace) rawGit(ctx context.Context, stdin string, args ...string) ([]byte, error) {
+	return git(ctx, w.dir, w.gitDir, w.dir, stdin, args...)
+}
+
+// prepareError names a deadline as such, not as the step's failure.
+func prepareError(ctx context.Context, step string, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("workspace: prepare: %w (during %s)", ctx.Err(), step)
+	}
+	return fmt.Errorf("workspace: %s: %w", step, err)
 }
 
 // Tracked reports whether the cleaned relative path is tracked by git
@@ -357,79 +387,6 @@ func (w *Workspace) Diff(ctx context.Context, paths ...string) ([]byte, error) {
 		args = append(args, ":(literal)"+p)
 	}
 	return w.Git(ctx, "", args...)
-}
-
-// gitEnv is the environment of every git process: no config but the
-// repository's, no prompts, nothing from the caller's environment but
-// PATH.
-func gitEnv() []string {
-	path := os.Getenv("PATH")
-	if path == "" {
-		path = "/usr/local/bin:/usr/bin:/bin"
-	}
-	return []string{
-		"PATH=" + path, "LC_ALL=C", "HOME=/nonexistent",
-		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
-		"GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=/bin/false", "GIT_OPTIONAL_LOCKS=0",
-	}
-}
-
-// hardening overrides settings a hostile repository config could use to
-// run code or read elsewhere.
-var hardening = []string{
-	"-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false",
-	"-c", "core.sshCommand=/bin/false", "-c", "diff.external=", "-c", "core.pager=cat",
-	"-c", "protocol.allow=never", "-c", "protocol.file.allow=always",
-	"-c", "core.symlinks=true", "-c", "advice.detachedHead=false",
-}
-
-// GitError is a git command that failed: its arguments and its (bounded,
-// redacted) standard error.
-type GitError struct {
-	Args   []string
-	Stderr string
-	Err    error
-}
-
-func (e *GitError) Error() string {
-	msg := strings.TrimSpace(e.Stderr)
-	if msg == "" {
-		msg = e.Err.Error()
-	}
-	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), msg)
-}
-
-func (e *GitError) Unwrap() error { return e.Err }
-
-func git(ctx context.Context, dir, stdin string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append(slices.Clone(hardening), args...)...)
-	cmd.Dir = dir
-	cmd.Env = gitEnv()
-	cmd.WaitDelay = 5 * time.Second
-	if stdin != "" {
-		cmd.Stdin = strings.NewReader(stdin)
-	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &limitedBuffer{buf: &stderr, max: 16 << 10}
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			err = fmt.Errorf("%w (%w)", err, ctx.Err())
-		}
-		return stdout.Bytes(), &GitError{Args: args, Stderr: audit.Redact(stderr.String()), Err: err}
-	}
-	return stdout.Bytes(), nil
-}
-
-type limitedBuffer struct {
-	buf *bytes.Buffer
-	max int
-}
-
-func (l *limitedBuffer) Write(p []byte) (int, error) {
-	if room := l.max - l.buf.Len(); room > 0 {
-		l.buf.Write(p[:min(len(p), room)])
-	}
-	return len(p), nil
 }
 
 func resolveDir(d string) (string, error) {

@@ -180,26 +180,91 @@ func TestOpenNoWaitRefusesABusyRun(t *testing.T) {
 	w2.Close()
 }
 
-func TestGitRefusesAChangedConfig(t *testing.T) {
-	src, sha := gittest.Repo(t, map[string]string{"f": "x"})
-	w, err := prepare(t, workspace.PrepareOptions{Source: src, Commit: sha, RunRoot: t.TempDir(), Name: "r"})
+// A command run in the clone (repository code: a check, the shell) plants
+// what would make rivumi's own git run its code or read elsewhere: every
+// git call refuses, and the planted filter never runs.
+func TestGitRefusesPlantedConfig(t *testing.T) {
+	filter := func(marker string) string {
+		return "[filter \"x\"]\n\tclean = touch " + marker + "\n\tsmudge = touch " + marker + "\n"
+	}
+	plants := []struct {
+		name  string
+		plant func(t *testing.T, w *workspace.Workspace, marker string)
+	}{
+		{"a filter in the config", func(t *testing.T, w *workspace.Workspace, marker string) {
+			appendFile(t, filepath.Join(w.GitDir(), "config"), filter(marker))
+		}},
+		{"commondir pointing at a config with a filter", func(t *testing.T, w *workspace.Workspace, marker string) {
+			other := t.TempDir()
+			os.WriteFile(filepath.Join(other, "config"), []byte(workspace.CloneConfig+filter(marker)), 0o644)
+			os.WriteFile(filepath.Join(w.GitDir(), "commondir"), []byte(other+"\n"), 0o644)
+		}},
+		{"config.worktree", func(t *testing.T, w *workspace.Workspace, marker string) {
+			os.WriteFile(filepath.Join(w.GitDir(), "config.worktree"), []byte(filter(marker)), 0o644)
+		}},
+		{"info/attributes", func(t *testing.T, w *workspace.Workspace, marker string) {
+			os.MkdirAll(filepath.Join(w.GitDir(), "info"), 0o755)
+			os.WriteFile(filepath.Join(w.GitDir(), "info", "attributes"), []byte("* filter=x\n"), 0o644)
+		}},
+		{"a hook", func(t *testing.T, w *workspace.Workspace, marker string) {
+			os.WriteFile(filepath.Join(w.GitDir(), "hooks", "post-index-change"), []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755)
+		}},
+		{"alternates", func(t *testing.T, w *workspace.Workspace, marker string) {
+			os.WriteFile(filepath.Join(w.GitDir(), "objects", "info", "alternates"), []byte(t.TempDir()+"\n"), 0o644)
+		}},
+		{"a git directory of its own in the work tree", func(t *testing.T, w *workspace.Workspace, marker string) {
+			os.Remove(filepath.Join(w.Dir(), ".git"))
+			d := filepath.Join(w.Dir(), ".git")
+			os.MkdirAll(filepath.Join(d, "objects"), 0o755)
+			os.MkdirAll(filepath.Join(d, "refs"), 0o755)
+			os.WriteFile(filepath.Join(d, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+			os.WriteFile(filepath.Join(d, "config"), []byte(workspace.CloneConfig+filter(marker)), 0o644)
+		}},
+	}
+	for _, p := range plants {
+		t.Run(p.name, func(t *testing.T) {
+			src, sha := gittest.Repo(t, map[string]string{"f": "x"})
+			w, err := prepare(t, workspace.PrepareOptions{Source: src, Commit: sha, RunRoot: t.TempDir(), Name: "r"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if inside(w.Dir(), w.GitDir()) {
+				t.Fatalf("the git directory %s is inside the work tree", w.GitDir())
+			}
+			if _, err := w.Diff(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			marker := filepath.Join(t.TempDir(), "ran")
+			gittest.Write(t, w.Dir(), map[string]string{".gitattributes": "* filter=x\n", "f": "changed"})
+			p.plant(t, w, marker)
+			if _, err := w.Finish(context.Background(), ""); err == nil || !strings.Contains(err.Error(), "not running git") {
+				t.Errorf("Finish = %v, want a refusal", err)
+			}
+			if _, err := w.Diff(context.Background()); err == nil {
+				t.Error("Diff ran")
+			}
+			if _, err := os.Stat(marker); err == nil {
+				t.Error("code planted in the clone ran in rivumi's git")
+			}
+		})
+	}
+}
+
+func appendFile(t *testing.T, path, s string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Diff(context.Background()); err != nil {
+	defer f.Close()
+	if _, err := f.WriteString(s); err != nil {
 		t.Fatal(err)
 	}
-	marker := filepath.Join(t.TempDir(), "ran")
-	gittest.Write(t, w.Dir(), map[string]string{".gitattributes": "* filter=x\n"})
-	f, _ := os.OpenFile(filepath.Join(w.Dir(), ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
-	f.WriteString("[filter \"x\"]\n\tclean = touch " + marker + "\n")
-	f.Close()
-	if _, err := w.Finish(context.Background(), ""); err == nil || !strings.Contains(err.Error(), ".git/config was changed") {
-		t.Errorf("Finish with a changed config = %v", err)
-	}
-	if _, err := os.Stat(marker); err == nil {
-		t.Error("a filter from the clone's config ran")
-	}
+}
+
+func inside(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && !strings.HasPrefix(rel, "..")
 }
 
 func TestFinishWritesPatchAndFindings(t *testing.T) {
