@@ -252,3 +252,26 @@ func TestFakeBwrapOnPathIsNotUsed(t *testing.T) {
 		t.Errorf("sandbox detail %q", res.SandboxDetail)
 	}
 }
+
+// Config.ReadOnly: readable inside the sandbox even under a hidden
+// directory (/tmp), never writable.
+func TestSandboxReadOnlyPaths(t *testing.T) {
+	ro := t.TempDir() // under /tmp: hidden unless granted
+	file := filepath.Join(ro, "f")
+	if err := os.WriteFile(file, []byte("readable"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, backend := range []harness.Sandbox{harness.SandboxBwrap, harness.SandboxLandlock} {
+		t.Run(string(backend), func(t *testing.T) {
+			h, _ := sandboxed(t, backend, harness.Config{ReadOnly: []string{ro}})
+			res, err := h.Run(context.Background(), harness.Request{Argv: helper(t, "attack", "read", file), Timeout: 20 * time.Second})
+			if err != nil || res.ExitCode != 0 {
+				t.Errorf("read of a read-only path: %v exit %d %s", err, res.ExitCode, res.Stderr.String())
+			}
+			res, err = h.Run(context.Background(), harness.Request{Argv: helper(t, "write", filepath.Join(ro, "new")), Timeout: 20 * time.Second})
+			if err != nil || res.ExitCode == 0 {
+				t.Errorf("write into a read-only path: %v exit %d", err, res.ExitCode)
+			}
+		})
+	}
+}

@@ -92,6 +92,10 @@ type Config struct {
 	Sandbox Sandbox
 	// AllowNetwork lets sandboxed commands use the network.
 	AllowNetwork bool
+	// ReadOnly are directories a sandboxed command may read but never
+	// write, even where they lie in a hidden directory (the workspace's
+	// git directory, kept outside the workspace).
+	ReadOnly []string
 }
 
 // Request is one command to run.
@@ -531,7 +535,7 @@ func (h *Harness) execute(ctx context.Context, res *Result, req Request, prog pr
 		}
 		defer filter.Close()
 		cmd.Path = h.sandbox.bwrap
-		cmd.Args = append([]string{"bwrap"}, bwrapArgs(prog.path, req.Argv, res.Dir, uniq(workspace, root), hiddenPaths(), h.cfg.AllowNetwork)...)
+		cmd.Args = append([]string{"bwrap"}, bwrapArgs(prog.path, req.Argv, res.Dir, uniq(workspace, root), h.cfg.ReadOnly, hiddenPaths(), h.cfg.AllowNetwork)...)
 		cmd.ExtraFiles = []*os.File{filter} // fd 3: --seccomp
 		sup.parentClose = []*os.File{filter}
 	case SandboxSeatbelt:
@@ -545,6 +549,7 @@ func (h *Harness) execute(ctx context.Context, res *Result, req Request, prog pr
 		cmd.Args = append([]string{"sandbox-exec"}, seatbeltArgs(spec, prog.path, req.Argv)...)
 	case SandboxLandlock:
 		ls := specFor(prog, req.Argv, uniq(workspace, root), h.cfg.AllowNetwork)
+		ls.ReadOnly = h.cfg.ReadOnly
 		ls.NoSeccomp = h.noSeccomp
 		ls.Reap, ls.Grace = true, h.cfg.KillGrace/2
 		spec, err := json.Marshal(ls)

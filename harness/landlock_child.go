@@ -109,6 +109,7 @@ func restrictLandlock(spec landlockSpec) error {
 		landlock.RODirs(readable.dirs...),
 		landlock.ROFiles(readable.files...),
 		landlock.ROFiles(spec.Path).IgnoreIfMissing(),
+		landlock.RODirs(spec.ReadOnly...).IgnoreIfMissing(),
 		landlock.RWDirs(spec.Writable...).WithRefer(),
 		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/tty").IgnoreIfMissing(),
 	}

@@ -35,7 +35,7 @@ func runProbe(plan sandboxPlan, allowNet bool) error {
 		}
 		defer filter.Close()
 		cmd := exec.CommandContext(ctx, plan.bwrap,
-			bwrapArgs(plan.self, []string{plan.self, probeArg, string(spec)}, dir, []string{dir}, hidden, allowNet)...)
+			bwrapArgs(plan.self, []string{plan.self, probeArg, string(spec)}, dir, []string{dir}, nil, hidden, allowNet)...)
 		cmd.Env = []string{landlockEnv + "=" + probeEnvValue, "PATH=" + defaultPATH}
 		cmd.ExtraFiles = []*os.File{filter}
 		out, err := cmd.CombinedOutput()

@@ -255,9 +255,10 @@ func bytesTrim(b []byte) string {
 // argv[1:] in dir: a new user namespace with every capability dropped,
 // new PID, IPC, UTS, cgroup (where possible) and, unless allowed, network
 // namespaces; / read-only; the hidden directories empty; the workspace and
-// the run directory writable; the program read-only at its path; and the
+// the run directory writable, readOnly bound read-only; the program
+// read-only at its path; and the
 // contract's seccomp filter read from fd 3.
-func bwrapArgs(prog string, argv []string, dir string, writable, hidden []string, allowNet bool) []string {
+func bwrapArgs(prog string, argv []string, dir string, writable, readOnly, hidden []string, allowNet bool) []string {
 	args := []string{
 		"--unshare-user", "--cap-drop", "ALL",
 		"--die-with-parent", "--new-session",
@@ -271,6 +272,9 @@ func bwrapArgs(prog string, argv []string, dir string, writable, hidden []string
 		if fi, err := os.Lstat(h); err == nil && fi.IsDir() {
 			args = append(args, "--tmpfs", h)
 		}
+	}
+	for _, r := range readOnly {
+		args = append(args, "--ro-bind", r, r)
 	}
 	for _, w := range writable {
 		args = append(args, "--bind", w, w)
@@ -296,6 +300,8 @@ type landlockSpec struct {
 	Size     int64    `json:"size"`
 	Mtime    int64    `json:"mtime"`
 	Writable []string `json:"writable"`
+	// ReadOnly are granted for reading even inside Hidden.
+	ReadOnly []string `json:"read_only,omitempty"`
 	// Hidden are the directories the command may not read (the homes,
 	// /tmp): everything else is readable, but the Writable directories
 	// and the program itself, which are granted even inside them.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -104,6 +105,11 @@ func New(cfg Config) (*Tools, error) {
 	hc.Approver = harness.Headless{}
 	hc.Workspace = t.w.Dir()
 	hc.RunRoot = t.w.TmpDir()
+	// The clone's git directory, outside the workspace: commands may read
+	// it (git status in a check) but never write it.
+	if gd := t.w.GitDir(); !strings.HasPrefix(gd, t.w.Dir()+string(filepath.Separator)) {
+		hc.ReadOnly = append(hc.ReadOnly, gd)
+	}
 	if hc.AuditSource == "" {
 		hc.AuditSource = "workspace"
 	}
