@@ -231,11 +231,20 @@ type WalkFunc func(rel string, d fs.DirEntry) error
 // lexical order. Symlinks are reported as entries and never followed; .git
 // directories (any case) are never entered or reported.
 func (p *Policy) Walk(rel string, fn WalkFunc) error {
-	_, abs, err := p.Resolve(rel, Read)
+	clean, _, err := p.Resolve(rel, Read)
 	if err != nil {
 		return err
 	}
-	fi, err := os.Lstat(abs)
+	// Every directory is opened through a root handle, beneath the
+	// workspace: a directory swapped for a symlink to elsewhere while the
+	// walk runs is refused by the kernel walk, not followed.
+	root, err := os.OpenRoot(p.root)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	start := filepath.ToSlash(clean)
+	fi, err := root.Lstat(clean)
 	if err != nil {
 		return err
 	}
@@ -245,11 +254,11 @@ func (p *Policy) Walk(rel string, fn WalkFunc) error {
 	if !fi.IsDir() {
 		return refuse(rel, "not a directory")
 	}
-	return filepath.WalkDir(abs, func(pth string, d fs.DirEntry, err error) error {
+	return fs.WalkDir(root.FS(), start, func(pth string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if pth == abs {
+		if pth == start {
 			return nil
 		}
 		if strings.EqualFold(d.Name(), ".git") {
@@ -258,7 +267,6 @@ func (p *Policy) Walk(rel string, fn WalkFunc) error {
 			}
 			return nil
 		}
-		r, _ := within(p.root, pth)
-		return fn(r, d)
+		return fn(strings.TrimPrefix(pth, "./"), d)
 	})
 }

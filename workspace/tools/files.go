@@ -16,7 +16,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/rivumi/rivumi/audit"
-	"github.com/rivumi/rivumi/workspace/bundle"
 	"github.com/rivumi/rivumi/workspace/pathpolicy"
 )
 
@@ -120,12 +119,12 @@ type ReadFileOutput struct {
 }
 
 func (t *Tools) readFile(_ context.Context, a ReadFileArgs, n *note) (ReadFileOutput, error) {
-	clean, abs, err := t.w.Policy().Resolve(a.Path, pathpolicy.Read)
+	clean, _, err := t.w.Policy().Resolve(a.Path, pathpolicy.Read)
 	if err != nil {
 		return ReadFileOutput{}, boundary(err)
 	}
 	n.path = clean
-	b, err := t.readRegular(abs)
+	b, err := t.readRegular(clean)
 	if err != nil {
 		return ReadFileOutput{}, err
 	}
@@ -140,10 +139,13 @@ func (t *Tools) readFile(_ context.Context, a ReadFileArgs, n *note) (ReadFileOu
 	return ReadFileOutput{Path: clean, Content: content, SHA256: sum, Size: int64(len(b)), Redacted: content != string(b)}, nil
 }
 
-// readRegular reads a regular file (the last component not followed) up
-// to the size limit.
-func (t *Tools) readRegular(abs string) ([]byte, error) {
-	f, err := os.OpenFile(abs, os.O_RDONLY|oNoFollow|oNonblock, 0)
+// readRegular reads a regular file, rel to the workspace, up to the size
+// limit. It is opened through a root handle (see [openBeneath]): no
+// component may lead out of the workspace, the last is not followed, and
+// a FIFO or device is refused without blocking.
+func (t *Tools) readRegular(rel string) ([]byte, error) {
+	abs := rel
+	f, err := openBeneath(t.w.Dir(), rel, os.O_RDONLY, 0, false)
 	if err != nil {
 		return nil, boundary(err)
 	}
@@ -210,12 +212,12 @@ func (t *Tools) searchText(_ context.Context, a SearchTextArgs, n *note) (Search
 		a.Path = "."
 	}
 	var read int64
-	search := func(rel, abs string) error {
+	search := func(rel string) error {
 		if read >= t.lim.MaxSearchBytes {
 			out.Truncated = true
 			return fs.SkipAll
 		}
-		b, err := t.readRegular(abs)
+		b, err := t.readRegular(rel)
 		read += int64(len(b))
 		if err != nil || !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
 			out.Skipped++
@@ -241,13 +243,13 @@ func (t *Tools) searchText(_ context.Context, a SearchTextArgs, n *note) (Search
 		return out, boundary(err)
 	}
 	if fi, err := os.Lstat(abs); err == nil && fi.Mode().IsRegular() {
-		search(clean, abs) //nolint:errcheck
+		search(clean) //nolint:errcheck
 	} else {
 		err = t.w.Policy().Walk(a.Path, func(rel string, d fs.DirEntry) error {
 			if !d.Type().IsRegular() {
 				return nil
 			}
-			return search(rel, filepath.Join(t.w.Policy().Root(), filepath.FromSlash(rel)))
+			return search(filepath.FromSlash(rel))
 		})
 		if err != nil {
 			return out, boundary(err)
@@ -284,7 +286,7 @@ type ReplaceTextOutput struct {
 var replaceHook func(path string) error
 
 func (t *Tools) replaceText(ctx context.Context, a ReplaceTextArgs, n *note) (ReplaceTextOutput, error) {
-	clean, abs, err := t.w.Policy().Resolve(a.Path, pathpolicy.Write)
+	clean, _, err := t.w.Policy().Resolve(a.Path, pathpolicy.Write)
 	if err != nil {
 		return ReplaceTextOutput{}, boundary(err)
 	}
@@ -303,7 +305,7 @@ func (t *Tools) replaceText(ctx context.Context, a ReplaceTextArgs, n *note) (Re
 	if !ok {
 		return ReplaceTextOutput{}, refusef("%s has not been read: call read_file first", clean)
 	}
-	old, err := t.readRegular(abs)
+	old, err := t.readRegular(clean)
 	if err != nil {
 		return ReplaceTextOutput{}, err
 	}
@@ -325,11 +327,16 @@ func (t *Tools) replaceText(ctx context.Context, a ReplaceTextArgs, n *note) (Re
 	if int64(len(next)) > t.lim.MaxFileBytes {
 		return ReplaceTextOutput{}, refusef("the result would be %d bytes, above the limit of %d", len(next), t.lim.MaxFileBytes)
 	}
-	fi, err := os.Lstat(abs)
+	root, err := os.OpenRoot(t.w.Dir())
 	if err != nil {
 		return ReplaceTextOutput{}, err
 	}
-	if err := replaceFile(abs, old, next, fi.Mode().Perm()); err != nil {
+	defer root.Close()
+	fi, err := root.Lstat(clean)
+	if err != nil {
+		return ReplaceTextOutput{}, err
+	}
+	if err := replaceFile(root, clean, old, next, fi.Mode().Perm()); err != nil {
 		return ReplaceTextOutput{}, fmt.Errorf("tools: replace %s: %w", clean, err)
 	}
 	sum := sha(next)
@@ -343,23 +350,24 @@ func (t *Tools) replaceText(ctx context.Context, a ReplaceTextArgs, n *note) (Re
 	return ReplaceTextOutput{Path: clean, Replacements: count, SHA256: sum, Findings: n.findings}, nil
 }
 
-// replaceFile writes data over abs atomically: a temporary
-// NAME.rivumi-replace-<id> beside it (O_NOFOLLOW|O_EXCL), fsync, rename,
-// fsync of the directory. If a step after the rename fails, the old bytes
-// are put back the same way.
-func replaceFile(abs string, old, data []byte, perm fs.FileMode) error {
-	if err := writeViaTemp(abs, data, perm); err != nil {
+// replaceFile writes data over rel atomically, every step through root
+// (beneath the workspace): a temporary NAME.rivumi-replace-<id> beside it
+// (O_NOFOLLOW|O_EXCL), fsync, rename, fsync of the directory. If a step
+// after the rename fails, the old bytes are put back the same way. The
+// rename makes a new file: a hard link to the old one keeps its content.
+func replaceFile(root *os.Root, rel string, old, data []byte, perm fs.FileMode) error {
+	if err := writeViaTemp(root, rel, data, perm); err != nil {
 		return err
 	}
 	var err error
 	if replaceHook != nil {
-		err = replaceHook(abs)
+		err = replaceHook(filepath.Join(root.Name(), rel))
 	}
 	if err == nil {
-		err = bundle.SyncDir(filepath.Dir(abs))
+		err = syncDirBeneath(root, filepath.Dir(rel))
 	}
 	if err != nil {
-		if rerr := writeViaTemp(abs, old, perm); rerr != nil {
+		if rerr := writeViaTemp(root, rel, old, perm); rerr != nil {
 			return fmt.Errorf("%w; rollback failed: %w", err, rerr)
 		}
 		return fmt.Errorf("%w (rolled back)", err)
@@ -367,11 +375,11 @@ func replaceFile(abs string, old, data []byte, perm fs.FileMode) error {
 	return nil
 }
 
-func writeViaTemp(abs string, data []byte, perm fs.FileMode) error {
+func writeViaTemp(root *os.Root, rel string, data []byte, perm fs.FileMode) error {
 	var id [6]byte
 	_, _ = rand.Read(id[:])
-	tmp := abs + ".rivumi-replace-" + hex.EncodeToString(id[:])
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, perm)
+	tmp := rel + ".rivumi-replace-" + hex.EncodeToString(id[:])
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, perm)
 	if err != nil {
 		return err
 	}
@@ -379,12 +387,22 @@ func writeViaTemp(abs string, data []byte, perm fs.FileMode) error {
 	serr := f.Sync()
 	cerr := f.Close()
 	if err := errors.Join(werr, serr, cerr); err != nil {
-		os.Remove(tmp)
+		root.Remove(tmp) //nolint:errcheck
 		return err
 	}
-	if err := os.Rename(tmp, abs); err != nil {
-		os.Remove(tmp)
+	if err := root.Rename(tmp, rel); err != nil {
+		root.Remove(tmp) //nolint:errcheck
 		return err
 	}
 	return nil
+}
+
+// syncDirBeneath fsyncs the directory rel, opened through root.
+func syncDirBeneath(root *os.Root, rel string) error {
+	d, err := root.Open(rel)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
 }

@@ -444,11 +444,22 @@ func (r *shellRun) open(ctx context.Context, path string, flag int, perm os.File
 	if flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE|os.O_APPEND|os.O_TRUNC) != 0 {
 		access = pathpolicy.Write
 	}
-	_, abs, err := pol.Resolve(rel, access)
+	clean, _, err := pol.Resolve(rel, access)
 	if err != nil {
 		return nil, &Refusal{Reason: "redirect: " + err.Error()}
 	}
-	return os.OpenFile(abs, flag|oNoFollow, perm)
+	// Through a root handle, never by name: a component swapped for a
+	// symlink, a hard link to an outside file, a FIFO or a device is
+	// refused, and rivumi never blocks on one.
+	f, err := openBeneath(r.t.w.Dir(), clean, flag, perm, access == pathpolicy.Write)
+	if err != nil {
+		var ref *Refusal
+		if errors.As(err, &ref) {
+			return nil, &Refusal{Reason: "redirect: " + ref.Reason}
+		}
+		return nil, &Refusal{Reason: "redirect: " + stripRoot(err)}
+	}
+	return f, nil
 }
 
 // stat is the interpreter's StatHandler: only the workspace is visible.
