@@ -35,3 +35,21 @@ func TestSandboxUnavailableNeverNone(t *testing.T) {
 		t.Errorf("none by name: %v", b)
 	}
 }
+
+// The contract probe's cost: paid once per process, backend and network
+// setting, when the harness is made.
+func BenchmarkContractProbe(b *testing.B) {
+	for _, backend := range []Sandbox{SandboxBwrap, SandboxLandlock} {
+		b.Run(string(backend), func(b *testing.B) {
+			plan, err := planFor(backend, false) // the probe ran once here
+			if err != nil {
+				b.Skip(err)
+			}
+			for b.Loop() {
+				if err := runProbe(plan, false); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
