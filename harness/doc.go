@@ -72,24 +72,24 @@
 //     ([DefaultGrantsPath]); without, they last as long as the Harness.
 //   - Sandbox ([Config.Sandbox]): bwrap or Landlock on Linux, Seatbelt
 //     (sandbox-exec with a profile generated per run) on macOS, none on
-//     Windows; see [Sandbox]. A named backend that is unavailable is a
-//     [*SandboxUnavailableError] from [New], never an unsandboxed run;
-//     auto picks bwrap, else Landlock, on Linux, Seatbelt on macOS, else
-//     none, and says so in [Result.SandboxNote]. Landlock's network
-//     rules cover TCP only (bind and connect); UDP, raw sockets and
-//     Multipath TCP are closed by an extra seccomp filter on linux/amd64
-//     and linux/arm64 only. Neither backend stops a connection to a
-//     pathname unix socket of a host daemon (the Docker socket, the D-Bus
-//     system bus) that the command can see. Programs using Landlock must
-//     call [MaybeRunSandboxChild] first thing in main; if one does not,
-//     the run fails with a [*SandboxUnavailableError] and the target never
-//     starts.
+//     Windows; what each allows is one table, [Contract] (rendered into
+//     docs/platforms.md). A backend is used only after a probe run inside
+//     it finds the contract held (no capability, remount and new
+//     namespaces refused, no unix or netlink socket, the homes and /tmp
+//     hidden). A named backend that is unavailable is a
+//     [*SandboxUnavailableError] from [New], never an unsandboxed run, and
+//     so is auto when no backend is left: none must be named. bwrap comes
+//     from root-owned system paths only ([Result.SandboxDetail] names its
+//     path, version and digest). Programs using bwrap or Landlock must call
+//     [MaybeRunSandboxChild] first thing in main (the Landlock helper and
+//     the probe run as the program itself); if one does not, the probe
+//     fails and the backend is unavailable.
 //   - Audit: with [Config.Audit], one entry (kind "grade") is written and
 //     fsync'd before the command starts — if that fails, it does not run —
 //     and one (kind "run") after it ends, tied by RunID.
 //
 // What remains: between the last identity check and execve there is still
-// a window (the check cannot be atomic with exec without fexecve); outside
-// bwrap, a process that calls setsid and drops [RunMarkerEnv] from its
-// environment outlives the run unnoticed.
+// a window (the check cannot be atomic with exec without fexecve); without
+// a sandbox (or under Seatbelt), a process that calls setsid and drops
+// [RunMarkerEnv] from its environment outlives the run unnoticed.
 package harness

@@ -22,27 +22,26 @@ type Sandbox string
 
 // The sandbox backends. The zero value means [SandboxNone].
 const (
-	// SandboxAuto picks the best available backend of the platform: on
-	// Linux bwrap, else landlock; on macOS seatbelt; else none (reported in
-	// [Result.SandboxNote]). Windows has no backend. bwrap comes first also
-	// because it alone contains processes that leave the command's process
-	// group: its PID namespace dies with the command (see [Result.Escaped]).
+	// SandboxAuto picks the first backend of the platform that holds the
+	// contract ([Contract]): on Linux bwrap, else landlock; on macOS
+	// seatbelt. With none available it fails like a named backend (exit
+	// 126 in the CLI): it never means no sandbox.
 	SandboxAuto Sandbox = "auto"
-	// SandboxBwrap runs the command under bubblewrap: / read-only, the
-	// workspace and the run directory writable, a private /tmp, /dev and
-	// /proc, new PID and IPC namespaces, no network unless allowed.
+	// SandboxBwrap runs the command under bubblewrap in a new user
+	// namespace with every capability dropped: / read-only, the homes and
+	// /tmp hidden, the workspace and the run directory writable, new PID,
+	// IPC, UTS, cgroup and (unless allowed) network namespaces, and the
+	// contract's seccomp filter. Its PID namespace dies with the command.
 	SandboxBwrap Sandbox = "bwrap"
-	// SandboxLandlock confines the command with Landlock: read everywhere,
-	// write only in the workspace and the run directory, no signals to or
-	// abstract unix sockets of processes outside (ABI v6+), and, unless
-	// network is allowed, no TCP bind or connect (ABI v4+ required).
-	// Landlock's network rules cover TCP only: UDP, raw sockets and
-	// Multipath TCP are not Landlock's to restrict. On linux/amd64 and
-	// linux/arm64 the harness therefore adds a seccomp filter that refuses
-	// to create IPv4, IPv6 and packet sockets and io_uring instances and
-	// refuses 32-bit and x32 syscalls (so 32-bit programs cannot run without
-	// network); elsewhere only TCP is restricted. Use bwrap for full network
-	// isolation.
+	// SandboxLandlock confines the command with Landlock after dropping
+	// every capability: read everywhere but the homes and /tmp, write only
+	// in the workspace and the run directory, no signals to or abstract
+	// unix sockets of processes outside (ABI v6+), and, unless network is
+	// allowed, no TCP bind or connect (ABI v4+ required); the contract's
+	// seccomp filter (linux/amd64 and linux/arm64) closes every other
+	// socket family, new namespaces and the kernel interfaces of
+	// [Contract]. The helper stays the command's parent and subreaper and
+	// kills every descendant left when it ends.
 	SandboxLandlock Sandbox = "landlock"
 	// SandboxSeatbelt (macOS) runs the command under /usr/bin/sandbox-exec
 	// with a profile generated for the run ([seatbeltProfile]): everything
