@@ -75,9 +75,11 @@ func Modifying(tool string) bool {
 // Finish ends the run: it writes changes.patch (the diff against the
 // pinned commit), scans it for secrets, makes sure verification.json and
 // test.log exist, and writes result.json with the status and the terminal
-// reason (default "finished"). The status is passed when every configured
-// check passed after the last call that could change the work tree,
-// unverified when no checks are configured, and failed otherwise.
+// reason (default "finished"). The status is failed when the change
+// touches a path outside allowed_paths (listed in OutsideAllowed); else
+// passed when every configured check passed after the last call that
+// could change the work tree, unverified when no checks are configured,
+// and failed otherwise.
 func (w *Workspace) Finish(ctx context.Context, reason string) (bundle.Result, error) {
 	if reason == "" {
 		reason = "finished"
@@ -90,6 +92,10 @@ func (w *Workspace) Finish(ctx context.Context, reason string) (bundle.Result, e
 		return bundle.Result{}, err
 	}
 	files, findings := ScanPatch(string(diff))
+	outside, err := w.outsideAllowed(ctx)
+	if err != nil {
+		return bundle.Result{}, fmt.Errorf("workspace: allowed paths: %w", err)
+	}
 	v, err := w.Verification()
 	if err != nil {
 		return bundle.Result{}, err
@@ -116,14 +122,46 @@ func (w *Workspace) Finish(ctx context.Context, reason string) (bundle.Result, e
 	}
 	res := bundle.Result{
 		Status: bundle.StatusFailed, Reason: reason, Commit: w.req.Commit, Finished: time.Now().UTC(),
-		Artifacts: bundle.Artifacts(), ChangedFiles: files, Findings: findings, Events: len(events),
+		Artifacts: bundle.Artifacts(), ChangedFiles: files, Findings: findings, OutsideAllowed: outside,
+		Events: len(events),
 	}
-	if len(w.req.Checks) == 0 {
+	switch {
+	case len(outside) > 0:
+		// A change outside the allowed paths (a test's oracle edited
+		// instead of the code) fails the run whatever the checks said.
+	case len(w.req.Checks) == 0:
 		res.Status = bundle.StatusUnverified
-	} else if fresh(v, w.req.Checks, lastChange) {
+	case fresh(v, w.req.Checks, lastChange):
 		res.Status = bundle.StatusPassed
 	}
 	return res, w.bundle.WriteJSON(bundle.ResultFile, res)
+}
+
+// outsideAllowed lists every path of the final change that allowed_paths
+// does not cover: tracked changes against the pinned commit without rename
+// detection (so both sides of a rename count, and deletions, mode and type
+// changes), and untracked files that are not ignored. It is empty when
+// the request has no allowed paths.
+func (w *Workspace) outsideAllowed(ctx context.Context) ([]string, error) {
+	if len(w.req.AllowedPaths) == 0 {
+		return nil, nil
+	}
+	tracked, err := w.Git(ctx, "", "diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", w.req.Commit, "--")
+	if err != nil {
+		return nil, err
+	}
+	untracked, err := w.Git(ctx, "", "ls-files", "-z", "--others", "--exclude-standard")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, p := range strings.Split(string(tracked)+string(untracked), "\x00") {
+		if p != "" && !w.policy.Writable(p) && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }
 
 // fresh reports whether every check has a passing result that started

@@ -294,3 +294,33 @@ func TestFinishWritesPatchAndFindings(t *testing.T) {
 		}
 	}
 }
+
+// allowed_paths binds the final change, however it was made: a test's
+// oracle edited by a shell command (cp greeting.txt expected.txt) fails
+// the run, naming the file, even with every check passing.
+func TestFinishFailsOutsideAllowedPaths(t *testing.T) {
+	src, sha := gittest.Repo(t, map[string]string{"greeting.txt": "Hello, wrold!\n", "expected.txt": "Hello, world!\n",
+		"notes/a.txt": "a\n", "old.txt": "old\n"})
+	w, err := prepare(t, workspace.PrepareOptions{Source: src, Commit: sha, RunRoot: t.TempDir(), Name: "r",
+		Config: workspace.Config{AllowedPaths: []string{"greeting.txt", "notes/**", "src/**"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := w.Finish(context.Background(), "")
+	if err != nil || len(res.OutsideAllowed) != 0 {
+		t.Fatalf("no change: %v %+v", err, res)
+	}
+	gittest.Write(t, w.Dir(), map[string]string{"expected.txt": "Hello, wrold!\n", "notes/b.txt": "new\n", "stray.txt": "x\n"})
+	os.Mkdir(filepath.Join(w.Dir(), "src"), 0o755)
+	if err := os.Rename(filepath.Join(w.Dir(), "old.txt"), filepath.Join(w.Dir(), "src", "old.txt")); err != nil {
+		t.Fatal(err)
+	}
+	res, err = w.Finish(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"expected.txt", "old.txt", "stray.txt"}
+	if res.Status != bundle.StatusFailed || strings.Join(res.OutsideAllowed, ",") != strings.Join(want, ",") {
+		t.Errorf("status %s, outside %v; want failed, %v", res.Status, res.OutsideAllowed, want)
+	}
+}

@@ -165,6 +165,10 @@ type Result struct {
 	ChangedFiles []string `json:"changed_files"`
 	// Findings of the secret scan of changes.patch.
 	Findings []FileFinding `json:"findings"`
+	// OutsideAllowed lists the paths the final change touches (written,
+	// created, deleted, renamed from or to, mode changed) that the
+	// request's allowed_paths do not cover; any makes the status failed.
+	OutsideAllowed []string `json:"outside_allowed_paths,omitempty"`
 	// Events is the number of tool calls recorded.
 	Events int `json:"events"`
 }
