@@ -41,10 +41,21 @@ type patchFile struct {
 
 // parsePatch reads a unified diff's headers and refuses what apply_patch
 // never applies. It does not judge paths; see applyPatch.
+//
+// Between a "diff --git" line and its first hunk git reads extended
+// header lines (git-diff(1), "generating patches"); every one it knows
+// is listed here, and only "index", the ---/+++ pair and a regular file's
+// "new file mode 100644" / "deleted file mode 100644|100755" pass. Any
+// other line there — renames and copies in either spelling ("rename
+// from/to" and git's older "rename old/new"), similarity, mode changes,
+// executable, symlink or submodule modes, binary patches, or a line git
+// may read in a later version — refuses the whole patch: a header this
+// reader does not judge must never reach git apply.
 func parsePatch(p string) ([]patchFile, error) {
 	var files []patchFile
 	var cur *patchFile
-	headers := false // cur's ---/+++ lines were read
+	headers := false  // cur's ---/+++ lines were read
+	inHeader := false // between "diff --git" and the first hunk
 	lines := strings.Split(p, "\n")
 	for i := 0; i < len(lines); i++ {
 		line := lines[i]
@@ -58,28 +69,50 @@ func parsePatch(p string) ([]patchFile, error) {
 				return nil, at("cannot read the paths of %q", line)
 			}
 			files = append(files, patchFile{old: p, new: p})
-			cur, headers = &files[len(files)-1], false
+			cur, headers, inHeader = &files[len(files)-1], false, true
+			continue
 		case strings.HasPrefix(line, "GIT binary patch"), strings.HasPrefix(line, "Binary files "):
 			return nil, at("binary patches are not applied")
-		case strings.HasPrefix(line, "rename from "), strings.HasPrefix(line, "rename to "),
-			strings.HasPrefix(line, "copy from "), strings.HasPrefix(line, "copy to "):
-			return nil, at("renames and copies are not applied (delete and add instead)")
-		case strings.HasPrefix(line, "old mode "), strings.HasPrefix(line, "new mode "):
-			return nil, at("mode changes are not applied")
-		case strings.HasPrefix(line, "new file mode "), strings.HasPrefix(line, "deleted file mode "):
-			mode := line[strings.LastIndexByte(line, ' ')+1:]
-			if mode != "100644" && mode != "100755" {
-				return nil, at("file mode %s (symlinks and submodules are not applied)", mode)
+		case strings.HasPrefix(line, "@@"):
+			inHeader = false
+			continue
+		}
+		if inHeader {
+			switch {
+			case strings.HasPrefix(line, "index "):
+				if f := strings.Fields(line); len(f) == 3 && f[2] != "100644" && f[2] != "100755" {
+					return nil, at("file mode %s (symlinks and submodules are not applied)", f[2])
+				}
+				continue
+			case strings.HasPrefix(line, "new file mode "), strings.HasPrefix(line, "deleted file mode "):
+				mode := line[strings.LastIndexByte(line, ' ')+1:]
+				created := strings.HasPrefix(line, "new")
+				switch {
+				case created && mode == "100755":
+					return nil, at("new executable file (mode 100755): mode changes are not applied")
+				case mode != "100644" && mode != "100755":
+					return nil, at("file mode %s (symlinks and submodules are not applied)", mode)
+				case headers:
+					return nil, at("mode line after the ---/+++ header")
+				}
+				if created {
+					cur.created = true
+				} else {
+					cur.deleted = true
+				}
+				continue
+			case strings.HasPrefix(line, "--- "), strings.HasPrefix(line, "+++ "):
+				// read below
+			case strings.HasPrefix(line, "rename "), strings.HasPrefix(line, "copy "),
+				strings.HasPrefix(line, "similarity index"), strings.HasPrefix(line, "dissimilarity index"):
+				return nil, at("renames and copies are not applied (delete and add instead)")
+			case strings.HasPrefix(line, "old mode "), strings.HasPrefix(line, "new mode "):
+				return nil, at("mode changes are not applied")
+			default:
+				return nil, at("unknown line in a diff --git header: %q", truncate(line, 60))
 			}
-			if cur == nil || headers {
-				return nil, at("mode line outside a diff --git header")
-			}
-			if strings.HasPrefix(line, "new") {
-				cur.created = true
-			} else {
-				cur.deleted = true
-			}
-		case strings.HasPrefix(line, "--- ") && i+1 < len(lines) && strings.HasPrefix(lines[i+1], "+++ "):
+		}
+		if strings.HasPrefix(line, "--- ") && i+1 < len(lines) && strings.HasPrefix(lines[i+1], "+++ ") {
 			if cur == nil || headers {
 				files = append(files, patchFile{})
 				cur = &files[len(files)-1]
@@ -102,12 +135,43 @@ func parsePatch(p string) ([]patchFile, error) {
 				return nil, at("the old and new paths differ (renames are not applied)")
 			}
 			i++
+		} else if inHeader {
+			return nil, at("a ---/+++ pair is expected here")
 		}
 	}
 	if len(files) == 0 {
 		return nil, refusef("patch: no file headers (--- a/PATH, +++ b/PATH) found")
 	}
 	return files, nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+// checkSummary reads `git apply --summary` and refuses anything but the
+// creation of a regular, non-executable file and the deletion of a
+// regular one: what git would do beyond the hunks must be what the
+// headers said.
+func checkSummary(s string) error {
+	for _, line := range strings.Split(s, "\n") {
+		l := strings.TrimSpace(line)
+		switch {
+		case l == "":
+		case strings.HasPrefix(l, "create mode 100644 "), strings.HasPrefix(l, "delete mode 100644 "),
+			strings.HasPrefix(l, "delete mode 100755 "),
+			// A patch without a diff --git header carries no mode: git
+			// creates a regular 0644 file.
+			strings.HasPrefix(l, "create ") && !strings.HasPrefix(l, "create mode "),
+			strings.HasPrefix(l, "delete ") && !strings.HasPrefix(l, "delete mode "):
+		default:
+			return refusef("patch: git apply would %s", truncate(l, 120))
+		}
+	}
+	return nil
 }
 
 // patchPath strips a header path's timestamp and its first component.
@@ -144,10 +208,18 @@ func (t *Tools) applyPatch(ctx context.Context, a ApplyPatchArgs, n *note) (Appl
 	if err != nil {
 		return out, err
 	}
-	// What git apply itself reads from the patch must pass too.
+	// What git apply itself reads from the patch must pass too: its paths
+	// (numstat) and what it would do beyond the hunks (summary).
 	stat, err := t.w.Git(ctx, patch, "apply", "--numstat", "-z", "-")
 	if err != nil {
 		return out, refusef("%v", gitMessage(err))
+	}
+	summary, err := t.w.Git(ctx, patch, "apply", "--summary", "-")
+	if err != nil {
+		return out, refusef("%v", gitMessage(err))
+	}
+	if err := checkSummary(string(summary)); err != nil {
+		return out, err
 	}
 	gitPaths, err := numstatPaths(string(stat))
 	if err != nil {

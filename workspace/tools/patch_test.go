@@ -94,3 +94,32 @@ func TestApplyPatchRefusals(t *testing.T) {
 		t.Errorf("refused patches left changes: %q", out)
 	}
 }
+
+// Hostile patches: every header git reads beyond a plain modification,
+// creation or deletion of a regular file is refused before git applies
+// anything, naming what it is; the work tree stays as it was.
+func TestApplyPatchRefusesHostileHeaders(t *testing.T) {
+	for _, c := range []struct{ name, patch, want string }{
+		{"rename old/new (git's older spelling)", "diff --git a/README.md b/src/link\nsimilarity index 90%\nrename old README.md\nrename new src/link\nnew mode 120000\n", "renames and copies"},
+		{"rename from/to", "diff --git a/README.md b/src/x.md\nsimilarity index 100%\nrename from README.md\nrename to src/x.md\n", "renames and copies"},
+		{"copy", "diff --git a/README.md b/src/x.md\nsimilarity index 100%\ncopy from README.md\ncopy to src/x.md\n", "renames and copies"},
+		{"mode change", "diff --git a/src/main.go b/src/main.go\nold mode 100644\nnew mode 100755\n", "mode changes"},
+		{"new executable file", "diff --git a/src/run b/src/run\nnew file mode 100755\n--- /dev/null\n+++ b/src/run\n@@ -0,0 +1 @@\n+#!/bin/sh\n", "executable"},
+		{"new symlink", "diff --git a/src/l b/src/l\nnew file mode 120000\n--- /dev/null\n+++ b/src/l\n@@ -0,0 +1 @@\n+/etc/passwd\n\\ No newline at end of file\n", "symlinks"},
+		{"symlink in the index line", "diff --git a/src/main.go b/src/main.go\nindex 1234567..89abcde 120000\n--- a/src/main.go\n+++ b/src/main.go\n@@ -1 +1 @@\n-package main\n+x\n", "symlinks"},
+		{"unknown header line", "diff --git a/src/main.go b/src/main.go\nfrobnicate src/other\n--- a/src/main.go\n+++ b/src/main.go\n@@ -1 +1 @@\n-package main\n+x\n", "unknown line"},
+		{"binary", "diff --git a/src/b b/src/b\nnew file mode 100644\nGIT binary patch\nliteral 1\nIcmZpY000310RR91\n\nliteral 0\nHcmV?d00001\n\n", "binary"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t)
+			before := gittest.Git(t, f.w.Dir(), "status", "--porcelain")
+			f.mustRefuse(t, tools.ToolApplyPatch, tools.ApplyPatchArgs{Patch: c.patch}, c.want)
+			if after := gittest.Git(t, f.w.Dir(), "status", "--porcelain"); after != before {
+				t.Errorf("the work tree changed: %q", after)
+			}
+			if _, err := os.Lstat(filepath.Join(f.w.Dir(), "src", "link")); err == nil {
+				t.Error("a symlink was made")
+			}
+		})
+	}
+}
