@@ -263,7 +263,9 @@ func Tools(req bundle.Request) ([]*mcp.Tool, error) {
 		}
 		ann := &mcp.ToolAnnotations{ReadOnlyHint: readOnly[sp.Name], OpenWorldHint: new(false)}
 		if !readOnly[sp.Name] {
-			ann.DestructiveHint = new(sp.Name == tools.ToolShell)
+			// apply_patch deletes and overwrites files; the shell can do
+			// anything its grading lets through.
+			ann.DestructiveHint = new(sp.Name == tools.ToolShell || sp.Name == tools.ToolApplyPatch)
 		}
 		out = append(out, &mcp.Tool{Name: sp.Name, Description: sp.Summary, InputSchema: in, OutputSchema: o, Annotations: ann})
 	}

@@ -398,3 +398,29 @@ func TestUnrecordedCallIsProtocolError(t *testing.T) {
 		}
 	}
 }
+
+// Clients are told which tools change or destroy files: apply_patch and
+// the shell are destructive, the readers read-only.
+func TestToolAnnotations(t *testing.T) {
+	ts, err := mcpserver.Tools(bundle.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"apply_patch": true, "shell": true, "replace_text": false}
+	for _, tl := range ts {
+		d, ok := want[tl.Name]
+		if !ok {
+			continue
+		}
+		if tl.Annotations.DestructiveHint == nil || *tl.Annotations.DestructiveHint != d {
+			t.Errorf("%s: destructive hint %v, want %v", tl.Name, tl.Annotations.DestructiveHint, d)
+		}
+	}
+	for _, name := range []string{"read_file", "list_files", "search_text"} {
+		for _, tl := range ts {
+			if tl.Name == name && !tl.Annotations.ReadOnlyHint {
+				t.Errorf("%s is not read-only", name)
+			}
+		}
+	}
+}
