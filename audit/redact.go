@@ -67,6 +67,7 @@ var (
 	urlCreds  = lazyre.New(`(?i)\b([a-z][a-z0-9+.\-]*://[^/\s:@]*)(:)[^@\s/]+@`)
 	awsSecret = lazyre.New(`(?i)\b((?:aws_)?secret_access_key|aws_secret_key|aws_session_token)("?\s*[:=]\s*"?)[A-Za-z0-9/+=]{16,}`)
 	npmAuth   = lazyre.New(`(:_authToken=)[^\s'"]+`)
+	azureKey  = lazyre.New(`(?i)\b(AccountKey=|SharedAccessSignature=)[^;\s'"]{20,}`)
 	// name=value where the name looks secret (decided by secretName).
 	assignment = lazyre.New(`([A-Za-z0-9_.\-]+)(=)("[^"]*"|'[^']*'|[^\s&;'"]+)`)
 	// "name": "value" and name: value (JSON, YAML) where the name looks secret.
@@ -96,6 +97,17 @@ var detectors = []detector{
 	{kind: "npm-token", re: lazyre.New(`\bnpm_[A-Za-z0-9]{30,}`), needs: []string{"npm_"}},
 	{kind: "npm-token", re: npmAuth, replace: keep(npmAuth, 2), needs: []string{":_authToken="}},
 	{kind: "huggingface-token", re: lazyre.New(`\bhf_[A-Za-z0-9]{30,}`), needs: []string{"hf_"}},
+	// The shapes of gitleaks' rules of the same names (github.com/gitleaks/gitleaks, config/gitleaks.toml).
+	{kind: "digitalocean-token", re: lazyre.New(`\bdo[opr]_v1_[a-f0-9]{64}\b`), needs: []string{"dop_v1_", "doo_v1_", "dor_v1_"}},
+	{kind: "sendgrid-api-token", re: lazyre.New(`\bSG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}`), needs: []string{"SG."}},
+	{kind: "twilio-api-key", re: lazyre.New(`\bSK[0-9a-fA-F]{32}\b`), needs: []string{"SK"}},
+	{kind: "azure-storage-key", re: azureKey, replace: keep(azureKey, 2), fold: true, needs: []string{"accountkey=", "sharedaccesssignature="}},
+	{kind: "pypi-upload-token", re: lazyre.New(`\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}`), needs: []string{"pypi-AgEIcHlwaS5vcmc"}},
+	{kind: "docker-pat", re: lazyre.New(`\bdckr_pat_[A-Za-z0-9_\-]{20,}`), needs: []string{"dckr_pat_"}},
+	{kind: "shopify-token", re: lazyre.New(`\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`), needs: []string{"shpat_", "shpca_", "shppa_", "shpss_"}},
+	{kind: "age-secret-key", re: lazyre.New(`\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b`), needs: []string{"AGE-SECRET-KEY-1"}},
+	{kind: "vault-token", re: lazyre.New(`\bhv[sbr]\.[A-Za-z0-9_\-]{24,}`), needs: []string{"hvs.", "hvb.", "hvr."}},
+	{kind: "mailgun-key", re: lazyre.New(`\bkey-[0-9a-f]{32}\b`), needs: []string{"key-"}},
 	{kind: "jwt", re: lazyre.New(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`), needs: []string{"eyJ"}},
 	{kind: "auth-header", re: headers, replace: keep(headers, 3), fold: true, needs: []string{"authorization", "api-key", "x-auth-token", "private-token", "cookie"}},
 	{kind: "auth-scheme", re: schemes, replace: keep(schemes, 3), fold: true, needs: []string{"bearer", "basic"}},
@@ -157,8 +169,10 @@ type Finding struct {
 // of their lines (and, on one line, of the detectors). Kinds: private-key,
 // github-token, anthropic-key, openai-key, stripe-key, aws-access-key-id,
 // aws-secret-key, slack-token, slack-webhook, gitlab-token, google-api-key,
-// npm-token, huggingface-token, jwt, auth-header, auth-scheme,
-// url-credentials, secret-assignment.
+// npm-token, huggingface-token, digitalocean-token, sendgrid-api-token,
+// twilio-api-key, azure-storage-key, pypi-upload-token, docker-pat,
+// shopify-token, age-secret-key, vault-token, mailgun-key, jwt,
+// auth-header, auth-scheme, url-credentials, secret-assignment.
 func Scan(s string) []Finding {
 	var out []Finding
 	for _, d := range detectors {
@@ -222,7 +236,8 @@ var (
 // holds a secret.
 func secretName(name string) bool {
 	n := strings.ToLower(strings.TrimLeft(name, "-"))
-	if n == "" {
+	// The shell's working directories, not a MySQL password.
+	if n == "" || n == "pwd" || n == "oldpwd" {
 		return false
 	}
 	for _, w := range secretSubstrings {
