@@ -52,7 +52,8 @@ type RunCheckArgs struct {
 // RunCheckOutput is run_check's output.
 type RunCheckOutput struct {
 	bundle.CheckResult
-	// Output is the tail of stdout and stderr (redacted).
+	// Output is the head and tail of stdout, then of stderr, redacted,
+	// with a marker where bytes were cut (see agentOutput).
 	Output string `json:"output"`
 }
 
@@ -94,7 +95,7 @@ func (t *Tools) runCheck(ctx context.Context, a RunCheckArgs, n *note) (RunCheck
 	if err := t.w.RecordCheck(out.CheckResult, log); err != nil {
 		return out, err
 	}
-	out.Output, _ = keepTail(log, t.lim.MaxOutputBytes)
+	out.Output = agentOutputs(res.Stdout, res.Stderr, t.lim.MaxOutputBytes)
 	n.decision, n.rules = res.Decision.String(), ruleIDs(res)
 	n.keepOutput = true
 	switch {

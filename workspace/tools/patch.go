@@ -362,7 +362,9 @@ func (t *Tools) gitDiff(ctx context.Context, a GitDiffArgs, n *note) (GitDiffOut
 		return GitDiffOutput{}, fmt.Errorf("tools: %w", err)
 	}
 	out := GitDiffOutput{}
-	out.Diff, out.Truncated = keepTail(string(d), t.lim.MaxOutputBytes)
+	// A diff reads from its first file: keep the head (redacted as every
+	// result is, after the cut at a line end).
+	out.Diff, out.Truncated = keepHead(string(d), t.lim.MaxOutputBytes)
 	n.summary = fmt.Sprintf("diff of %d bytes", len(d))
 	return out, nil
 }

@@ -75,7 +75,8 @@ type ShellOutput struct {
 	// ExitCode is the command's exit status (-1 when it was refused or
 	// halted).
 	ExitCode int `json:"exit_code"`
-	// Stdout and Stderr are the tails of the output (redacted).
+	// Stdout and Stderr are the heads and tails of the output, redacted,
+	// with a marker where bytes were cut (see agentOutput).
 	Stdout   string         `json:"stdout"`
 	Stderr   string         `json:"stderr"`
 	Commands []ShellCommand `json:"commands"`
@@ -194,8 +195,8 @@ func (t *Tools) shell(ctx context.Context, a ShellArgs, n *note) (ShellOutput, e
 			}
 		}
 	}
-	stdout := &tailBuffer{max: t.lim.MaxOutputBytes}
-	stderr := &tailBuffer{max: t.lim.MaxOutputBytes}
+	stdout := &headTail{max: t.lim.MaxOutputBytes}
+	stderr := &headTail{max: t.lim.MaxOutputBytes}
 	var runner *interp.Runner
 	runner, err = interp.New(
 		interp.Env(expand.ListEnviron("TMPDIR="+t.w.TmpDir())),
@@ -508,34 +509,4 @@ func quoteArgv(argv []string) string {
 		}
 	}
 	return "`" + strings.Join(q, " ") + "`"
-}
-
-// tailBuffer keeps the last max bytes written to it, safe for the
-// concurrent writes of background commands.
-type tailBuffer struct {
-	mu    sync.Mutex
-	max   int
-	buf   []byte
-	total int64
-}
-
-func (b *tailBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.total += int64(len(p))
-	b.buf = append(b.buf, p...)
-	if len(b.buf) > 2*b.max {
-		b.buf = append(b.buf[:0:0], b.buf[len(b.buf)-b.max:]...)
-	}
-	return len(p), nil
-}
-
-func (b *tailBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s := string(b.buf)
-	if cut := b.total - int64(min(len(b.buf), b.max)); cut > 0 {
-		return fmt.Sprintf("[… %d bytes cut …]\n%s", cut, s[len(s)-min(len(s), b.max):])
-	}
-	return s
 }

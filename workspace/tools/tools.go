@@ -356,10 +356,15 @@ func (t *Tools) versionOf(path string) (string, bool) {
 	return v, ok
 }
 
-// keepTail returns the last max bytes of s, marking the cut.
-func keepTail(s string, max int) (string, bool) {
+// keepHead returns the first max bytes of s (up to the last line that
+// fits), marking the cut.
+func keepHead(s string, max int) (string, bool) {
 	if len(s) <= max {
 		return s, false
 	}
-	return "[… " + fmt.Sprint(len(s)-max) + " bytes cut …]\n" + s[len(s)-max:], true
+	head := s[:max]
+	if i := strings.LastIndexByte(head, '\n'); i >= 0 {
+		head = head[:i+1]
+	}
+	return head + "[… " + fmt.Sprint(len(s)-len(head)) + " bytes cut …]\n", true
 }
