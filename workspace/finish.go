@@ -115,7 +115,11 @@ func (w *Workspace) Finish(ctx context.Context, reason string) (bundle.Result, e
 		return bundle.Result{}, err
 	}
 	var lastChange time.Time
+	var sandboxes []string
 	for _, e := range events {
+		if e.Sandbox != "" && !slices.Contains(sandboxes, e.Sandbox) {
+			sandboxes = append(sandboxes, e.Sandbox)
+		}
 		if Modifying(e.Tool) && e.Time.After(lastChange) {
 			lastChange = e.Time
 		}
@@ -123,7 +127,7 @@ func (w *Workspace) Finish(ctx context.Context, reason string) (bundle.Result, e
 	res := bundle.Result{
 		Status: bundle.StatusFailed, Reason: reason, Commit: w.req.Commit, Finished: time.Now().UTC(),
 		Artifacts: bundle.Artifacts(), ChangedFiles: files, Findings: findings, OutsideAllowed: outside,
-		Events: len(events),
+		Events: len(events), Sandboxes: sandboxes,
 	}
 	switch {
 	case len(outside) > 0:

@@ -97,11 +97,16 @@ type Event struct {
 	SHA256 string `json:"sha256,omitempty"`
 	// Findings of the secret scan of written content or patches.
 	Findings []audit.Finding `json:"findings,omitempty"`
+	// Sandbox is the OS sandbox the call's commands ran under (shell,
+	// run_check): bwrap, landlock, seatbelt or none.
+	Sandbox string `json:"sandbox,omitempty"`
 }
 
 // CheckResult is the outcome of one verification command run.
 type CheckResult struct {
-	Name     string    `json:"name"`
+	Name string `json:"name"`
+	// Sandbox is the OS sandbox the check ran under.
+	Sandbox  string    `json:"sandbox,omitempty"`
 	Argv     []string  `json:"argv"`
 	Started  time.Time `json:"started"`
 	Duration float64   `json:"duration_ms"`
@@ -169,6 +174,9 @@ type Result struct {
 	// created, deleted, renamed from or to, mode changed) that the
 	// request's allowed_paths do not cover; any makes the status failed.
 	OutsideAllowed []string `json:"outside_allowed_paths,omitempty"`
+	// Sandboxes are the OS sandboxes the run's commands ran under (from
+	// its events), in the order first used.
+	Sandboxes []string `json:"sandboxes,omitempty"`
 	// Events is the number of tool calls recorded.
 	Events int `json:"events"`
 }

@@ -57,8 +57,13 @@ func checkSyntax(p string) error {
 	case len(p) >= 2 && p[1] == ':' && isLetter(p[0]):
 		return refuse(p, "absolute Windows path (paths are relative to the workspace root)")
 	}
+	if len(p) > MaxPathBytes {
+		return refuse(short(p), fmt.Sprintf("longer than %d bytes", MaxPathBytes))
+	}
 	for _, seg := range strings.Split(p, "/") {
 		switch {
+		case len(seg) > MaxNameBytes:
+			return refuse(short(p), fmt.Sprintf("a name longer than %d bytes", MaxNameBytes))
 		case seg == "..":
 			return refuse(p, `".." segment (paths stay inside the workspace)`)
 		case strings.EqualFold(seg, ".git"):
@@ -66,6 +71,33 @@ func checkSyntax(p string) error {
 		}
 	}
 	return nil
+}
+
+// MaxNameBytes and MaxPathBytes bound a path's names and its length
+// (Linux's NAME_MAX, and PATH_MAX less room for the workspace's own
+// location): a longer path is a refusal, never an I/O error that names
+// the host's directories.
+const (
+	MaxNameBytes = 255
+	MaxPathBytes = 3072
+)
+
+// short keeps a refused over-long path printable.
+func short(p string) string {
+	if len(p) <= 64 {
+		return p
+	}
+	return p[:48] + "…" + p[len(p)-12:]
+}
+
+// hide rewrites an I/O error about the absolute path abs to name rel
+// instead, so no error of the policy shows the host's directories.
+func hide(err error, rel string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return &fs.PathError{Op: pe.Op, Path: rel, Err: pe.Err}
+	}
+	return err
 }
 
 func isLetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
@@ -164,7 +196,7 @@ func (p *Policy) Resolve(rel string, access Access) (clean, abs string, err erro
 		case err == nil && fi.Mode()&fs.ModeSymlink != 0:
 			return "", "", refuse(rel, "is a symlink (written files must be regular files)")
 		case err != nil && !errors.Is(err, fs.ErrNotExist):
-			return "", "", err
+			return "", "", hide(err, rel)
 		}
 		probe = filepath.Dir(abs)
 	}
@@ -180,7 +212,7 @@ func (p *Policy) Resolve(rel string, access Access) (clean, abs string, err erro
 			// A dangling symlink on the way: refuse, its target is unknown.
 			return "", "", refuse(rel, "passes through a dangling symlink")
 		}
-		return "", "", err
+		return "", "", hide(err, rel)
 	}
 	inner, ok := within(p.root, resolved)
 	if !ok {

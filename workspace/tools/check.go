@@ -80,7 +80,7 @@ func (t *Tools) runCheck(ctx context.Context, a RunCheckArgs, n *note) (RunCheck
 	started := time.Now().UTC()
 	res, err := t.h.Run(context.WithValue(ctx, clearanceKey{}, cl), harness.Request{Argv: c.Argv, Dir: dir, Timeout: time.Duration(c.Timeout)})
 	out := RunCheckOutput{CheckResult: bundle.CheckResult{
-		Name: c.Name, Argv: c.Argv, Started: started, Ran: res.Ran, ExitCode: res.ExitCode, TimedOut: res.TimedOut,
+		Name: c.Name, Sandbox: t.sandbox(), Argv: c.Argv, Started: started, Ran: res.Ran, ExitCode: res.ExitCode, TimedOut: res.TimedOut,
 		Duration:    float64(res.Duration.Microseconds()) / 1000,
 		StdoutBytes: res.Stdout.Total, StderrBytes: res.Stderr.Total,
 	}}

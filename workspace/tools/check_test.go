@@ -1,9 +1,12 @@
 package tools_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/workspace"
 	"github.com/rivumi/rivumi/workspace/bundle"
 	"github.com/rivumi/rivumi/workspace/tools"
 )
@@ -47,5 +50,24 @@ func TestRunCheck(t *testing.T) {
 	evs, _ := f.w.Bundle().Events()
 	if evs[0].Decision != "allow" || evs[0].Rules[0] != "workspace.check" || evs[1].OK {
 		t.Errorf("events = %+v", evs[:2])
+	}
+}
+
+// The sandbox a command ran under is in the tool result, its event and
+// result.json.
+func TestSandboxRecorded(t *testing.T) {
+	f := newFixture(t, func(_ *workspace.Config, tc *tools.Config) { tc.Harness.Sandbox = harness.SandboxLandlock })
+	var out tools.RunCheckOutput
+	f.mustOK(t, tools.ToolRunCheck, tools.RunCheckArgs{Name: "pass"}, &out)
+	if out.Sandbox != "landlock" {
+		t.Errorf("result sandbox %q", out.Sandbox)
+	}
+	evs, _ := f.w.Bundle().Events()
+	if len(evs) != 1 || evs[0].Sandbox != "landlock" {
+		t.Errorf("event %+v", evs)
+	}
+	res, err := f.w.Finish(context.Background(), "")
+	if err != nil || len(res.Sandboxes) != 1 || res.Sandboxes[0] != "landlock" {
+		t.Errorf("result.json sandboxes %v (%v)", res.Sandboxes, err)
 	}
 }

@@ -72,6 +72,8 @@ type ShellOutput struct {
 	// the ids of the rules that decided it.
 	Decision string   `json:"decision"`
 	Rules    []string `json:"rules,omitempty"`
+	// Sandbox is the OS sandbox the commands ran under.
+	Sandbox string `json:"sandbox"`
 	// ExitCode is the command's exit status (-1 when it was refused or
 	// halted).
 	ExitCode int `json:"exit_code"`
@@ -119,7 +121,7 @@ func safeSet(args []string) bool {
 }
 
 func (t *Tools) shell(ctx context.Context, a ShellArgs, n *note) (ShellOutput, error) {
-	out := ShellOutput{ExitCode: -1, Commands: []ShellCommand{}}
+	out := ShellOutput{ExitCode: -1, Commands: []ShellCommand{}, Sandbox: t.sandbox()}
 	if t.cfg.Engine == nil {
 		return out, refusef("the shell tool is not available: no policy engine configured")
 	}

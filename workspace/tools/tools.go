@@ -335,6 +335,9 @@ func (t *Tools) record(name string, args json.RawMessage, res Result, n note, er
 	if !res.OK && ev.Error == "" {
 		ev.Error = res.Error
 	}
+	if name == ToolShell || name == ToolRunCheck {
+		ev.Sandbox = t.sandbox()
+	}
 	_, err := t.w.Bundle().Append(ev)
 	return err
 }
@@ -348,6 +351,12 @@ func compactArgs(args json.RawMessage) json.RawMessage {
 		return b
 	}
 	return buf.Bytes()
+}
+
+// sandbox names the OS sandbox the tools' commands run under.
+func (t *Tools) sandbox() string {
+	b, _ := t.h.Sandbox()
+	return string(b)
 }
 
 // versionOf returns the read version recorded for path.
