@@ -37,6 +37,10 @@ func TestClean(t *testing.T) {
 		{in: "sub/.git/hooks/pre-commit", err: ".git"},
 		{in: "a/.GIT/config", err: ".git"},
 		{in: ".git", err: ".git"},
+		{in: "a/" + strings.Repeat("n", 255), want: "a/" + strings.Repeat("n", 255)},
+		{in: "a/" + strings.Repeat("n", 256), err: "a name longer than 255 bytes"},
+		{in: strings.Repeat("d/", 1536), want: strings.Repeat("d/", 1535) + "d"},
+		{in: strings.Repeat("d/", 1537), err: "longer than 3072 bytes"},
 	}
 	for _, tt := range tests {
 		got, err := pathpolicy.Clean(tt.in)
