@@ -62,10 +62,11 @@ func TestShellRedirectTargetsBeneath(t *testing.T) {
 
 // A leftover process swaps a workspace directory with a symlink to an
 // outside directory as fast as it can while the file tools run: nothing
-// outside is ever read, listed, searched or written. RIVUMI_RACE_SECONDS
+// outside is ever read, listed, searched or written, by the file tools or
+// a shell redirect. RIVUMI_RACE_SECONDS
 // runs it longer (60 for the figure).
 func TestFileToolsSymlinkSwapRace(t *testing.T) {
-	f := newFixture(t)
+	f := newFixture(t, withEngine(t))
 	d := 2 * time.Second
 	if s := os.Getenv("RIVUMI_RACE_SECONDS"); s != "" {
 		n, _ := time.ParseDuration(s + "s")
@@ -129,7 +130,13 @@ func TestFileToolsSymlinkSwapRace(t *testing.T) {
 			leaks++
 			t.Errorf("search_text searched the outside directory: %+v", st.Matches)
 		}
-		calls += 4
+		call(tools.ToolShell, tools.ShellArgs{Command: "echo x >> src/main.go"}, nil)
+		var sh tools.ShellOutput
+		if call(tools.ToolShell, tools.ShellArgs{Command: "cat < src/main.go"}, &sh) && strings.Contains(sh.Stdout, marker) {
+			leaks++
+			t.Errorf("a shell redirect read the outside file")
+		}
+		calls += 6
 		if leaks > 3 {
 			break
 		}

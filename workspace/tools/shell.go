@@ -150,6 +150,12 @@ func (t *Tools) shell(ctx context.Context, a ShellArgs, n *note) (ShellOutput, e
 		grants = t.cfg.Grants.List()
 	}
 	v := t.cfg.Engine.Evaluate(ctx, cmd, engine.Grants(grants))
+	if perr == nil && v.Decision == engine.Allow {
+		if rs := writesOutsideAllowed(cmd, pol); len(rs) > 0 {
+			v.Decision = engine.Ask
+			v.Reasons = append(v.Reasons, rs...)
+		}
+	}
 	out.Decision = v.Decision.String()
 	for _, r := range v.Reasons {
 		if r.Rule != "" && !slices.Contains(out.Rules, r.Rule) {
@@ -209,9 +215,7 @@ func (t *Tools) shell(ctx context.Context, a ShellArgs, n *note) (ShellOutput, e
 		}),
 		interp.ExecHandlers(func(interp.ExecHandlerFunc) interp.ExecHandlerFunc { return run.exec }),
 		interp.OpenHandler(run.open),
-		interp.ReadDirHandler2(func(context.Context, string) ([]fs.DirEntry, error) {
-			return nil, &Refusal{Reason: "directory reads (globs) are not run by the workspace shell"}
-		}),
+		interp.ReadDirHandler2(run.readDir),
 		interp.StatHandler(run.stat),
 		interp.AccessHandler(run.access),
 	)
@@ -224,6 +228,11 @@ func (t *Tools) shell(ctx context.Context, a ShellArgs, n *note) (ShellOutput, e
 	out.Stdout, out.Stderr = stdout.String(), stderr.String()
 	out.Commands = append(out.Commands, run.ran...)
 	n.summary = fmt.Sprintf("%d command(s) ran", len(run.ran))
+	if g := run.globRefusal(); g != nil {
+		// A glob the interpreter could not expand halts the run, where the
+		// interpreter alone would go on (with `&&` too).
+		return out, g
+	}
 	var status interp.ExitStatus
 	if errors.As(err, &status) {
 		out.ExitCode = int(status)
@@ -314,11 +323,34 @@ type shellRun struct {
 	mu      sync.Mutex
 	pending [][]string // argv cleared by call, awaiting exec
 	ran     []ShellCommand
+	glob    error // the first refused glob: nothing runs after it
+}
+
+// readDir is the interpreter's ReadDirHandler2: globs are never expanded.
+// The interpreter reports the error and would go on, so the refusal is
+// kept: the next command (the call handler) and the run's end refuse.
+func (r *shellRun) readDir(context.Context, string) ([]fs.DirEntry, error) {
+	err := &Refusal{Reason: "directory reads (globs) are not run by the workspace shell"}
+	r.mu.Lock()
+	if r.glob == nil {
+		r.glob = err
+	}
+	r.mu.Unlock()
+	return nil, err
+}
+
+func (r *shellRun) globRefusal() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.glob
 }
 
 // call is the interpreter's CallHandler: it runs before every simple
 // command.
 func (r *shellRun) call(ctx context.Context, runner *interp.Runner, args []string) ([]string, error) {
+	if err := r.globRefusal(); err != nil {
+		return nil, err
+	}
 	hc := interp.HandlerCtx(ctx)
 	name := args[0]
 	if _, ok := runner.Funcs[name]; ok {
@@ -465,40 +497,98 @@ func (r *shellRun) open(ctx context.Context, path string, flag int, perm os.File
 	return f, nil
 }
 
-// stat is the interpreter's StatHandler: only the workspace is visible.
+// stat is the interpreter's StatHandler: only the workspace is visible,
+// through the root handle (a component swapped for a symlink that leads
+// out is not followed).
 func (r *shellRun) stat(ctx context.Context, name string, follow bool) (fs.FileInfo, error) {
-	abs, err := r.inside(ctx, name)
+	root, rel, err := r.inside(ctx, name)
 	if err != nil {
 		return nil, err
 	}
+	defer root.Close()
 	if follow {
-		return os.Stat(abs)
+		return root.Stat(rel)
 	}
-	return os.Lstat(abs)
+	return root.Lstat(rel)
 }
 
+// access is the interpreter's AccessHandler (test -r/-w/-x): the file is
+// looked up through the root handle and its mode bits are judged, never
+// access(2) on a name.
 func (r *shellRun) access(ctx context.Context, name string, mode interp.AccessMode) error {
-	abs, err := r.inside(ctx, name)
+	root, rel, err := r.inside(ctx, name)
 	if err != nil {
 		return err
 	}
-	return interp.DefaultAccessHandler()(ctx, abs, mode)
+	defer root.Close()
+	fi, err := root.Stat(rel)
+	if err != nil {
+		return err
+	}
+	if !accessAllowed(fi, uint32(mode)) {
+		return &fs.PathError{Op: "access", Path: name, Err: fs.ErrPermission}
+	}
+	return nil
 }
 
-func (r *shellRun) inside(ctx context.Context, name string) (string, error) {
+// inside returns the workspace's root handle and name relative to it, or a
+// not-exist error for a name outside the workspace or refused by the
+// policy.
+func (r *shellRun) inside(ctx context.Context, name string) (*os.Root, string, error) {
 	if !filepath.IsAbs(name) {
 		name = filepath.Join(interp.HandlerCtx(ctx).Dir, name)
 	}
 	pol := r.t.w.Policy()
 	rel, err := pol.Rel(name)
 	if err != nil {
-		return "", &fs.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
+		return nil, "", &fs.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
 	}
-	_, abs, err := pol.Resolve(rel, pathpolicy.Read)
+	clean, err := pathpolicy.Clean(rel)
 	if err != nil {
-		return "", &fs.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
+		return nil, "", &fs.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
 	}
-	return abs, nil
+	root, err := os.OpenRoot(r.t.w.Dir())
+	if err != nil {
+		return nil, "", err
+	}
+	return root, clean, nil
+}
+
+// writesOutsideAllowed returns an ask reason for each path a command
+// writes (a redirect target, or an operand the parser knows a program
+// writes: cp/mv targets, sed -i, tee, touch, rm, sort -o …) that lies in
+// the workspace but outside allowed_paths, or that cannot be known while
+// allowed_paths binds. Paths outside the workspace are the engine's.
+func writesOutsideAllowed(cmd *parser.Command, pol *pathpolicy.Policy) []engine.Reason {
+	if cmd == nil || len(pol.Patterns()) == 0 {
+		return nil
+	}
+	var out []engine.Reason
+	add := func(i int, seg *parser.Segment, why string) {
+		out = append(out, engine.Reason{
+			Rule: "workspace.write_outside_allowed_paths", Layer: engine.LayerAsk, Decision: engine.Ask,
+			Segment: i, Title: "writes a workspace path outside allowed_paths", Justification: why,
+			Text: strings.Join(seg.Argv, " "),
+		})
+	}
+	for i, seg := range cmd.Segments {
+		for _, w := range seg.Writes {
+			switch {
+			case w.Class == parser.ClassNull:
+			case w.Dynamic || w.Path == "" || !filepath.IsAbs(w.Path):
+				add(i, seg, fmt.Sprintf("%s cannot be known before it runs", w.Text))
+			default:
+				rel, err := pol.Rel(w.Path)
+				if err != nil {
+					continue // outside the workspace: the engine's rules judge it
+				}
+				if clean, err := pathpolicy.Clean(rel); err == nil && !pol.Writable(clean) {
+					add(i, seg, clean+" is not in allowed_paths")
+				}
+			}
+		}
+	}
+	return out
 }
 
 func quoteArgv(argv []string) string {

@@ -2,7 +2,10 @@
 
 package tools
 
-import "errors"
+import (
+	"errors"
+	"io/fs"
+)
 
 // This platform has no O_NOFOLLOW; the workspace refuses to open
 // (see workspace.Open), so these are never relied on.
@@ -16,3 +19,6 @@ var (
 	errIsDir  = errors.New("is a directory")
 	errNotDir = errors.New("not a directory")
 )
+
+// accessAllowed: the workspace refuses to open on this platform.
+func accessAllowed(fs.FileInfo, uint32) bool { return false }
