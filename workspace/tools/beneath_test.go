@@ -5,6 +5,7 @@ package tools_test
 import (
 	"context"
 	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -155,4 +156,83 @@ func TestFileToolsSymlinkSwapRace(t *testing.T) {
 		t.Errorf("the outside directory gained entries: %v", ents)
 	}
 	t.Logf("%d tool calls against %d swaps in %v", calls, swaps.Load(), d)
+}
+
+// The file tools refuse what is not a regular file without blocking (a
+// FIFO with no writer would hang an open), and replace_text refuses a
+// file with more than one hard link; the outside file is never touched.
+func TestFileToolsRefuseSpecialFiles(t *testing.T) {
+	f := newFixture(t)
+	dir := f.w.Dir()
+	outside := filepath.Join(t.TempDir(), "profile")
+	if err := os.WriteFile(outside, []byte("package main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A second name, outside, for a tracked workspace file.
+	hardOut := filepath.Join(filepath.Dir(outside), "main.go")
+	hard := os.Link(filepath.Join(dir, "src", "main.go"), hardOut) == nil
+	var hardBefore []byte
+	if hard {
+		hardBefore, _ = os.ReadFile(hardOut)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "src", "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("unix", filepath.Join(dir, "src", "sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	os.Symlink(outside, filepath.Join(dir, "src", "link.go"))
+	os.Symlink("/dev/zero", filepath.Join(dir, "src", "zero"))
+	tests := []struct {
+		name, tool string
+		args       any
+		want       string
+	}{
+		{"fifo read", tools.ToolReadFile, tools.ReadFileArgs{Path: "src/fifo"}, "a FIFO"},
+		{"fifo replace", tools.ToolReplaceText, tools.ReplaceTextArgs{Path: "src/fifo", Old: "a", New: "b"}, ""},
+		{"fifo search", tools.ToolSearchText, tools.SearchTextArgs{Query: "x", Path: "src/fifo"}, ""},
+		{"socket read", tools.ToolReadFile, tools.ReadFileArgs{Path: "src/sock"}, ""},
+		{"symlink out read", tools.ToolReadFile, tools.ReadFileArgs{Path: "src/link.go"}, ""},
+		{"device link read", tools.ToolReadFile, tools.ReadFileArgs{Path: "src/zero"}, ""},
+		{"hard link replace", tools.ToolReplaceText, tools.ReplaceTextArgs{Path: "src/main.go", Old: "package main", New: "package x"}, "hard links"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.name == "hard link replace" {
+				if !hard {
+					t.Skip("no hard link across these directories")
+				}
+				// replace_text needs a fresh read first.
+				f.mustOK(t, tools.ToolReadFile, tools.ReadFileArgs{Path: "src/main.go"}, nil)
+			}
+			raw, _ := json.Marshal(tt.args)
+			done := make(chan tools.Result, 1)
+			go func() {
+				res, err := f.tools.Call(context.Background(), tt.tool, raw)
+				if err != nil {
+					res = tools.Result{Error: "internal error: " + err.Error()}
+				}
+				done <- res
+			}()
+			select {
+			case res := <-done:
+				if res.OK || strings.HasPrefix(res.Error, "internal error") || !strings.Contains(res.Error, tt.want) {
+					t.Errorf("%s = %+v, want a refusal mentioning %q", tt.tool, res, tt.want)
+				}
+				if strings.Contains(res.Error, dir) {
+					t.Errorf("the refusal shows the host path: %s", res.Error)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%s blocked", tt.tool)
+			}
+		})
+	}
+	if b, _ := os.ReadFile(outside); string(b) != "package main\n" {
+		t.Errorf("the outside file was written: %q", b)
+	}
+	if b, _ := os.ReadFile(hardOut); hard && string(b) != string(hardBefore) {
+		t.Errorf("the outside hard link was written: %q", b)
+	}
 }

@@ -124,7 +124,7 @@ func (t *Tools) readFile(_ context.Context, a ReadFileArgs, n *note) (ReadFileOu
 		return ReadFileOutput{}, boundary(err)
 	}
 	n.path = clean
-	b, err := t.readRegular(clean)
+	b, err := t.readRegular(clean, false)
 	if err != nil {
 		return ReadFileOutput{}, err
 	}
@@ -142,10 +142,11 @@ func (t *Tools) readFile(_ context.Context, a ReadFileArgs, n *note) (ReadFileOu
 // readRegular reads a regular file, rel to the workspace, up to the size
 // limit. It is opened through a root handle (see [openBeneath]): no
 // component may lead out of the workspace, the last is not followed, and
-// a FIFO or device is refused without blocking.
-func (t *Tools) readRegular(rel string) ([]byte, error) {
+// a FIFO or device is refused without blocking. forWrite (the read
+// before a replace) also refuses a file with more than one hard link.
+func (t *Tools) readRegular(rel string, forWrite bool) ([]byte, error) {
 	abs := rel
-	f, err := openBeneath(t.w.Dir(), rel, os.O_RDONLY, 0, false)
+	f, err := openBeneath(t.w.Dir(), rel, os.O_RDONLY, 0, forWrite)
 	if err != nil {
 		return nil, boundary(err)
 	}
@@ -217,7 +218,7 @@ func (t *Tools) searchText(_ context.Context, a SearchTextArgs, n *note) (Search
 			out.Truncated = true
 			return fs.SkipAll
 		}
-		b, err := t.readRegular(rel)
+		b, err := t.readRegular(rel, false)
 		read += int64(len(b))
 		if err != nil || !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
 			out.Skipped++
@@ -238,11 +239,17 @@ func (t *Tools) searchText(_ context.Context, a SearchTextArgs, n *note) (Search
 		}
 		return nil
 	}
-	clean, abs, err := t.w.Policy().Resolve(a.Path, pathpolicy.Read)
+	clean, _, err := t.w.Policy().Resolve(a.Path, pathpolicy.Read)
 	if err != nil {
 		return out, boundary(err)
 	}
-	if fi, err := os.Lstat(abs); err == nil && fi.Mode().IsRegular() {
+	root, err := os.OpenRoot(t.w.Dir())
+	if err != nil {
+		return out, err
+	}
+	fi, err := root.Lstat(clean)
+	root.Close()
+	if err == nil && fi.Mode().IsRegular() {
 		search(clean) //nolint:errcheck
 	} else {
 		err = t.w.Policy().Walk(a.Path, func(rel string, d fs.DirEntry) error {
@@ -305,7 +312,7 @@ func (t *Tools) replaceText(ctx context.Context, a ReplaceTextArgs, n *note) (Re
 	if !ok {
 		return ReplaceTextOutput{}, refusef("%s has not been read: call read_file first", clean)
 	}
-	old, err := t.readRegular(clean)
+	old, err := t.readRegular(clean, true)
 	if err != nil {
 		return ReplaceTextOutput{}, err
 	}

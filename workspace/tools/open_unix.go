@@ -3,6 +3,7 @@
 package tools
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,6 +25,10 @@ func openBeneath(dir, rel string, flag int, perm os.FileMode, write bool) (*os.F
 	}
 	defer root.Close()
 	f, err := root.OpenFile(rel, (flag&^os.O_TRUNC)|oNoFollow|oNonblock, perm)
+	if errors.Is(err, syscall.ENXIO) {
+		// open(2) of a unix socket.
+		return nil, refusef("%s is not a regular file (a socket)", filepath.Base(rel))
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -133,11 +133,17 @@ func (t *Tools) shell(ctx context.Context, a ShellArgs, n *note) (ShellOutput, e
 	}
 	pol := t.w.Policy()
 	root := pol.Root()
-	_, dir, err := pol.Resolve(a.Dir, pathpolicy.Read)
+	cleanDir, dir, err := pol.Resolve(a.Dir, pathpolicy.Read)
 	if err != nil {
 		return out, boundary(err)
 	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+	wroot, err := os.OpenRoot(t.w.Dir())
+	if err != nil {
+		return out, err
+	}
+	fi, err := wroot.Stat(cleanDir)
+	wroot.Close()
+	if err != nil || !fi.IsDir() {
 		return out, refusef("dir %q is not a directory", a.Dir)
 	}
 	popts := []parser.Option{parser.Cwd(dir), parser.Workspace(root), parser.Shell("bash"), parser.FollowSymlinks()}
