@@ -3,7 +3,6 @@ package tools
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -343,7 +342,12 @@ func (t *Tools) replaceText(ctx context.Context, a ReplaceTextArgs, n *note) (Re
 	if err != nil {
 		return ReplaceTextOutput{}, err
 	}
-	if err := replaceFile(root, clean, old, next, fi.Mode().Perm()); err != nil {
+	d, err := openDirNoFollow(t.w.Dir(), filepath.Dir(clean))
+	if err != nil {
+		return ReplaceTextOutput{}, boundary(err)
+	}
+	defer d.Close()
+	if err := replaceFile(t.w.Dir(), d, clean, old, next, fi.Mode().Perm()); err != nil {
 		return ReplaceTextOutput{}, fmt.Errorf("tools: replace %s: %w", clean, err)
 	}
 	sum := sha(next)
@@ -357,59 +361,30 @@ func (t *Tools) replaceText(ctx context.Context, a ReplaceTextArgs, n *note) (Re
 	return ReplaceTextOutput{Path: clean, Replacements: count, SHA256: sum, Findings: n.findings}, nil
 }
 
-// replaceFile writes data over rel atomically, every step through root
-// (beneath the workspace): a temporary NAME.rivumi-replace-<id> beside it
+// replaceFile writes data over rel atomically, every step in rel's
+// directory d, opened with no symlink at any component (see
+// [openDirNoFollow]): a temporary NAME.rivumi-replace-<id> beside it
 // (O_NOFOLLOW|O_EXCL), fsync, rename, fsync of the directory. If a step
 // after the rename fails, the old bytes are put back the same way. The
-// rename makes a new file: a hard link to the old one keeps its content.
-func replaceFile(root *os.Root, rel string, old, data []byte, perm fs.FileMode) error {
-	if err := writeViaTemp(root, rel, data, perm); err != nil {
+// rename makes a new file: a hard link to the old one keeps its content
+// (replace_text refuses a hard-linked file before it gets here).
+func replaceFile(ws string, d *os.File, rel string, old, data []byte, perm fs.FileMode) error {
+	name := filepath.Base(rel)
+	if err := writeViaTemp(d, name, data, perm); err != nil {
 		return err
 	}
 	var err error
 	if replaceHook != nil {
-		err = replaceHook(filepath.Join(root.Name(), rel))
+		err = replaceHook(filepath.Join(ws, rel))
 	}
 	if err == nil {
-		err = syncDirBeneath(root, filepath.Dir(rel))
+		err = d.Sync()
 	}
 	if err != nil {
-		if rerr := writeViaTemp(root, rel, old, perm); rerr != nil {
+		if rerr := writeViaTemp(d, name, old, perm); rerr != nil {
 			return fmt.Errorf("%w; rollback failed: %w", err, rerr)
 		}
 		return fmt.Errorf("%w (rolled back)", err)
 	}
 	return nil
-}
-
-func writeViaTemp(root *os.Root, rel string, data []byte, perm fs.FileMode) error {
-	var id [6]byte
-	_, _ = rand.Read(id[:])
-	tmp := rel + ".rivumi-replace-" + hex.EncodeToString(id[:])
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, perm)
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(data)
-	serr := f.Sync()
-	cerr := f.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
-		root.Remove(tmp) //nolint:errcheck
-		return err
-	}
-	if err := root.Rename(tmp, rel); err != nil {
-		root.Remove(tmp) //nolint:errcheck
-		return err
-	}
-	return nil
-}
-
-// syncDirBeneath fsyncs the directory rel, opened through root.
-func syncDirBeneath(root *os.Root, rel string) error {
-	d, err := root.Open(rel)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }
