@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -391,6 +392,7 @@ func policyOptions(ctx context.Context, pf *policyFlags, s *sources, useConfig b
 		var ps []string
 		cfgs, ps = loadConfigs(ctx, pf.cwd)
 		problems = append(problems, ps...)
+		dropNamedByPaths(cfgs, s)
 		opts = append(opts, configEngineOptions(cfgs, &problems)...)
 	}
 	return opts, cfgs, problems
@@ -503,6 +505,37 @@ func testWith(ctx context.Context, e *engine.Engine, pf *policyFlags, s *sources
 			rep = teamCoverage(rep, e.Rules())
 		}
 		r.Coverage = &rep
+	}
+}
+
+// dropNamedByPaths leaves out of the configurations the rule files and
+// pack directories whose every file the PATHs already name: `policy test
+// policy/ rules/` in a repository whose .rivumi.yaml lists the same pack
+// and rules loads each once, as the PATHs say (and not as a rule "already
+// declared" by itself).
+func dropNamedByPaths(cfgs []*rules.Config, s *sources) {
+	named := func(f string) bool {
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			return false
+		}
+		_, ok := s.from[abs]
+		return ok
+	}
+	for _, c := range cfgs {
+		c.Rules = slices.DeleteFunc(c.Rules, func(r rules.YAMLRule) bool { return named(r.File) })
+		c.Policies = slices.DeleteFunc(c.Policies, func(d string) bool {
+			in := collectSources([]string{d})
+			if len(in.from) == 0 {
+				return false
+			}
+			for f := range in.from {
+				if _, ok := s.from[f]; !ok {
+					return false
+				}
+			}
+			return true
+		})
 	}
 }
 
