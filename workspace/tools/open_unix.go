@@ -44,8 +44,9 @@ func openBeneath(dir, rel string, flag int, perm os.FileMode, write bool) (*os.F
 		f, err = root.OpenFile(rel, (flag&^os.O_TRUNC)|oNoFollow|oNonblock, perm)
 	}
 	if errors.Is(err, syscall.ENXIO) {
-		// open(2) of a unix socket.
-		return nil, refusef("%s is not a regular file (a socket)", filepath.Base(rel))
+		// open(2) of a unix socket, a device with no driver, or (write,
+		// O_NONBLOCK) a FIFO with no reader.
+		return nil, refusef("%s is not a regular file (a FIFO, socket or device)", filepath.Base(rel))
 	}
 	if err != nil {
 		return nil, err
