@@ -29,8 +29,9 @@ func IsRefusal(err error) bool {
 
 // Clean checks p syntactically and returns it in canonical form (no "."
 // segments, no repeated or trailing slashes). It never touches the disk.
-// The rejections are listed in the package documentation; "." (the root
-// itself) is allowed.
+// The rejections are listed in the package documentation, plus a name
+// longer than [MaxNameBytes] and a path longer than [MaxPathBytes]; "."
+// (the root itself) is allowed.
 func Clean(p string) (string, error) {
 	if err := checkSyntax(p); err != nil {
 		return "", err
@@ -173,6 +174,12 @@ const (
 // that is a symlink must resolve inside the root as well, and the
 // resolved path must not enter .git; for writes no component may be a
 // symlink at all (writers open with O_NOFOLLOW besides).
+//
+// Resolve is a check on names, made before the open: a concurrent process
+// can change the tree between the two. It never contains a caller by
+// itself; callers open through a handle the kernel keeps beneath the root
+// (os.Root for reads, openat with O_NOFOLLOW at every component for
+// writes, as the workspace tools do), and [Policy.Walk] walks through one.
 func (p *Policy) Resolve(rel string, access Access) (clean, abs string, err error) {
 	clean, err = Clean(rel)
 	if err != nil {
