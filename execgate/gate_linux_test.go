@@ -1,0 +1,146 @@
+package execgate_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rivumi/rivumi/execgate"
+	"golang.org/x/sys/unix"
+)
+
+// childArg makes the test binary the gated child: it installs the filter,
+// sends the listener over fd 3 and execs argv.
+const childArg = "execgate-test-child"
+
+func TestMain(m *testing.M) {
+	if len(os.Args) > 2 && os.Args[1] == childArg {
+		runtime.LockOSThread()
+		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+			os.Exit(120)
+		}
+		fd, err := execgate.InstallFilter()
+		if err != nil {
+			os.Stderr.WriteString(err.Error())
+			os.Exit(121)
+		}
+		if err := execgate.SendFD(3, fd); err != nil {
+			os.Exit(122)
+		}
+		unix.Close(fd)
+		unix.Close(3)
+		err = syscall.Exec(os.Args[2], os.Args[2:], os.Environ())
+		os.Stderr.WriteString(err.Error())
+		os.Exit(123)
+	}
+	os.Exit(m.Run())
+}
+
+// gated runs argv under the gate, refusing every exec whose program's base
+// name is in deny, and returns the decisions.
+func gated(t *testing.T, deny []string, argv ...string) ([]execgate.Decision, error) {
+	t.Helper()
+	if err := execgate.Available(); err != nil {
+		t.Skip(err)
+	}
+	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	child := os.NewFile(uintptr(pair[1]), "gate-child")
+	self, _ := os.Executable()
+	cmd := exec.Command(self, append([]string{childArg}, argv...)...)
+	cmd.ExtraFiles = []*os.File{child}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	child.Close()
+	listener, err := execgate.RecvFD(pair[0])
+	unix.Close(pair[0])
+	if err != nil {
+		cmd.Process.Kill()
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var ds []execgate.Decision
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	served := make(chan error, 1)
+	go func() {
+		served <- execgate.Serve(ctx, listener, func(e execgate.Exec) error {
+			if slices.Contains(deny, filepath.Base(e.Path)) {
+				return errors.New("denied by the test")
+			}
+			return nil
+		}, func(d execgate.Decision) { mu.Lock(); ds = append(ds, d); mu.Unlock() })
+	}()
+	werr := cmd.Wait()
+	cancel()
+	<-served
+	return ds, werr
+}
+
+// Every exec of the tree is stopped and decided with its real argv: a
+// shell's child rm is refused at the exec, the rest runs.
+func TestGateStopsADeniedExecDeepInTheTree(t *testing.T) {
+	dir := t.TempDir()
+	keep, made := filepath.Join(dir, "keep"), filepath.Join(dir, "made")
+	os.WriteFile(keep, []byte("x"), 0o644)
+	script := "/usr/bin/touch " + made + "; /bin/rm -f " + keep + "; echo rm-exit=$?"
+	ds, err := gated(t, []string{"rm"}, "/bin/sh", "-c", script)
+	if err != nil {
+		t.Fatalf("the tree failed: %v", err)
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Error("the denied rm ran")
+	}
+	if _, err := os.Stat(made); err != nil {
+		t.Error("the allowed touch did not run")
+	}
+	var seen []string
+	for _, d := range ds {
+		seen = append(seen, filepath.Base(d.Path)+"="+map[bool]string{true: "allow", false: "deny"}[d.Allowed])
+		if filepath.Base(d.Path) == "rm" && (d.Allowed || !slices.Contains(d.Argv, keep)) {
+			t.Errorf("rm: %+v", d)
+		}
+	}
+	if got := strings.Join(seen, " "); got != "sh=allow touch=allow rm=deny" {
+		t.Errorf("decisions %q", got)
+	}
+}
+
+// When the supervisor is gone, no exec of the tree runs any more.
+func TestGateFailsClosedWithoutSupervisor(t *testing.T) {
+	if err := execgate.Available(); err != nil {
+		t.Skip(err)
+	}
+	pair, _ := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	child := os.NewFile(uintptr(pair[1]), "gate-child")
+	self, _ := os.Executable()
+	cmd := exec.Command(self, childArg, "/bin/true")
+	cmd.ExtraFiles = []*os.File{child}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	child.Close()
+	listener, err := execgate.RecvFD(pair[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	unix.Close(listener) // the supervisor dies before answering
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 123 {
+		t.Errorf("exec without a supervisor: %v, want the child's exec to fail (exit 123)", err)
+	}
+}

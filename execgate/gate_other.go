@@ -1,0 +1,43 @@
+//go:build !linux
+
+package execgate
+
+import (
+	"context"
+	"errors"
+)
+
+var errNoGate = errors.New("the exec gate needs Linux's seccomp user notification")
+
+// Available reports that this platform has no exec gate.
+func Available() error { return errNoGate }
+
+// InstallFilter: no gate here.
+func InstallFilter() (int, error) { return -1, errNoGate }
+
+// SendFD: no gate here.
+func SendFD(int, int) error { return errNoGate }
+
+// RecvFD: no gate here.
+func RecvFD(int) (int, error) { return -1, errNoGate }
+
+// Exec is one exec the gate decides.
+type Exec struct {
+	PID  int
+	Path string
+	Argv []string
+	Dir  string
+}
+
+// Decide answers one exec.
+type Decide func(Exec) error
+
+// Decision is what the gate answered for one exec.
+type Decision struct {
+	Exec
+	Allowed bool
+	Reason  string
+}
+
+// Serve: no gate here.
+func Serve(context.Context, int, Decide, func(Decision)) error { return errNoGate }
