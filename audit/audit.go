@@ -53,10 +53,12 @@ type Entry struct {
 	KilledAfterGrace bool   `json:"killed_after_grace,omitempty"`
 	// Escaped lists processes of the run still alive outside its process
 	// group once it was over, and whether they were killed.
-	Escaped    []Process `json:"escaped,omitempty"`
-	DurationMS float64   `json:"duration_ms,omitempty"`
-	Stdout     *Bytes    `json:"stdout,omitempty"`
-	Stderr     *Bytes    `json:"stderr,omitempty"`
+	Escaped []Process `json:"escaped,omitempty"`
+	// Execs is the exec tree the exec gate decided (rivumi run --gate).
+	Execs      []Exec  `json:"execs,omitempty"`
+	DurationMS float64 `json:"duration_ms,omitempty"`
+	Stdout     *Bytes  `json:"stdout,omitempty"`
+	Stderr     *Bytes  `json:"stderr,omitempty"`
 
 	Error string `json:"error,omitempty"`
 	Note  string `json:"note,omitempty"`
@@ -74,6 +76,15 @@ type Process struct {
 	PID    int      `json:"pid"`
 	Argv   []string `json:"argv,omitempty"`
 	Killed bool     `json:"killed"` // false: it could not be stopped and still runs
+}
+
+// Exec is one exec the gate decided: the process, its argv (redacted),
+// and the rule that refused it ("" when it ran).
+type Exec struct {
+	PID     int      `json:"pid"`
+	Argv    []string `json:"argv,omitempty"`
+	Allowed bool     `json:"allowed"`
+	Rule    string   `json:"rule,omitempty"`
 }
 
 // Bytes counts a stream's output: how much was kept in memory and how much

@@ -20,6 +20,7 @@ import (
 
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/execgate"
 )
 
 // Defaults for the zero values of [Config].
@@ -92,6 +93,14 @@ type Config struct {
 	Sandbox Sandbox
 	// AllowNetwork lets sandboxed commands use the network.
 	AllowNetwork bool
+	// Gate turns on the exec gate (Linux, the Landlock backend): every
+	// program the command starts is graded at its execve with its real
+	// argv, and refused as the mode says. See [GateMode].
+	Gate GateMode
+	// GateGrader grades the gate's execs (default: Grader). A caller whose
+	// Grader only clears commands it already approved (the workspace
+	// tools) gives the engine here.
+	GateGrader Grader
 	// ReadOnly are directories a sandboxed command may read but never
 	// write, even where they lie in a hidden directory (the workspace's
 	// git directory, kept outside the workspace).
@@ -159,6 +168,8 @@ type Result struct {
 	// an automatic choice.
 	Sandbox     Sandbox
 	SandboxNote string
+	// Execs are the execs the gate decided, in order (with [Config.Gate]).
+	Execs []GatedExec
 	// SandboxDetail names what enforced the backend: bwrap's path,
 	// version and SHA-256 digest, or the Landlock ABI, and the contract
 	// ([ContractVersion]) its probe verified.
@@ -254,7 +265,24 @@ func New(cfg Config) (*Harness, error) {
 	if matchAny(cfg.EnvAllow, "PATH") {
 		pathEnv = cleanPATH(envValue(cfg.BaseEnv, "PATH"))
 	}
-	sb, err := resolveSandbox(cfg.Sandbox, cfg.AllowNetwork)
+	if _, err := ParseGateMode(string(cfg.Gate)); err != nil {
+		return nil, fmt.Errorf("harness: %w", err)
+	}
+	mode := cfg.Sandbox
+	if cfg.Gate != GateOff {
+		// The gate's filter is installed by the Landlock helper.
+		if err := execgate.Available(); err != nil {
+			return nil, &SandboxUnavailableError{Backend: "gate", Reason: err.Error()}
+		}
+		switch mode {
+		case SandboxAuto:
+			mode = SandboxLandlock
+		case SandboxLandlock:
+		default:
+			return nil, &SandboxUnavailableError{Backend: "gate", Reason: fmt.Sprintf("the exec gate runs with the landlock sandbox, not %q", mode)}
+		}
+	}
+	sb, err := resolveSandbox(mode, cfg.AllowNetwork)
 	if err != nil {
 		return nil, err
 	}
@@ -550,6 +578,7 @@ func (h *Harness) execute(ctx context.Context, res *Result, req Request, prog pr
 	case SandboxLandlock:
 		ls := specFor(prog, req.Argv, uniq(workspace, root), h.cfg.AllowNetwork)
 		ls.ReadOnly = h.cfg.ReadOnly
+		ls.Gate = h.cfg.Gate != GateOff
 		ls.NoSeccomp = h.noSeccomp
 		ls.Reap, ls.Grace = true, h.cfg.KillGrace/2
 		spec, err := json.Marshal(ls)
@@ -567,6 +596,15 @@ func (h *Harness) execute(ctx context.Context, res *Result, req Request, prog pr
 		cmd.Env = append(cmd.Env, landlockEnv+"="+landlockEnvValue)
 		cmd.ExtraFiles = []*os.File{w} // fd 3
 		sup.parentClose = []*os.File{w}
+		if ls.Gate {
+			g := &gate{h: h, mode: h.cfg.Gate, workspace: workspace, first: req.Argv, firstPath: prog.path,
+				grants: execGrants(h.Grants(), workspace, res.Dir, pathEnv)}
+			stop, err := g.start(ctx, cmd, &sup)
+			if err != nil {
+				return &SandboxUnavailableError{Backend: "gate", Reason: err.Error()}
+			}
+			defer func() { stop(); res.Execs = g.decisions() }()
+		}
 	}
 	sup.beforeStart = func() error {
 		if err := ctx.Err(); err != nil {
@@ -709,6 +747,9 @@ func (h *Harness) auditRun(ctx context.Context, res *Result, workspace string, r
 		e.DurationMS = float64(res.Duration.Microseconds()) / 1000
 		for _, p := range res.Escaped {
 			e.Escaped = append(e.Escaped, audit.Process{PID: p.PID, Argv: p.Argv, Killed: p.Killed})
+		}
+		for _, x := range res.Execs {
+			e.Execs = append(e.Execs, audit.Exec{PID: x.PID, Argv: x.Argv, Allowed: x.Allowed, Rule: x.Rule})
 		}
 		e.Stdout = &audit.Bytes{Total: res.Stdout.Total, Kept: res.Stdout.Kept(), Dropped: res.Stdout.Dropped}
 		e.Stderr = &audit.Bytes{Total: res.Stderr.Total, Kept: res.Stderr.Kept(), Dropped: res.Stderr.Dropped}

@@ -88,6 +88,13 @@ func MaybeRunSandboxChild() {
 		fail("%s changed between grading and exec", spec.Path)
 	}
 	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, landlockEnv+"=") })
+	if spec.Gate {
+		// Last, so that every exec from here on (the target's own
+		// included) is decided by the parent.
+		if err := installGate(); err != nil {
+			fail("exec gate: %v", err)
+		}
+	}
 	if spec.Reap {
 		os.Exit(reapChild(spec, env, status, fail))
 	}

@@ -313,6 +313,9 @@ type landlockSpec struct {
 	// Grace is how long the helper, told to stop (SIGTERM), waits for its
 	// descendants before it kills them.
 	Grace time.Duration `json:"grace,omitempty"`
+	// Gate makes the helper install the exec gate's filter and send its
+	// listener over fd 4 before the target runs.
+	Gate bool `json:"gate,omitempty"`
 	// Probe makes the helper check the contract (see probeContract) after
 	// restricting itself instead of running the command.
 	Probe bool `json:"probe,omitempty"`

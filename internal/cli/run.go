@@ -49,8 +49,14 @@ When the command is over (at exit or timeout), processes of the run that
 left its process group (setsid) are found by the run's RIVUMI_RUN_ID in
 their environment, killed, and reported on stderr and in the audit entry
 ("escaped"). Under --sandbox bwrap (auto's first choice) none can outlive
-the command: its PID namespace dies with it. Under landlock and none, a
-process that also drops RIVUMI_RUN_ID from its environment is not found.
+the command: its PID namespace dies with it; under landlock rivumi's helper,
+their subreaper, kills them. Without a sandbox, a process that also drops
+RIVUMI_RUN_ID from its environment is not found.
+
+With --gate deny (or ask), every program the command starts is graded at
+its exec with its real argv (Linux, seccomp user notification; the landlock
+sandbox): an approved "make test" whose recipe runs "rm -rf ~" is stopped
+at that exec. The exec tree is in the audit entry ("execs").
 
 Flags:
 `
@@ -63,6 +69,7 @@ func runRun(ctx context.Context, stdio Stdio, args []string) error {
 	headless := fs.Bool("headless", false, "never prompt: an ask is denied")
 	grantsFile := fs.String("grants", "", "project grants `FILE` (default $XDG_CONFIG_HOME/rivumi/grants/<sha256 of the project root>.json)")
 	allowNet := fs.Bool("allow-network", false, "let a sandboxed command use the network")
+	gateFlag := fs.String("gate", "off", "grade every program the command starts at its exec (Linux, with landlock): off, deny (refuse what the policy denies) or ask (refuse all but what it allows)")
 	dir := fs.String("C", "", "run in `DIR` instead of the current directory")
 	var pf policyFlags
 	fs.Var(&pf.policyDirs, "policy", "directory of user Rego packs (package rivumi.user…); repeatable")
@@ -80,6 +87,10 @@ func runRun(ctx context.Context, stdio Stdio, args []string) error {
 		return exitf(ExitError, "run: no command given")
 	}
 	mode, err := harness.ParseSandbox(*sandbox)
+	if err != nil {
+		return exitf(ExitError, "run: %v", err)
+	}
+	gateMode, err := harness.ParseGateMode(*gateFlag)
 	if err != nil {
 		return exitf(ExitError, "run: %v", err)
 	}
@@ -119,7 +130,7 @@ func runRun(ctx context.Context, stdio Stdio, args []string) error {
 	}
 	h, err := harness.New(harness.Config{
 		Grader: grader, Approver: approver, Audit: log, AuditSource: "cli", Grants: store,
-		Workspace: root, Sandbox: mode, AllowNetwork: *allowNet,
+		Workspace: root, Sandbox: mode, AllowNetwork: *allowNet, Gate: gateMode,
 	})
 	var unavailable *harness.SandboxUnavailableError
 	if errors.As(err, &unavailable) {

@@ -1,0 +1,95 @@
+package harness_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/harness"
+)
+
+// denyRm grades like a policy whose only deny is rm (anything under a
+// program named rm), and asks for curl.
+var denyRm = harness.GraderFunc(func(_ context.Context, argv []string, _ harness.GradeOptions) (engine.Verdict, error) {
+	switch filepath.Base(argv[0]) {
+	case "rm":
+		return engine.Verdict{Decision: engine.Deny, Reasons: []engine.Reason{{Rule: "test.rm", Decision: engine.Deny}}}, nil
+	case "curl":
+		return engine.Verdict{Decision: engine.Ask, Reasons: []engine.Reason{{Rule: "test.curl", Decision: engine.Ask}}}, nil
+	}
+	return engine.Verdict{Decision: engine.Allow}, nil
+})
+
+// An approved command's children are graded at their exec: the denied rm
+// deep in a shell script is stopped, what the policy allows runs, and the
+// exec tree is in the result.
+func TestGateStopsDeniedExecs(t *testing.T) {
+	for _, mode := range []harness.GateMode{harness.GateDeny, harness.GateAsk} {
+		t.Run(string(mode), func(t *testing.T) {
+			ws := t.TempDir()
+			h, err := harness.New(harness.Config{Grader: &fakeGrader{}, GateGrader: denyRm, Gate: mode,
+				Sandbox: harness.SandboxAuto, Workspace: ws, KillGrace: 300 * time.Millisecond})
+			var su *harness.SandboxUnavailableError
+			if errors.As(err, &su) {
+				if os.Getenv("CI") == "true" {
+					t.Fatal(err)
+				}
+				t.Skip(err)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			keep, made := filepath.Join(ws, "keep"), filepath.Join(ws, "made")
+			os.WriteFile(keep, []byte("x"), 0o644)
+			script := "touch " + made + "; rm -f " + keep + "; curl --version >/dev/null 2>&1; echo curl=$?"
+			res, err := h.Run(context.Background(), harness.Request{Argv: []string{"/bin/sh", "-c", script}, Dir: ws, Timeout: 20 * time.Second})
+			if err != nil || !res.Ran {
+				t.Fatalf("%v %s", err, res.Refusal)
+			}
+			if _, err := os.Stat(keep); err != nil {
+				t.Error("the denied rm ran")
+			}
+			if _, err := os.Stat(made); err != nil {
+				t.Error("the allowed touch did not run")
+			}
+			var tree []string
+			for _, e := range res.Execs {
+				s := filepath.Base(e.Path) + "=allow"
+				if !e.Allowed {
+					s = filepath.Base(e.Path) + "=" + e.Rule
+				}
+				// A shell tries each PATH directory: one entry per program.
+				if len(tree) == 0 || tree[len(tree)-1] != s {
+					tree = append(tree, s)
+				}
+			}
+			want := "sh=allow touch=allow rm=test.rm"
+			if mode == harness.GateAsk {
+				want += " curl=test.curl"
+			} else if _, err := os.Stat("/usr/bin/curl"); err == nil {
+				want += " curl=allow"
+			}
+			if got := strings.Join(tree, " "); got != want {
+				t.Errorf("exec tree %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// The gate runs only where it can: a named backend it cannot run with is
+// refused, never silently ungated.
+func TestGateNeedsLandlock(t *testing.T) {
+	_, err := harness.New(harness.Config{Grader: &fakeGrader{}, Gate: harness.GateDeny, Sandbox: harness.SandboxBwrap})
+	var su *harness.SandboxUnavailableError
+	if !errors.As(err, &su) {
+		t.Errorf("gate with bwrap: %v, want SandboxUnavailableError", err)
+	}
+	if _, err := harness.New(harness.Config{Grader: &fakeGrader{}, Gate: "sometimes"}); err == nil {
+		t.Error("an unknown gate mode was accepted")
+	}
+}
