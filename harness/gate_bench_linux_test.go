@@ -1,0 +1,48 @@
+package harness_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/harness"
+)
+
+// A script that runs 1,000 /bin/true, under Landlock with and without the
+// gate grading each exec with the real engine: (gated - plain) / 1000 is
+// the gate's cost per exec.
+func BenchmarkGate1000Execs(b *testing.B) {
+	e, err := engine.New(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	real := harness.GraderFunc(func(ctx context.Context, argv []string, o harness.GradeOptions) (engine.Verdict, error) {
+		return e.EvaluateArgv(ctx, argv, engine.Cwd(o.Cwd), engine.Workspace(o.Workspace), engine.Grants(o.Grants)), nil
+	})
+	script := "i=0; while [ $i -lt 1000 ]; do /bin/true; i=$((i+1)); done"
+	for _, mode := range []harness.GateMode{harness.GateOff, harness.GateDeny} {
+		name := "plain"
+		if mode != harness.GateOff {
+			name = "gated"
+		}
+		b.Run(name, func(b *testing.B) {
+			h, err := harness.New(harness.Config{Grader: &fakeGrader{}, GateGrader: real, Gate: mode,
+				Sandbox: harness.SandboxLandlock, Workspace: b.TempDir()})
+			var su *harness.SandboxUnavailableError
+			if errors.As(err, &su) {
+				b.Skip(err)
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				res, err := h.Run(context.Background(), harness.Request{Argv: []string{"/bin/sh", "-c", script}, Timeout: time.Minute})
+				if err != nil || res.ExitCode != 0 {
+					b.Fatalf("%v %+v", err, res.Refusal)
+				}
+			}
+		})
+	}
+}
