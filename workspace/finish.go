@@ -18,7 +18,18 @@ import (
 // replaces the check's entry in verification.json (kept in the request's
 // order) and appends its output to test.log. Both files are rewritten
 // atomically and redacted.
+//
+// When res.TreeBefore is set (by [Workspace.TreeDigest] before the check
+// ran), RecordCheck sets res.TreeAfter; [Workspace.Finish] fails a run
+// whose check changed the work tree, or whose tree changed after a check.
 func (w *Workspace) RecordCheck(res bundle.CheckResult, output string) error {
+	if res.TreeBefore != "" && res.TreeAfter == "" {
+		d, err := w.TreeDigest(context.Background())
+		if err != nil {
+			d = "unknown: " + err.Error()
+		}
+		res.TreeAfter = d
+	}
 	v, err := w.Verification()
 	if err != nil {
 		return err
@@ -76,25 +87,53 @@ func Modifying(tool string) bool {
 // pinned commit), scans it for secrets, makes sure verification.json and
 // test.log exist, and writes result.json with the status and the terminal
 // reason (default "finished"). The status is failed when the change
-// touches a path outside allowed_paths (listed in OutsideAllowed); else
-// passed when every configured check passed after the last call that
-// could change the work tree, unverified when no checks are configured,
-// and failed otherwise.
+// touches a path outside allowed_paths (listed in OutsideAllowed) or a
+// problem is found (listed in Problems: a check that changed the work
+// tree while it ran, a work tree that changed after the checks ran, a
+// .git planted in the work tree); else passed when every configured check
+// passed after the last call that could change the work tree, unverified
+// when no checks are configured, and failed otherwise. When rivumi's git
+// refuses the clone's git directory (see [Workspace.Git]) Finish writes a
+// failed result.json saying so and returns the error.
 func (w *Workspace) Finish(ctx context.Context, reason string) (bundle.Result, error) {
 	if reason == "" {
 		reason = "finished"
 	}
+	res := bundle.Result{
+		Status: bundle.StatusFailed, Reason: reason, Commit: w.req.Commit,
+		Artifacts: bundle.Artifacts(), ChangedFiles: []string{}, Findings: []bundle.FileFinding{},
+	}
+	failClosed := func(err error) (bundle.Result, error) {
+		res.Finished = time.Now().UTC()
+		res.Problems = append(res.Problems, "finish could not read the change: "+err.Error())
+		return res, errors.Join(err, w.bundle.WriteJSON(bundle.ResultFile, res))
+	}
 	diff, err := w.Diff(ctx)
 	if err != nil {
-		return bundle.Result{}, fmt.Errorf("workspace: diff: %w", err)
+		return failClosed(fmt.Errorf("workspace: diff: %w", err))
 	}
 	if err := w.bundle.WriteText(bundle.PatchFile, string(diff)); err != nil {
 		return bundle.Result{}, err
 	}
-	files, findings := ScanPatch(string(diff))
-	outside, err := w.outsideAllowed(ctx)
+	res.ChangedFiles, res.Findings = ScanPatch(string(diff))
+	diff = nil
+	ch, err := w.change(ctx)
 	if err != nil {
-		return bundle.Result{}, fmt.Errorf("workspace: allowed paths: %w", err)
+		return failClosed(fmt.Errorf("workspace: change: %w", err))
+	}
+	if len(w.req.AllowedPaths) > 0 {
+		for _, p := range ch.paths {
+			if !w.policy.Writable(p) {
+				res.OutsideAllowed = append(res.OutsideAllowed, p)
+			}
+		}
+	}
+	for _, p := range ch.planted {
+		res.Problems = append(res.Problems, fmt.Sprintf("%s: a .git planted in the work tree (what it holds is not in changes.patch)", p))
+	}
+	final, err := w.TreeDigest(ctx)
+	if err != nil {
+		return failClosed(err)
 	}
 	v, err := w.Verification()
 	if err != nil {
@@ -110,62 +149,42 @@ func (w *Workspace) Finish(ctx context.Context, reason string) (bundle.Result, e
 			return bundle.Result{}, err
 		}
 	}
+	for _, c := range v.Checks {
+		switch {
+		case strings.HasPrefix(c.TreeBefore, "unknown:") || strings.HasPrefix(c.TreeAfter, "unknown:"):
+			res.Problems = append(res.Problems, fmt.Sprintf("check %s: the work tree could not be read around it (%s)", c.Name,
+				strings.TrimPrefix(c.TreeBefore+c.TreeAfter, "unknown: ")))
+		case c.TreeBefore != "" && c.TreeAfter != c.TreeBefore:
+			res.Problems = append(res.Problems, fmt.Sprintf("check %s changed the work tree while it ran", c.Name))
+		case c.Passed && c.TreeAfter != "" && c.TreeAfter != final:
+			res.Problems = append(res.Problems, fmt.Sprintf("the work tree changed after check %s ran", c.Name))
+		}
+	}
 	events, err := w.bundle.Events()
 	if err != nil {
 		return bundle.Result{}, err
 	}
 	var lastChange time.Time
-	var sandboxes []string
 	for _, e := range events {
-		if e.Sandbox != "" && !slices.Contains(sandboxes, e.Sandbox) {
-			sandboxes = append(sandboxes, e.Sandbox)
+		if e.Sandbox != "" && !slices.Contains(res.Sandboxes, e.Sandbox) {
+			res.Sandboxes = append(res.Sandboxes, e.Sandbox)
 		}
 		if Modifying(e.Tool) && e.Time.After(lastChange) {
 			lastChange = e.Time
 		}
 	}
-	res := bundle.Result{
-		Status: bundle.StatusFailed, Reason: reason, Commit: w.req.Commit, Finished: time.Now().UTC(),
-		Artifacts: bundle.Artifacts(), ChangedFiles: files, Findings: findings, OutsideAllowed: outside,
-		Events: len(events), Sandboxes: sandboxes,
-	}
+	res.Events, res.Finished = len(events), time.Now().UTC()
 	switch {
-	case len(outside) > 0:
+	case len(res.OutsideAllowed) > 0 || len(res.Problems) > 0:
 		// A change outside the allowed paths (a test's oracle edited
-		// instead of the code) fails the run whatever the checks said.
+		// instead of the code), or a tree the checks did not see, fails
+		// the run whatever the checks said.
 	case len(w.req.Checks) == 0:
 		res.Status = bundle.StatusUnverified
 	case fresh(v, w.req.Checks, lastChange):
 		res.Status = bundle.StatusPassed
 	}
 	return res, w.bundle.WriteJSON(bundle.ResultFile, res)
-}
-
-// outsideAllowed lists every path of the final change that allowed_paths
-// does not cover: tracked changes against the pinned commit without rename
-// detection (so both sides of a rename count, and deletions, mode and type
-// changes), and untracked files that are not ignored. It is empty when
-// the request has no allowed paths.
-func (w *Workspace) outsideAllowed(ctx context.Context) ([]string, error) {
-	if len(w.req.AllowedPaths) == 0 {
-		return nil, nil
-	}
-	tracked, err := w.Git(ctx, "", "diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", w.req.Commit, "--")
-	if err != nil {
-		return nil, err
-	}
-	untracked, err := w.Git(ctx, "", "ls-files", "-z", "--others", "--exclude-standard")
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, p := range strings.Split(string(tracked)+string(untracked), "\x00") {
-		if p != "" && !w.policy.Writable(p) && !slices.Contains(out, p) {
-			out = append(out, p)
-		}
-	}
-	slices.Sort(out)
-	return out, nil
 }
 
 // fresh reports whether every check has a passing result that started

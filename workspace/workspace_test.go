@@ -323,4 +323,105 @@ func TestFinishFailsOutsideAllowedPaths(t *testing.T) {
 	if res.Status != bundle.StatusFailed || strings.Join(res.OutsideAllowed, ",") != strings.Join(want, ",") {
 		t.Errorf("status %s, outside %v; want failed, %v", res.Status, res.OutsideAllowed, want)
 	}
+	b, _ := os.ReadFile(w.Bundle().File(bundle.ResultFile))
+	if !strings.Contains(string(b), `"expected.txt"`) {
+		t.Errorf("result.json does not name expected.txt:\n%s", b)
+	}
+}
+
+// What a check could do to hide a write from finish is caught: a
+// .gitignore that ignores itself and its neighbours, a .git planted in a
+// directory (git then skips it whole).
+func TestFinishSeesHiddenWrites(t *testing.T) {
+	cases := []struct {
+		name        string
+		files       map[string]string
+		wantOutside []string
+		wantProblem string
+	}{
+		{"a self-ignoring .gitignore", map[string]string{"docs/.gitignore": "*\n", "docs/evil.txt": "x\n"},
+			[]string{"docs/.gitignore", "docs/evil.txt"}, ""},
+		{"a changed root .gitignore", map[string]string{".gitignore": "*.txt\n", "evil.txt": "x\n", "src/ok.go": "package ok\n"},
+			[]string{".gitignore", "evil.txt"}, ""},
+		{"a .git planted in a new directory", map[string]string{"vendor/.git/HEAD": "ref: refs/heads/main\n", "vendor/evil.txt": "x\n"},
+			[]string{"vendor"}, "vendor/.git: a .git planted"},
+		{"a .git planted in an allowed directory", map[string]string{"src/x/.git/HEAD": "ref: refs/heads/main\n", "src/x/a.go": "x\n"},
+			nil, "src/x/.git: a .git planted"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src, sha := gittest.Repo(t, map[string]string{"greeting.txt": "hi\n", "src/main.go": "package main\n"})
+			w, err := prepare(t, workspace.PrepareOptions{Source: src, Commit: sha, RunRoot: t.TempDir(), Name: "r",
+				Config: workspace.Config{AllowedPaths: []string{"greeting.txt", "src/**"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range []string{"vendor/.git", "src/x/.git"} {
+				if _, ok := c.files[d+"/HEAD"]; ok {
+					os.MkdirAll(filepath.Join(w.Dir(), d, "objects"), 0o755)
+					os.MkdirAll(filepath.Join(w.Dir(), d, "refs"), 0o755)
+				}
+			}
+			gittest.Write(t, w.Dir(), c.files)
+			res, err := w.Finish(context.Background(), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != bundle.StatusFailed || strings.Join(res.OutsideAllowed, ",") != strings.Join(c.wantOutside, ",") {
+				t.Errorf("status %s, outside %v; want failed, %v", res.Status, res.OutsideAllowed, c.wantOutside)
+			}
+			if c.wantProblem != "" && !strings.Contains(strings.Join(res.Problems, "\n"), c.wantProblem) {
+				t.Errorf("problems %q, want %q", res.Problems, c.wantProblem)
+			}
+		})
+	}
+}
+
+// A check that rewrites the work tree while it runs (an oracle
+// regenerated, a file formatted) cannot leave the run passed, nor can a
+// change made after the checks by anything but a tool call.
+func TestFinishFailsACheckThatChangedTheTree(t *testing.T) {
+	cases := []struct {
+		name        string
+		during      map[string]string // written while the "check" runs
+		after       map[string]string // written after it, before finish
+		wantStatus  string
+		wantProblem string
+	}{
+		{"nothing changed", nil, nil, bundle.StatusPassed, ""},
+		{"the check rewrote a file", map[string]string{"src/main.go": "package main // formatted\n"}, nil,
+			bundle.StatusFailed, "check test changed the work tree while it ran"},
+		{"the check created a file", map[string]string{"src/new.go": "package main\n"}, nil,
+			bundle.StatusFailed, "check test changed the work tree while it ran"},
+		{"a leftover process wrote after the check", nil, map[string]string{"src/main.go": "package main // later\n"},
+			bundle.StatusFailed, "the work tree changed after check test ran"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src, sha := gittest.Repo(t, map[string]string{"src/main.go": "package main\n"})
+			w, err := prepare(t, workspace.PrepareOptions{Source: src, Commit: sha, RunRoot: t.TempDir(), Name: "r",
+				Config: workspace.Config{AllowedPaths: []string{"src/**"}, Checks: []bundle.Check{{Name: "test", Argv: []string{"true"}}}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			gittest.Write(t, w.Dir(), map[string]string{"src/main.go": "package main // fixed\n"})
+			before, err := w.TreeDigest(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gittest.Write(t, w.Dir(), c.during)
+			if err := w.RecordCheck(bundle.CheckResult{Name: "test", Argv: []string{"true"}, Started: time.Now().UTC(), Ran: true, Passed: true, TreeBefore: before}, "ok\n"); err != nil {
+				t.Fatal(err)
+			}
+			gittest.Write(t, w.Dir(), c.after)
+			res, err := w.Finish(ctx, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != c.wantStatus || (c.wantProblem != "" && !strings.Contains(strings.Join(res.Problems, "\n"), c.wantProblem)) {
+				t.Errorf("status %s, problems %q; want %s, %q", res.Status, res.Problems, c.wantStatus, c.wantProblem)
+			}
+		})
+	}
 }

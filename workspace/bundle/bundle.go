@@ -119,6 +119,11 @@ type CheckResult struct {
 	// StdoutBytes and StderrBytes count all the output, kept or not.
 	StdoutBytes int64 `json:"stdout_bytes"`
 	StderrBytes int64 `json:"stderr_bytes"`
+	// TreeBefore and TreeAfter digest the work tree's change before and
+	// after the check ran (workspace.TreeDigest); when they differ the
+	// check changed the work tree, and the run cannot pass.
+	TreeBefore string `json:"tree_before,omitempty"`
+	TreeAfter  string `json:"tree_after,omitempty"`
 }
 
 // Verification is verification.json: the latest result of each check
@@ -174,6 +179,11 @@ type Result struct {
 	// created, deleted, renamed from or to, mode changed) that the
 	// request's allowed_paths do not cover; any makes the status failed.
 	OutsideAllowed []string `json:"outside_allowed_paths,omitempty"`
+	// Problems say why the run cannot pass beyond the checks' own
+	// results: a check that changed the work tree, a change made after
+	// the checks ran, a .git planted in the work tree, a git directory
+	// rivumi refused to use.
+	Problems []string `json:"problems,omitempty"`
 	// Sandboxes are the OS sandboxes the run's commands ran under (from
 	// its events), in the order first used.
 	Sandboxes []string `json:"sandboxes,omitempty"`

@@ -77,12 +77,16 @@ func (t *Tools) runCheck(ctx context.Context, a RunCheckArgs, n *note) (RunCheck
 			Title: "verification command " + c.Name + " from the configuration",
 		}}},
 	}
+	tree, terr := t.w.TreeDigest(ctx)
+	if terr != nil {
+		tree = "unknown: " + terr.Error() // never equal to the digest after: the run cannot pass
+	}
 	started := time.Now().UTC()
 	res, err := t.h.Run(context.WithValue(ctx, clearanceKey{}, cl), harness.Request{Argv: c.Argv, Dir: dir, Timeout: time.Duration(c.Timeout)})
 	out := RunCheckOutput{CheckResult: bundle.CheckResult{
 		Name: c.Name, Sandbox: t.sandbox(), Argv: c.Argv, Started: started, Ran: res.Ran, ExitCode: res.ExitCode, TimedOut: res.TimedOut,
 		Duration:    float64(res.Duration.Microseconds()) / 1000,
-		StdoutBytes: res.Stdout.Total, StderrBytes: res.Stderr.Total,
+		StdoutBytes: res.Stdout.Total, StderrBytes: res.Stderr.Total, TreeBefore: tree,
 	}}
 	switch {
 	case err != nil:
