@@ -21,8 +21,9 @@ const (
 	// earlier deadline.
 	GitTimeout = 2 * time.Minute
 	// MaxGitOutput bounds what one git call may print; past it the call
-	// fails (a truncated diff would be a wrong one).
-	MaxGitOutput = 64 << 20
+	// fails (a truncated diff would be a wrong one). The buffer never
+	// grows past it.
+	MaxGitOutput = 32 << 20
 	maxGitStderr = 16 << 10
 )
 
@@ -83,7 +84,10 @@ func (e *GitError) Error() string {
 func (e *GitError) Unwrap() error { return e.Err }
 
 // errGitOutput is a git call that printed more than [MaxGitOutput].
-var errGitOutput = fmt.Errorf("output over %d MiB", MaxGitOutput>>20)
+var errGitOutput = errors.New("git printed more than MaxGitOutput: the change is too large to record")
+
+// maxGitOutput is [MaxGitOutput], lowered by tests.
+var maxGitOutput = MaxGitOutput
 
 // git runs git in dir: hardened, in a process group of its own that is
 // killed whole at the deadline, with bounded output. gitDir and workTree
@@ -103,7 +107,7 @@ func git(ctx context.Context, dir, gitDir, workTree, stdin string, args ...strin
 		cmd.Stdin = strings.NewReader(stdin)
 	}
 	var stdout, stderr bytes.Buffer
-	out := &limitedBuffer{buf: &stdout, max: MaxGitOutput, fail: true}
+	out := &limitedBuffer{buf: &stdout, max: maxGitOutput, fail: true}
 	cmd.Stdout, cmd.Stderr = out, &limitedBuffer{buf: &stderr, max: maxGitStderr}
 	err := cmd.Run()
 	if out.over {
@@ -130,7 +134,15 @@ type limitedBuffer struct {
 func (l *limitedBuffer) Write(p []byte) (int, error) {
 	room := l.max - l.buf.Len()
 	if room > 0 {
-		l.buf.Write(p[:min(len(p), room)])
+		n := min(len(p), room)
+		if l.buf.Available() < n {
+			// Grow by doubling, but never past max (bytes.Buffer alone
+			// would reach twice it).
+			b := make([]byte, l.buf.Len(), min(max(2*l.buf.Cap(), l.buf.Len()+n, 4096), l.max))
+			copy(b, l.buf.Bytes())
+			*l.buf = *bytes.NewBuffer(b)
+		}
+		l.buf.Write(p[:n])
 	}
 	if len(p) > room && l.fail {
 		l.over = true

@@ -4,9 +4,55 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/rivumi/rivumi/workspace/internal/gittest"
 )
+
+// A huge diff is bounded: Diff fails clearly past the bound (finish with
+// it, writing a failed result.json), and what rivumi allocated for it
+// stays near the bound, not a multiple of the diff (a 56 MB diff once
+// took 213 MB).
+func TestHugeDiffBounded(t *testing.T) {
+	defer func(m int) { maxGitOutput = m }(maxGitOutput)
+	maxGitOutput = 4 << 20
+	src, sha := gittest.Repo(t, map[string]string{"big.txt": "small\n"})
+	w, err := Prepare(context.Background(), PrepareOptions{Source: src, Commit: sha, RunRoot: t.TempDir(), Name: "r"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	line := []byte(strings.Repeat("0123456789abcdef", 7) + "\n")
+	big := bytes.Repeat(line, (20<<20)/len(line))
+	for i := 0; i < len(big); i += len(line) * 97 {
+		big[i] = 'x' // not one repeated line: a realistic diff
+	}
+	if err := os.WriteFile(filepath.Join(w.Dir(), "big.txt"), big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	out, err := w.Diff(context.Background())
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, errGitOutput) || !strings.Contains(err.Error(), "too large") {
+		t.Fatalf("Diff of a 20 MB change with a 4 MB bound: %v", err)
+	}
+	if len(out) > maxGitOutput {
+		t.Errorf("Diff kept %d bytes, bound %d", len(out), maxGitOutput)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 3*uint64(maxGitOutput) {
+		t.Errorf("Diff allocated %d bytes for a bound of %d", alloc, maxGitOutput)
+	}
+	res, err := w.Finish(context.Background(), "")
+	if err == nil || res.Status != "failed" || len(res.Problems) == 0 {
+		t.Errorf("Finish = %v, %+v; want failed with a problem", err, res)
+	}
+}
 
 // What git prints is bounded: past the bound the call fails rather than
 // return a truncated (wrong) diff, and memory stays near the bound.
