@@ -237,8 +237,13 @@ func TestGitRefusesPlantedConfig(t *testing.T) {
 			marker := filepath.Join(t.TempDir(), "ran")
 			gittest.Write(t, w.Dir(), map[string]string{".gitattributes": "* filter=x\n", "f": "changed"})
 			p.plant(t, w, marker)
-			if _, err := w.Finish(context.Background(), ""); err == nil || !strings.Contains(err.Error(), "not running git") {
-				t.Errorf("Finish = %v, want a refusal", err)
+			if res, err := w.Finish(context.Background(), ""); err == nil || !strings.Contains(err.Error(), "not running git") || res.Status != bundle.StatusFailed {
+				t.Errorf("Finish = %v, %s; want a refusal, failed", err, res.Status)
+			}
+			var res bundle.Result
+			if err := w.Bundle().ReadJSON(bundle.ResultFile, &res); err != nil || res.Status != bundle.StatusFailed ||
+				!strings.Contains(strings.Join(res.Problems, " "), "not running git") {
+				t.Errorf("result.json: %v %+v; want failed, saying why", err, res)
 			}
 			if _, err := w.Diff(context.Background()); err == nil {
 				t.Error("Diff ran")
