@@ -112,11 +112,13 @@ func (w *Workspace) Finish(ctx context.Context, reason string) (bundle.Result, e
 	if err != nil {
 		return failClosed(fmt.Errorf("workspace: diff: %w", err))
 	}
-	if err := w.bundle.WriteText(bundle.PatchFile, string(diff)); err != nil {
+	text := string(diff)
+	diff = nil // one copy of a large diff at a time
+	if err := w.bundle.WriteText(bundle.PatchFile, text); err != nil {
 		return bundle.Result{}, err
 	}
-	res.ChangedFiles, res.Findings = ScanPatch(string(diff))
-	diff = nil
+	res.ChangedFiles, res.Findings = ScanPatch(text)
+	text = ""
 	ch, err := w.change(ctx)
 	if err != nil {
 		return failClosed(fmt.Errorf("workspace: change: %w", err))
