@@ -153,9 +153,10 @@ func (l *limitedBuffer) Write(p []byte) (int, error) {
 
 // checkGitDir refuses a clone's git directory that holds anything through
 // which git would read configuration, objects or attributes from elsewhere,
-// or run code: a config other than [CloneConfig], commondir, config.worktree,
-// info/attributes, objects/info/alternates (and http-alternates), a hook, or
-// a worktrees directory.
+// or run code, or hide files: a config other than [CloneConfig], commondir,
+// config.worktree, info/attributes, a pattern in info/exclude,
+// objects/info/alternates (and http-alternates), grafts, a hook, or a
+// worktrees directory.
 func checkGitDir(gitDir string) error {
 	b, err := os.ReadFile(filepath.Join(gitDir, "config"))
 	if err != nil || string(b) != CloneConfig {
@@ -165,6 +166,15 @@ func checkGitDir(gitDir string) error {
 		"objects/info/http-alternates", "worktrees", "gitdir", "info/grafts"} {
 		if _, err := os.Lstat(filepath.Join(gitDir, name)); err == nil {
 			return fmt.Errorf("the clone's git directory holds %s (planted by a command run in it?): not running git", name)
+		}
+	}
+	// info/exclude could hide untracked files from finish: only the
+	// template's comments are accepted.
+	if b, err := os.ReadFile(filepath.Join(gitDir, "info", "exclude")); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+				return errors.New("the clone's git directory has patterns in info/exclude (planted by a command run in it?): not running git")
+			}
 		}
 	}
 	hooks, _ := os.ReadDir(filepath.Join(gitDir, "hooks"))

@@ -209,6 +209,10 @@ func TestGitRefusesPlantedConfig(t *testing.T) {
 		{"a hook", func(t *testing.T, w *workspace.Workspace, marker string) {
 			os.WriteFile(filepath.Join(w.GitDir(), "hooks", "post-index-change"), []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755)
 		}},
+		{"info/exclude hiding files", func(t *testing.T, w *workspace.Workspace, marker string) {
+			os.MkdirAll(filepath.Join(w.GitDir(), "info"), 0o755)
+			appendFile(t, filepath.Join(w.GitDir(), "info", "exclude"), "*.txt\n")
+		}},
 		{"alternates", func(t *testing.T, w *workspace.Workspace, marker string) {
 			os.WriteFile(filepath.Join(w.GitDir(), "objects", "info", "alternates"), []byte(t.TempDir()+"\n"), 0o644)
 		}},
