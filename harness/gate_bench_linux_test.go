@@ -22,13 +22,16 @@ func BenchmarkGate1000Execs(b *testing.B) {
 		return e.EvaluateArgv(ctx, argv, engine.Cwd(o.Cwd), engine.Workspace(o.Workspace), engine.Grants(o.Grants)), nil
 	})
 	script := "i=0; while [ $i -lt 1000 ]; do /bin/true; i=$((i+1)); done"
-	for _, mode := range []harness.GateMode{harness.GateOff, harness.GateDeny} {
-		name := "plain"
-		if mode != harness.GateOff {
-			name = "gated"
-		}
-		b.Run(name, func(b *testing.B) {
-			h, err := harness.New(harness.Config{Grader: &fakeGrader{}, GateGrader: real, Gate: mode,
+	allowAll := harness.GraderFunc(func(context.Context, []string, harness.GradeOptions) (engine.Verdict, error) {
+		return engine.Verdict{Decision: engine.Allow}, nil
+	})
+	for _, c := range []struct {
+		name   string
+		mode   harness.GateMode
+		grader harness.Grader
+	}{{"plain", harness.GateOff, nil}, {"gated-no-grading", harness.GateDeny, allowAll}, {"gated", harness.GateDeny, real}} {
+		b.Run(c.name, func(b *testing.B) {
+			h, err := harness.New(harness.Config{Grader: &fakeGrader{}, GateGrader: c.grader, Gate: c.mode,
 				Sandbox: harness.SandboxLandlock, Workspace: b.TempDir()})
 			var su *harness.SandboxUnavailableError
 			if errors.As(err, &su) {
