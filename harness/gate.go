@@ -128,3 +128,6 @@ func (h *Harness) gateGrader() Grader {
 	}
 	return h.cfg.Grader
 }
+
+// Gate returns the exec gate's mode in force (GateOff when none).
+func (h *Harness) Gate() GateMode { return h.cfg.Gate }

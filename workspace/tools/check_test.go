@@ -2,6 +2,9 @@ package tools_test
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -69,5 +72,32 @@ func TestSandboxRecorded(t *testing.T) {
 	res, err := f.w.Finish(context.Background(), "")
 	if err != nil || len(res.Sandboxes) != 1 || res.Sandboxes[0] != "landlock" {
 		t.Errorf("result.json sandboxes %v (%v)", res.Sandboxes, err)
+	}
+}
+
+// With the engine and the default sandbox, the exec gate is on: a check
+// (make) whose recipe runs a floor command is stopped at that exec; the
+// file it would delete stays, and the result names the gate.
+func TestRunCheckGatedByDefault(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make not installed")
+	}
+	f := newFixture(t, withEngine(t), func(wc *workspace.Config, tc *tools.Config) {
+		wc.Checks = append(wc.Checks, bundle.Check{Name: "build", Argv: []string{"make", "-f", "gate.mk"}})
+		tc.Harness.Sandbox = harness.SandboxAuto
+	})
+	if err := os.WriteFile(filepath.Join(f.w.Dir(), "gate.mk"), []byte("all:\n\trm -rf src ~\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out tools.RunCheckOutput
+	res := f.call(t, tools.ToolRunCheck, tools.RunCheckArgs{Name: "build"}, &out)
+	if !strings.Contains(out.Sandbox, "+gate:deny") {
+		t.Skipf("no exec gate here (sandbox %q)", out.Sandbox)
+	}
+	if res.OK || out.Passed {
+		t.Errorf("the check passed although its recipe was refused: %+v", out)
+	}
+	if _, err := os.Stat(filepath.Join(f.w.Dir(), "src", "main.go")); err != nil {
+		t.Error("the recipe's rm ran")
 	}
 }

@@ -121,7 +121,7 @@ func New(cfg Config) (*Tools, error) {
 	for _, c := range t.w.Request().Checks {
 		hc.MaxTimeout = max(hc.MaxTimeout, time.Duration(c.Timeout))
 	}
-	h, err := harness.New(hc)
+	h, err := newHarness(hc, cfg.Engine)
 	if err != nil {
 		return nil, fmt.Errorf("tools: %w", err)
 	}
@@ -353,9 +353,34 @@ func compactArgs(args json.RawMessage) json.RawMessage {
 	return buf.Bytes()
 }
 
+// newHarness makes the tools' harness. With the engine and a sandbox of
+// auto or landlock, the exec gate is on by default where the kernel has it
+// (harness.GateDeny: every program a check or the shell starts is graded
+// at its exec, and what the policy denies is refused there); where it
+// cannot run, the harness is made as configured, without it.
+func newHarness(hc harness.Config, e *engine.Engine) (*harness.Harness, error) {
+	if hc.Gate != harness.GateOff || e == nil || (hc.Sandbox != harness.SandboxAuto && hc.Sandbox != harness.SandboxLandlock) {
+		return harness.New(hc)
+	}
+	gated := hc
+	gated.Gate = harness.GateDeny
+	gated.GateGrader = harness.GraderFunc(func(ctx context.Context, argv []string, o harness.GradeOptions) (engine.Verdict, error) {
+		return e.EvaluateArgv(ctx, argv, engine.Cwd(o.Cwd), engine.Workspace(o.Workspace), engine.Grants(o.Grants),
+			engine.FollowSymlinks(true)), nil
+	})
+	if h, err := harness.New(gated); err == nil {
+		return h, nil
+	}
+	return harness.New(hc)
+}
+
 // sandbox names the OS sandbox the tools' commands run under.
+// With the exec gate it says so: "landlock+gate:deny".
 func (t *Tools) sandbox() string {
 	b, _ := t.h.Sandbox()
+	if g := t.h.Gate(); g != harness.GateOff {
+		return string(b) + "+gate:" + string(g)
+	}
 	return string(b)
 }
 
