@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strings"
 	"time"
 
@@ -50,7 +52,7 @@ func SettingsFile(agent Agent, scope Scope, dir, home string, getenv func(string
 var Matchers = map[Agent]string{
 	ClaudeCode: "Bash|Read|Write|Edit|MultiEdit|NotebookEdit|Grep",
 	Gemini:     "run_shell_command|read_file|read_many_files|write_file|replace|grep_search|search_file_content",
-	Codex:      "Bash",
+	Codex:      CodexMatcher,
 }
 
 // Entry is the hook entry Install writes.
@@ -338,6 +340,47 @@ func EscapeGlob(s string) string {
 	return b.String()
 }
 
-// CodexApplyPatchMatcher is the Codex matcher that also guards the native
-// apply_patch tool (`rivumi hook install codex --apply-patch`).
-const CodexApplyPatchMatcher = "Bash|apply_patch"
+// CodexMatcher is the matcher `rivumi hook install codex` writes: every
+// tool of Codex that writes or runs. Codex 0.171 sends exec_command,
+// shell, local_shell and unified_exec to hooks as "Bash", its native
+// apply_patch (and code_mode's tools.apply_patch) as "apply_patch"; the
+// other names are listed for the versions that send them as they are
+// (write_stdin fires no hook in 0.171).
+const CodexMatcher = "Bash|apply_patch|exec_command|shell|local_shell|unified_exec|write_stdin"
+
+// CodexApplyPatchMatcher is the matcher `--apply-patch` used to select;
+// it is the default now ([CodexMatcher]), and the flag is kept so that
+// scripts which pass it keep working.
+const CodexApplyPatchMatcher = CodexMatcher
+
+// CodexGuardedTools are the tool names a Codex entry's matcher must cover:
+// the shell ("Bash", the name Codex sends its shell tools under) and the
+// native apply_patch, which Codex also matches by the aliases "Write" and
+// "Edit". Doctor fails an entry whose matcher misses one.
+var CodexGuardedTools = map[string][]string{"Bash": nil, "apply_patch": {"Write", "Edit"}}
+
+// CodexMatcherMisses returns, sorted, the tools of [CodexGuardedTools]
+// that the hook matcher m does not select (by the name or an alias). An
+// empty matcher or "*" selects every tool; any other is a regular
+// expression, checked here as matching the whole name: a stricter reading
+// than an unanchored match, so a tool reported covered is covered however
+// Codex anchors it. A matcher that is not a valid regular expression
+// misses every tool.
+func CodexMatcherMisses(m string) []string {
+	if m == "" || m == "*" {
+		return nil
+	}
+	re, err := regexp.Compile("^(?:" + m + ")$")
+	var miss []string
+	for t, aliases := range CodexGuardedTools {
+		covered := false
+		for _, n := range append([]string{t}, aliases...) {
+			covered = covered || (err == nil && re.MatchString(n))
+		}
+		if !covered {
+			miss = append(miss, t)
+		}
+	}
+	sort.Strings(miss)
+	return miss
+}

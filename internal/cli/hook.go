@@ -394,7 +394,7 @@ func hookInstall(ctx context.Context, stdio Stdio, args []string) error {
 	timeout := fs.Duration("timeout", 10*time.Second, "the agent's timeout for the hook (the hook's own deadline is 5 s)")
 	matcher := fs.String("matcher", "", "tools the entry hooks (default: the agent's shell and file tools)")
 	thin := fs.Bool("thin", false, "run the thin client rivumi-hook (next to the binary; it relays to the per-user server and runs the full binary when none answers) instead of the full binary")
-	applyPatch := fs.Bool("apply-patch", false, "codex: guard the native apply_patch tool too (matcher "+hook.CodexApplyPatchMatcher+"); the patch's files go through the path policy")
+	applyPatch := fs.Bool("apply-patch", false, "codex: accepted for older scripts; apply_patch is guarded by default now (matcher "+hook.CodexMatcher+")")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), installUsage); fs.PrintDefaults() }
 	var name string
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
@@ -759,6 +759,10 @@ func hookDoctor(ctx context.Context, stdio Stdio, args []string) error {
 				wired++
 				ok("%s: wired in %s (matcher %q): %s", agent, f, e.Matcher, e.Command)
 				if agent == hook.Codex {
+					// A group without a matcher selects every tool.
+					if miss := hook.CodexMatcherMisses(e.Matcher); len(miss) > 0 {
+						fail("codex: the matcher %q in %s misses %s: Codex runs those tools unguarded; run `rivumi hook install codex` again (matcher %q)", e.Matcher, f, strings.Join(miss, ", "), hook.CodexMatcher)
+					}
 					doctorCodexTrust(e, home, root, ok, fail)
 				}
 				doctorEntry(ctx, agent, e, cwd, self, ok, fail)

@@ -555,7 +555,9 @@ trust_level = "trusted"
 	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	a.install("--apply-patch")
+	// The default install, as users run it: it must guard apply_patch too
+	// (it did not: matcher "Bash", and the model wrote .git/hooks/…).
+	a.install()
 	if out, code := a.doctor(); code != 0 {
 		t.Errorf("doctor: exit %d\n%s", code, out)
 	}
@@ -601,6 +603,9 @@ trust_level = "trusted"
 	n = a.calls()
 	codex("apply_patch", map[string]any{"input": "*** Begin Patch\n*** Add File: PATCH-OK.txt\n+hi\n*** End Patch"})
 	a.expect("apply_patch tool, allowed", "PATCH-OK.txt", true, "none", n)
+	n = a.calls()
+	codex("apply_patch", map[string]any{"input": "*** Begin Patch\n*** Add File: .git/hooks/post-commit\n+touch HOOK-RAN\n*** End Patch"})
+	a.expect("apply_patch tool, .git/hooks", ".git/hooks/post-commit", false, "deny", n)
 
 	// The binary gone: Codex marks the hook failed and runs the tool.
 	gone(t, a, func() {
