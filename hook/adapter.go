@@ -456,12 +456,17 @@ func workspaceFor(cfg *Config, cwd string) (string, error) {
 
 // call is a tool call rivumi judges.
 type call struct {
-	shell   bool
-	command string
-	argv    []string
-	cwd     string
-	op      Op
-	paths   []string
+	shell bool
+	// shells are the dialects the command is graded in, the strictest
+	// verdict winning (nil: the configured one, shellDialect);
+	// shellUnknown says the agent named a shell rivumi cannot parse.
+	shells       []string
+	shellUnknown string
+	command      string
+	argv         []string
+	cwd          string
+	op           Op
+	paths        []string
 }
 
 // Shell tools, per agent.
@@ -530,6 +535,12 @@ func toolCall(cfg *Config, tool string, in map[string]any, cwd string) (call, bo
 			}
 		}
 		c := call{shell: true, cwd: cwd}
+		if agent == Codex {
+			var err error
+			if c.shells, c.shellUnknown, err = codexShells(in); err != nil {
+				return c, false, err
+			}
+		}
 		switch cmd := in["command"].(type) {
 		case string:
 			c.command = cmd
@@ -676,7 +687,77 @@ func joinCwd(cwd, d string) string {
 	return path.Join(cwd, d)
 }
 
+// AllShells are the dialects a command is graded in when the agent's shell
+// cannot be known: the strictest verdict wins.
+var AllShells = []string{"bash", "zsh", "sh"}
+
+// RuleShellUnknown is the ask the hook adds when the agent names a shell
+// rivumi cannot parse (fish, PowerShell, …): no grading of the text in
+// bash, zsh or sh says what that shell runs.
+const RuleShellUnknown = "hook.shell-unknown"
+
+// codexShells returns the dialects a Codex shell call is graded in.
+// Codex's exec_command takes a "shell" from the model, and 0.171 does not
+// pass it to the hook: without the field, the command may run in any shell
+// (the user's, or the model's choice), so it is graded in every one of
+// AllShells. A field naming bash, zsh or sh (by path or name) is that
+// dialect alone; any other name is all of them and unknown (capped at ask).
+func codexShells(in map[string]any) (shells []string, unknown string, err error) {
+	switch sh := in["shell"].(type) {
+	case nil:
+		return AllShells, "", nil
+	case string:
+		name := strings.TrimSuffix(strings.ToLower(sh[strings.LastIndexAny(sh, `/\`)+1:]), ".exe")
+		if name == "bash" || name == "rbash" {
+			return []string{"bash"}, "", nil
+		}
+		if p := programs.Lookup(name); p != nil {
+			for _, d := range AllShells {
+				if slices.Contains(p.Dialects[d], name) {
+					return []string{d}, "", nil
+				}
+			}
+		}
+		if name == "" {
+			return AllShells, "", nil
+		}
+		return AllShells, sh, nil
+	default:
+		return nil, "", errors.New(`"tool_input.shell" is not a string`)
+	}
+}
+
+// gradeShell grades c's command in each of its dialects (or the configured
+// one) and returns the strictest verdict: the first graded with the
+// highest decision, its reasons kept.
 func gradeShell(ctx context.Context, cfg *Config, c call, workspace string) (engine.Verdict, error) {
+	shells := c.shells
+	if len(shells) == 0 || c.argv != nil { // an argv runs without a shell
+		shells = []string{shellDialect(cfg)}
+	}
+	var out engine.Verdict
+	for i, sh := range shells {
+		v, err := gradeShellIn(ctx, cfg, c, workspace, sh)
+		if err != nil {
+			return v, err
+		}
+		if i == 0 || v.Decision > out.Decision {
+			out = v
+			if len(shells) > 1 {
+				out.Reasons = append(slices.Clip(out.Reasons), engine.Reason{Rule: "hook.shell-" + sh, Decision: v.Decision, Segment: -1,
+					Text: fmt.Sprintf("graded as %s, the strictest of %s (the agent's shell is not known)", sh, strings.Join(shells, ", "))})
+			}
+		}
+	}
+	if c.shellUnknown != "" && c.argv == nil && out.Decision < engine.Ask {
+		out.Decision = engine.Ask
+		out.Reasons = append(out.Reasons, engine.Reason{Rule: RuleShellUnknown, Decision: engine.Ask, Segment: -1,
+			Text: fmt.Sprintf("the command runs in %q, a shell rivumi does not parse", c.shellUnknown)})
+	}
+	return out, nil
+}
+
+func gradeShellIn(ctx context.Context, cfg *Config, c call, workspace, dialect string) (engine.Verdict, error) {
 	if cfg.NewGrader == nil {
 		return engine.Verdict{}, errors.New("no grader configured")
 	}
@@ -686,7 +767,7 @@ func gradeShell(ctx context.Context, cfg *Config, c call, workspace string) (eng
 	}
 	// The agent runs the command on this machine: paths are graded where
 	// they point (a cloned repo's notes.md → ~/.bashrc).
-	r := server.Request{Cwd: c.cwd, Workspace: workspace, Home: cfg.slash(cfg.Home), Shell: shellDialect(cfg), FollowSymlinks: true}
+	r := server.Request{Cwd: c.cwd, Workspace: workspace, Home: cfg.slash(cfg.Home), Shell: dialect, FollowSymlinks: true}
 	if c.argv != nil {
 		r.Argv = c.argv
 	} else {

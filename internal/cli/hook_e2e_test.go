@@ -584,6 +584,13 @@ trust_level = "trusted"
 	codex("exec_command", map[string]any{"cmd": askProbe})
 	a.expect("ask", "ASK-RAN", false, "deny", n)
 
+	// The model's shell: Codex does not pass exec_command's "shell" to the
+	// hook; zsh runs a glob qualifier's code that bash reads as a glob
+	// (graded as bash it was allowed and ran). Graded in every shell: denied.
+	n = a.calls()
+	codex("exec_command", map[string]any{"cmd": "ls -d *(e^'touch ZSH-RAN'^)", "shell": "zsh"})
+	a.expect("zsh glob qualifier", "ZSH-RAN", false, "deny", n)
+
 	// The directory parameter (workdir arrives as the hook's cwd).
 	if err := os.MkdirAll(filepath.Join(a.proj, ".github", "workflows"), 0o755); err != nil {
 		t.Fatal(err)
