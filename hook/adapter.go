@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -9,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -168,11 +170,12 @@ const (
 
 // payload is the part of the agents' hook input rivumi reads.
 type payload struct {
-	SessionID     string          `json:"session_id"`
-	Cwd           *string         `json:"cwd"`
-	HookEventName *string         `json:"hook_event_name"`
-	ToolName      *string         `json:"tool_name"`
-	ToolInput     json.RawMessage `json:"tool_input"`
+	SessionID      string          `json:"session_id"`
+	TranscriptPath *string         `json:"transcript_path"`
+	Cwd            *string         `json:"cwd"`
+	HookEventName  *string         `json:"hook_event_name"`
+	ToolName       *string         `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
 }
 
 // Answer is the outcome of one hook call.
@@ -368,7 +371,12 @@ func decide(ctx context.Context, cfg *Config, stdin io.Reader) Answer {
 		return failed(`"tool_input" is not an object`)
 	}
 	a := Answer{tool: *p.ToolName, cwd: path.Clean(cfg.slash(*p.Cwd))}
-	a.workspace, err = workspaceFor(cfg, a.cwd)
+	var wsUnknown bool
+	if cfg.Agent == Codex {
+		a.workspace, wsUnknown, err = codexWorkspace(cfg, p.TranscriptPath, a.cwd)
+	} else {
+		a.workspace, err = workspaceFor(cfg, a.cwd)
+	}
 	if err != nil {
 		return failed(err.Error())
 	}
@@ -413,11 +421,83 @@ func decide(ctx context.Context, cfg *Config, stdin io.Reader) Answer {
 			}
 		}
 	}
+	if wsUnknown && a.Verdict.Decision == engine.Allow {
+		a.Verdict.Decision = engine.Ask
+		a.Verdict.Reasons = append(a.Verdict.Reasons, engine.Reason{Rule: RuleWorkspaceUnknown, Decision: engine.Ask, Segment: -1,
+			Text: "the agent's project is not known (no session record, no repository above " + a.cwd + "): the directory the model chose is not taken as the workspace"})
+	}
 	if err := ctx.Err(); err != nil {
 		return failed(fmt.Sprintf("internal deadline of %v passed", cfg.Timeout))
 	}
 	reply(cfg, &a)
 	return a
+}
+
+// RuleWorkspaceUnknown is the ask the hook adds when it cannot tell the
+// agent's project (Codex, no session record and no repository above the
+// directory the model chose): an allow becomes ask.
+const RuleWorkspaceUnknown = "hook.workspace-unknown"
+
+// codexWorkspace returns the workspace of a Codex call. Codex's payload
+// "cwd" is the model's exec_command workdir, so it alone never decides:
+// the configured workspace (--workspace) wins; else the project root of
+// the session's own cwd, read from the session record the payload's
+// transcript_path names (its first line, session_meta); else the project
+// root of cwd when a repository holds it. With none of them, unknown is
+// true and the caller never allows: a workdir of $HOME must not make
+// $HOME the workspace.
+func codexWorkspace(cfg *Config, transcript *string, cwd string) (ws string, unknown bool, err error) {
+	if cfg.Workspace != "" {
+		ws, err = workspaceFor(cfg, cwd)
+		return ws, false, err
+	}
+	if transcript != nil && *transcript != "" {
+		if sc := codexSessionCwd(cfg, *transcript); sc != "" {
+			ws, err = workspaceFor(cfg, sc)
+			return ws, false, err
+		}
+	}
+	ws, err = workspaceFor(cfg, cwd)
+	if err != nil {
+		return "", false, err
+	}
+	if cfg.GOOS == "windows" {
+		return ws, false, nil // the session record is read the same way; no marker check here
+	}
+	if _, err := os.Lstat(filepath.Join(filepath.FromSlash(ws), ".git")); err != nil {
+		return ws, true, nil
+	}
+	return ws, false, nil
+}
+
+// codexSessionCwd returns the cwd recorded in the first line of a Codex
+// session record (`{"type":"session_meta","payload":{"cwd":…}}`), or ""
+// when the file cannot be read or says no absolute cwd. At most 1 MiB is
+// read.
+func codexSessionCwd(cfg *Config, transcript string) string {
+	f, err := os.Open(filepath.FromSlash(transcript))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	line, err := bufio.NewReaderSize(io.LimitReader(f, 1<<20), 64<<10).ReadSlice('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return ""
+	}
+	var meta struct {
+		Type    string `json:"type"`
+		Payload struct {
+			Cwd string `json:"cwd"`
+		} `json:"payload"`
+	}
+	if json.Unmarshal(line, &meta) != nil || meta.Type != "session_meta" {
+		return ""
+	}
+	c := cfg.slash(meta.Payload.Cwd)
+	if !isAbs(c) {
+		return ""
+	}
+	return path.Clean(c)
 }
 
 // workspaceFor picks the project root: the agent's project directory
@@ -736,18 +816,20 @@ func gradeShell(ctx context.Context, cfg *Config, c call, workspace string) (eng
 		shells = []string{shellDialect(cfg)}
 	}
 	var out engine.Verdict
+	won, differ := "", false
 	for i, sh := range shells {
 		v, err := gradeShellIn(ctx, cfg, c, workspace, sh)
 		if err != nil {
 			return v, err
 		}
+		differ = differ || (i > 0 && v.Decision != out.Decision)
 		if i == 0 || v.Decision > out.Decision {
-			out = v
-			if len(shells) > 1 {
-				out.Reasons = append(slices.Clip(out.Reasons), engine.Reason{Rule: "hook.shell-" + sh, Decision: v.Decision, Segment: -1,
-					Text: fmt.Sprintf("graded as %s, the strictest of %s (the agent's shell is not known)", sh, strings.Join(shells, ", "))})
-			}
+			out, won = v, sh
 		}
+	}
+	if differ { // say which shell decided
+		out.Reasons = append(slices.Clip(out.Reasons), engine.Reason{Rule: "hook.shell-" + won, Decision: out.Decision, Segment: -1,
+			Text: fmt.Sprintf("graded as %s, the strictest of %s (the agent's shell is not known)", won, strings.Join(shells, ", "))})
 	}
 	if c.shellUnknown != "" && c.argv == nil && out.Decision < engine.Ask {
 		out.Decision = engine.Ask

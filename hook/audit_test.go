@@ -39,7 +39,7 @@ func TestAuditFailureBlocks(t *testing.T) {
 		{"ask blocks", ClaudeCode, Config{NewGrader: grade(engine.Ask)}, "ls", 2, ""},
 		{"deny stays deny", ClaudeCode, Config{NewGrader: grade(engine.Deny)}, "ls", 0, `"permissionDecision":"deny"`},
 		{"gemini allow blocks", Gemini, Config{NewGrader: grade(engine.Allow)}, "ls", 2, ""},
-		{"codex silence blocks", Codex, Config{NewGrader: grade(engine.Allow)}, "ls", 2, ""},
+		{"codex silence blocks", Codex, Config{NewGrader: grade(engine.Allow), Workspace: "/work/proj"}, "ls", 2, ""},
 		{"best effort answers", ClaudeCode, Config{NewGrader: grade(engine.Allow), AuditBestEffort: true}, "ls", 0, `"permissionDecision":"allow"`},
 		{"shadow never blocks", ClaudeCode, Config{NewGrader: grade(engine.Allow), Shadow: true}, "ls", 0, ""},
 	} {

@@ -2,6 +2,8 @@ package hook
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -69,5 +71,49 @@ func TestGradeShellStrictest(t *testing.T) {
 	v, err := gradeShell(context.Background(), cfg, call{shell: true, command: "x", shells: AllShells, shellUnknown: "fish"}, "/w")
 	if err != nil || v.Decision != engine.Ask || v.Reasons[len(v.Reasons)-1].Rule != RuleShellUnknown {
 		t.Errorf("unknown shell: %v %v %+v, want ask by %s", v.Decision, err, v.Reasons, RuleShellUnknown)
+	}
+}
+
+func TestCodexWorkspace(t *testing.T) {
+	dir := t.TempDir()
+	proj, home := filepath.Join(dir, "proj"), filepath.Join(dir, "home")
+	for _, d := range []string{filepath.Join(proj, ".git"), filepath.Join(proj, "sub"), home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	session := write("s.jsonl", `{"type":"session_meta","payload":{"cwd":"`+proj+`/sub"}}`+"\n"+`{"type":"x"}`+"\n")
+	other := write("o.jsonl", `{"type":"response_item","payload":{"cwd":"`+proj+`"}}`+"\n")
+	relative := write("r.jsonl", `{"type":"session_meta","payload":{"cwd":"proj"}}`)
+	str := func(s string) *string { return &s }
+	for _, tc := range []struct {
+		name       string
+		workspace  string
+		transcript *string
+		cwd        string
+		want       string
+		unknown    bool
+	}{
+		{"session record, workdir outside", "", str(session), home, proj, false},
+		{"session record, workdir inside", "", str(session), filepath.Join(proj, "sub"), proj, false},
+		{"no record, repository", "", nil, filepath.Join(proj, "sub"), proj, false},
+		{"no record, no repository", "", nil, home, home, true},
+		{"record unreadable", "", str(filepath.Join(dir, "gone")), home, home, true},
+		{"not a session_meta line", "", str(other), home, home, true},
+		{"relative session cwd", "", str(relative), home, home, true},
+		{"configured workspace wins", proj, str(session), home, proj, false},
+	} {
+		cfg := &Config{Agent: Codex, Workspace: tc.workspace, Getenv: func(string) string { return "" }, GOOS: "linux"}
+		ws, unknown, err := codexWorkspace(cfg, tc.transcript, tc.cwd)
+		if err != nil || ws != tc.want || unknown != tc.unknown {
+			t.Errorf("%s: codexWorkspace = %q, unknown %v, %v; want %q, unknown %v", tc.name, ws, unknown, err, tc.want, tc.unknown)
+		}
 	}
 }

@@ -599,6 +599,13 @@ trust_level = "trusted"
 	codex("exec_command", map[string]any{"cmd": dirProbe, "workdir": filepath.Join(a.proj, ".github", "workflows")})
 	a.expect("workdir", ".github/workflows/ci.yml", false, "deny", n)
 
+	// A workdir outside the project (the model picks it; Codex sends it as
+	// the hook's cwd): $HOME was taken as the workspace and a PATH hijack
+	// there was allow.workspace-write.
+	n = a.calls()
+	codex("exec_command", map[string]any{"cmd": "mkdir -p .local/bin && printf x > .local/bin/git", "workdir": a.home})
+	a.expect("workdir $HOME", "../home/.local/bin/git", false, "deny", n)
+
 	// apply_patch through the shell, and the native tool.
 	patch := "*** Begin Patch\n*** Add File: .github/workflows/PATCH-RAN.yml\n+on: push\n*** End Patch"
 	n = a.calls()

@@ -125,7 +125,13 @@ func hookScriptParams(t *testing.T, glob string) testscript.Params {
 					event = "BeforeTool"
 				}
 				input := os.Expand(args[2], ts.Getenv)
-				body := `{"session_id":"s1","transcript_path":"/dev/null","cwd":` + strconv.Quote(cwd) +
+				// $PAYLOAD_TRANSCRIPT names the session record (Codex's
+				// session_meta gives the session's own cwd).
+				transcript := "/dev/null"
+				if t := ts.Getenv("PAYLOAD_TRANSCRIPT"); t != "" {
+					transcript = ts.MkAbs(t)
+				}
+				body := `{"session_id":"s1","transcript_path":` + strconv.Quote(transcript) + `,"cwd":` + strconv.Quote(cwd) +
 					`,"hook_event_name":"` + event + `","tool_name":` + strconv.Quote(args[1]) + `,"tool_input":` + input + `}`
 				ts.Check(os.WriteFile(ts.MkAbs("payload.json"), []byte(body), 0o644))
 			},
