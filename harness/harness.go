@@ -733,8 +733,6 @@ func (h *Harness) auditRun(ctx context.Context, res *Result, workspace string, r
 	}
 	e := h.entry(res, workspace)
 	e.Kind = audit.KindRun
-	e.Sandbox = string(res.Sandbox)
-	e.SandboxDetail = res.SandboxDetail
 	if res.Ran {
 		if res.ExitCode >= 0 {
 			code := res.ExitCode
@@ -772,6 +770,11 @@ func (h *Harness) entry(res *Result, workspace string) audit.Entry {
 		Argv: res.Argv, Decision: res.Decision.String(), Policy: res.Verdict.Policy,
 		Approver: res.Approver, Answer: res.Answer,
 		Grants: toAuditGrants(res.GrantsUsed), Added: toAuditGrants(res.GrantsAdded),
+		// Every entry names the walls the command runs (or would run) behind.
+		Sandbox: string(res.Sandbox), SandboxDetail: res.SandboxDetail,
+	}
+	if h.cfg.Gate != GateOff {
+		e.SandboxDetail += "; exec gate " + string(h.cfg.Gate)
 	}
 	if res.graded {
 		e.Verdict = res.Verdict.Decision.String()
