@@ -460,7 +460,22 @@ func hookInstall(ctx context.Context, stdio Stdio, args []string) error {
 			return exitf(ExitError, "hook install: --thin: %v", err)
 		}
 	}
+	// The agent's timeout must outlast rivumi (its deadline, and for the
+	// thin client the relay and the fallback), or a slow grading is cut
+	// off and the agent runs the tool. Unset, it is raised to fit.
+	minTO := hook.MinAgentTimeout(hf.timeout, *thin)
+	timeoutSet := false
+	fs.Visit(func(f *flag.Flag) { timeoutSet = timeoutSet || f.Name == "timeout" })
+	if !timeoutSet && *timeout < minTO {
+		*timeout = minTO.Round(time.Second)
+		if *timeout < minTO {
+			*timeout += time.Second
+		}
+	}
 	e := hook.Entry{Agent: agent, Command: hook.HookCommand(exe, agent, hookArgs...), Matcher: m, Timeout: *timeout}
+	if e.AgentTimeout() < minTO {
+		return exitf(ExitError, "hook install: --timeout %v lets %s cut rivumi off: the hook may take up to %v (its deadline %v%s); give the agent at least %v", *timeout, agent, minTO, hf.timeout, map[bool]string{true: ", plus the thin client's relay and fallback", false: ""}[*thin], minTO)
+	}
 	for _, f := range files {
 		changed, err := hook.Install(f, e)
 		if err != nil {
@@ -758,6 +773,9 @@ func hookDoctor(ctx context.Context, stdio Stdio, args []string) error {
 			for _, e := range entries {
 				wired++
 				ok("%s: wired in %s (matcher %q): %s", agent, f, e.Matcher, e.Command)
+				if p := hook.TimeoutProblem(agent, e); p != "" {
+					fail("%s: %s in %s; run `rivumi hook install %s` again", agent, p, f, agent)
+				}
 				if agent == hook.Codex {
 					// A group without a matcher selects every tool.
 					if miss := hook.CodexMatcherMisses(e.Matcher); len(miss) > 0 {
