@@ -105,7 +105,7 @@ func parsePatch(p string) ([]patchFile, error) {
 				// read below
 			case strings.HasPrefix(line, "rename "), strings.HasPrefix(line, "copy "),
 				strings.HasPrefix(line, "similarity index"), strings.HasPrefix(line, "dissimilarity index"):
-				return nil, at("renames and copies are not applied (delete and add instead)")
+				return nil, at("renames and copies are not applied (delete and add instead): %s", headerPaths(lines, i))
 			case strings.HasPrefix(line, "old mode "), strings.HasPrefix(line, "new mode "):
 				return nil, at("mode changes are not applied")
 			default:
@@ -143,6 +143,43 @@ func parsePatch(p string) ([]patchFile, error) {
 		return nil, refusef("patch: no file headers (--- a/PATH, +++ b/PATH) found")
 	}
 	return files, nil
+}
+
+// headerPaths names both paths of the diff --git header above line i, and
+// those of its rename/copy lines: a refusal says what the patch would
+// have moved where.
+func headerPaths(lines []string, i int) string {
+	var names []string
+	for j := i; j >= 0; j-- {
+		l := lines[j]
+		for _, p := range []string{"rename from ", "rename to ", "rename old ", "rename new ", "copy from ", "copy to "} {
+			if rest, ok := strings.CutPrefix(l, p); ok && j >= i {
+				names = append(names, rest)
+			}
+		}
+		if rest, ok := strings.CutPrefix(l, "diff --git "); ok {
+			if f := strings.Fields(rest); len(f) == 2 {
+				names = append(names, strings.TrimPrefix(f[0], "a/"), strings.TrimPrefix(f[1], "b/"))
+			} else {
+				names = append(names, rest)
+			}
+			break
+		}
+	}
+	for k := i + 1; k < len(lines) && !strings.HasPrefix(lines[k], "diff --git ") && !strings.HasPrefix(lines[k], "@@"); k++ {
+		for _, p := range []string{"rename to ", "rename new ", "copy to "} {
+			if rest, ok := strings.CutPrefix(lines[k], p); ok {
+				names = append(names, rest)
+			}
+		}
+	}
+	var uniq []string
+	for _, n := range names {
+		if !slices.Contains(uniq, n) {
+			uniq = append(uniq, n)
+		}
+	}
+	return strings.Join(uniq, ", ")
 }
 
 func truncate(s string, n int) string {

@@ -100,7 +100,7 @@ func TestApplyPatchRefusals(t *testing.T) {
 // anything, naming what it is; the work tree stays as it was.
 func TestApplyPatchRefusesHostileHeaders(t *testing.T) {
 	for _, c := range []struct{ name, patch, want string }{
-		{"rename old/new (git's older spelling)", "diff --git a/README.md b/src/link\nsimilarity index 90%\nrename old README.md\nrename new src/link\nnew mode 120000\n", "renames and copies"},
+		{"rename old/new (git's older spelling)", "diff --git a/README.md b/src/link\nsimilarity index 90%\nrename old README.md\nrename new src/link\nnew mode 120000\n", "renames and copies are not applied (delete and add instead): README.md, src/link"},
 		{"rename from/to", "diff --git a/README.md b/src/x.md\nsimilarity index 100%\nrename from README.md\nrename to src/x.md\n", "renames and copies"},
 		{"copy", "diff --git a/README.md b/src/x.md\nsimilarity index 100%\ncopy from README.md\ncopy to src/x.md\n", "renames and copies"},
 		{"mode change", "diff --git a/src/main.go b/src/main.go\nold mode 100644\nnew mode 100755\n", "mode changes"},
