@@ -605,6 +605,11 @@ trust_level = "trusted"
 	n = a.calls()
 	codex("exec_command", map[string]any{"cmd": "mkdir -p .local/bin && printf x > .local/bin/git", "workdir": a.home})
 	a.expect("workdir $HOME", "../home/.local/bin/git", false, "deny", n)
+	// Codex names its session record (transcript_path, first line
+	// session_meta with the session's cwd): the workspace is the project.
+	if calls := a.auditAnswers(); len(calls) > n && calls[len(calls)-1]["workspace"] != a.proj {
+		t.Errorf("workdir $HOME: workspace %v, want the session's project %s", calls[len(calls)-1]["workspace"], a.proj)
+	}
 
 	// apply_patch through the shell, and the native tool.
 	patch := "*** Begin Patch\n*** Add File: .github/workflows/PATCH-RAN.yml\n+on: push\n*** End Patch"
