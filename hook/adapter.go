@@ -172,6 +172,7 @@ const (
 type payload struct {
 	SessionID      string          `json:"session_id"`
 	TranscriptPath *string         `json:"transcript_path"`
+	PermissionMode string          `json:"permission_mode"`
 	Cwd            *string         `json:"cwd"`
 	HookEventName  *string         `json:"hook_event_name"`
 	ToolName       *string         `json:"tool_name"`
@@ -200,6 +201,8 @@ type Answer struct {
 
 	tool, command, cwd, workspace string
 	paths                         []string
+	// permissionMode is the payload's permission_mode (Claude Code).
+	permissionMode string
 }
 
 // Run handles one hook call: it reads the payload from stdin, grades it,
@@ -370,7 +373,7 @@ func decide(ctx context.Context, cfg *Config, stdin io.Reader) Answer {
 	if input == nil {
 		return failed(`"tool_input" is not an object`)
 	}
-	a := Answer{tool: *p.ToolName, cwd: path.Clean(cfg.slash(*p.Cwd))}
+	a := Answer{tool: *p.ToolName, cwd: path.Clean(cfg.slash(*p.Cwd)), permissionMode: p.PermissionMode}
 	var wsUnknown bool
 	if cfg.Agent == Codex {
 		a.workspace, wsUnknown, err = codexWorkspace(cfg, p.TranscriptPath, a.cwd)
@@ -904,6 +907,14 @@ func reply(cfg *Config, a *Answer) {
 	case engine.Deny:
 		a.Reply, a.Reason = "deny", "rivumi denies: "+reasonText(v)
 	case engine.Ask:
+		if ignoresAsk(cfg, a) && cfg.AskAs != AskPass && cfg.AskAs != AskAllow {
+			// Claude Code 2.1.332 runs the tool on a hook's ask in
+			// bypassPermissions (2.1.197 honoured it).
+			a.Reply = "deny"
+			a.Reason = fmt.Sprintf("rivumi needs a human to confirm this, and this session's permission mode (%s) ignores a hook's ask, so it is denied: %s%s",
+				a.permissionMode, sentence(reasonText(v)), grantHint(v, a.workspace))
+			return
+		}
 		if askable(cfg) {
 			a.Reply, a.Reason = "ask", "rivumi asks: "+sentence(reasonText(v))+grantHint(v, a.workspace)
 			return
@@ -926,6 +937,12 @@ func reply(cfg *Config, a *Answer) {
 		// Not a decision (a zero Verdict): fail closed.
 		a.Reply, a.Reason = "deny", "rivumi denies: no decision was reached"
 	}
+}
+
+// ignoresAsk reports whether the session's permission mode makes the agent
+// run the tool on an ask answer: Claude Code's bypassPermissions.
+func ignoresAsk(cfg *Config, a *Answer) bool {
+	return cfg.Agent == ClaudeCode && a.permissionMode == "bypassPermissions"
 }
 
 // askable reports whether an ask verdict is answered with ask: always on

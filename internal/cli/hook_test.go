@@ -131,7 +131,12 @@ func hookScriptParams(t *testing.T, glob string) testscript.Params {
 				if t := ts.Getenv("PAYLOAD_TRANSCRIPT"); t != "" {
 					transcript = ts.MkAbs(t)
 				}
-				body := `{"session_id":"s1","transcript_path":` + strconv.Quote(transcript) + `,"cwd":` + strconv.Quote(cwd) +
+				// $PAYLOAD_PERMISSION_MODE sets permission_mode (Claude Code).
+				mode := ""
+				if m := ts.Getenv("PAYLOAD_PERMISSION_MODE"); m != "" {
+					mode = `,"permission_mode":` + strconv.Quote(m)
+				}
+				body := `{"session_id":"s1","transcript_path":` + strconv.Quote(transcript) + mode + `,"cwd":` + strconv.Quote(cwd) +
 					`,"hook_event_name":"` + event + `","tool_name":` + strconv.Quote(args[1]) + `,"tool_input":` + input + `}`
 				ts.Check(os.WriteFile(ts.MkAbs("payload.json"), []byte(body), 0o644))
 			},
