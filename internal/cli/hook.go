@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -847,6 +848,23 @@ func doctorEntry(ctx context.Context, agent hook.Agent, e hook.Installed, cwd, s
 		}
 		ok("%s: %s is executable%s", agent, bin, same)
 	}
+	// A thin client falls back to the full binary beside it: without it,
+	// every call no server answers is blocked.
+	if strings.HasPrefix(filepath.Base(bin), "rivumi-hook") {
+		real := bin
+		if r, err := filepath.EvalSymlinks(bin); err == nil {
+			real = r
+		}
+		full := filepath.Join(filepath.Dir(real), "rivumi")
+		if runtime.GOOS == "windows" {
+			full += ".exe"
+		}
+		if fi, err := os.Stat(full); err != nil || fi.IsDir() || (runtime.GOOS != "windows" && fi.Mode()&0o111 == 0) {
+			fail("%s: the thin client %s has no full binary beside it (%s): every call the server does not answer is blocked; reinstall rivumi there, or `rivumi hook install %s` without --thin", agent, bin, full, agent)
+		} else {
+			ok("%s: the thin client's fallback %s is executable", agent, full)
+		}
+	}
 	// In-process, with the default configuration.
 	var h hookFlags
 	h.register(flag.NewFlagSet("defaults", flag.ContinueOnError)) // sets the defaults
@@ -877,6 +895,12 @@ func doctorEntry(ctx context.Context, agent hook.Agent, e hook.Installed, cwd, s
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		code = ee.ExitCode()
+		// Killed by a signal: -1, or 128+N through the shell (rivumi
+		// itself exits 0, 1 or 2).
+		if code < 0 || code > 128 {
+			fail("%s: the entry died (%v%s): a hook that dies by a signal fails open: the agent runs the tool (Gemini CLI too, measured)", agent, ee, map[bool]string{true: ", " + firstLine(cerr.String()), false: ""}[cerr.Len() > 0])
+			return
+		}
 	} else if err != nil {
 		fail("%s: running the entry: %v", agent, err)
 		return
