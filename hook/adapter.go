@@ -410,7 +410,7 @@ func decide(ctx context.Context, cfg *Config, stdin io.Reader) Answer {
 			protected = append(slices.Clip(protected), cfg.MoreProtected()...)
 		}
 		pp := PathPolicy{Workspace: a.workspace, Home: cfg.Home, Protected: protected, Secrets: cfg.Secrets,
-			Windows: cfg.GOOS == "windows"}
+			Scratch: agentScratch[cfg.Agent], Windows: cfg.GOOS == "windows"}
 		a.Verdict = engine.Verdict{Decision: engine.Allow, Policy: PolicyID}
 		var reasons []engine.Reason
 		for _, path := range call.paths {
@@ -557,6 +557,13 @@ var shellTools = map[Agent]map[string]bool{
 	ClaudeCode: {"Bash": true},
 	Gemini:     {"run_shell_command": true},
 	Codex:      {"Bash": true, "shell": true, "local_shell": true},
+}
+
+// agentScratch are, per agent, the agent's own scratch directories under
+// its configuration (PathPolicy.Scratch): Gemini CLI writes its plans to
+// ~/.gemini/tmp/<project>/plans/.
+var agentScratch = map[Agent][]string{
+	Gemini: {"~/.gemini/tmp/*/plans/"},
 }
 
 // fileTool says which input fields of a file tool hold paths.

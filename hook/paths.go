@@ -38,6 +38,7 @@ const (
 	RuleProtectedPattern  = "path.protected-pattern"
 	RuleCriticalWrite     = "path.critical-write"
 	RuleWriteOutside      = "path.write-outside"
+	RuleAgentScratch      = "path.agent-scratch"
 	RuleInstructionsWrite = "path.instructions-write"
 	RuleWriteWorkspace    = "path.write-workspace"
 	RuleProjectCodeWrite  = "path.project-code-write"
@@ -98,6 +99,11 @@ type PathPolicy struct {
 	Protected []string
 	// Secrets are globs, as Protected, reads of which ask.
 	Secrets []string
+	// Scratch are globs, as Protected, of the agent's own scratch space
+	// (Gemini CLI's plan directory): writes there are allowed though
+	// they fall in agent configuration, unless a Protected pattern or
+	// the resolved path (a symlink out) says otherwise.
+	Scratch []string
 	// Windows takes the paths (name, cwd, Workspace, Home) in Windows
 	// spellings and judges them in the slash form of [winpath.ToSlash]
 	// (C:\Users\x → /c/Users/x); a path it refuses (UNC, streams, 8.3
@@ -267,6 +273,9 @@ func (p *PathPolicy) decide(op Op, name, abs, ws, home string) engine.Verdict {
 		case p.matches(p.Protected, abs, ws, home):
 			return pathVerdict(engine.Deny, engine.LayerDeny, RuleProtectedPattern, shown, "Writing a protected path",
 				"The path matches a protected pattern of this installation; change it by hand, not from an agent.")
+		case !strings.Contains("/"+abs+"/", "/../") && p.matches(p.Scratch, abs, ws, home):
+			return pathVerdict(engine.Allow, engine.LayerAllow, RuleAgentScratch, shown, "Writing the agent's own scratch space",
+				"The agent keeps its working files here (Gemini CLI's plans); they configure nothing.")
 		case protectedClasses[class]:
 			return pathVerdict(engine.Deny, engine.LayerDeny, RuleProtectedWrite, shown, "Writing a protected path",
 				".git/, agent and rivumi configuration, shell start-up files, ~/.ssh, CI workflows and .envrc control what runs later, outside any review ("+class+"). Change them by hand, not from an agent.")

@@ -163,3 +163,44 @@ func TestClassSetsMatchRego(t *testing.T) {
 		t.Errorf("not found in segment.rego: %v", sets)
 	}
 }
+
+// Gemini CLI's plan directory is the agent's own scratch: writes there are
+// allowed, the rest of ~/.gemini stays protected, and a symlink in the plan
+// directory pointing out is judged where it points.
+func TestPathPolicyScratch(t *testing.T) {
+	root := t.TempDir()
+	ws, home := filepath.Join(root, "ws"), filepath.Join(root, "home")
+	plans := filepath.Join(home, ".gemini", "tmp", "proj-1a2b", "plans")
+	for _, d := range []string{ws, plans} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(home, ".bashrc"), filepath.Join(plans, "rc.md")); err != nil {
+		t.Fatal(err)
+	}
+	p := &PathPolicy{Workspace: ws, Home: home, Scratch: agentScratch[Gemini]}
+	for _, c := range []struct {
+		path string
+		want engine.Decision
+		rule string
+	}{
+		{plans + "/plan.md", engine.Allow, RuleAgentScratch},
+		{plans + "/sub/step.md", engine.Allow, RuleAgentScratch},
+		{"~/.gemini/tmp/other/plans/p.md", engine.Allow, RuleAgentScratch},
+		{plans + "/rc.md", engine.Deny, RuleProtectedWrite},                  // a link to ~/.bashrc
+		{plans + "/../../../settings.json", engine.Deny, RuleProtectedWrite}, // .. out of the plans
+		{home + "/.gemini/settings.json", engine.Deny, RuleProtectedWrite},
+		{home + "/.gemini/tmp/proj-1a2b/chats/x.json", engine.Deny, RuleProtectedWrite},
+	} {
+		v := p.Check(OpWrite, c.path, ws)
+		if v.Decision != c.want || len(v.Reasons) == 0 || v.Reasons[0].Rule != c.rule {
+			t.Errorf("write %s: %v %+v, want %v by %s", c.path, v.Decision, v.Reasons, c.want, c.rule)
+		}
+	}
+	// Other agents have no scratch there.
+	p.Scratch = agentScratch[ClaudeCode]
+	if v := p.Check(OpWrite, plans+"/plan.md", ws); v.Decision != engine.Deny {
+		t.Errorf("claude-code writing Gemini's plans: %v, want deny", v.Decision)
+	}
+}
