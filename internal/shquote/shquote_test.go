@@ -20,6 +20,10 @@ func TestWord(t *testing.T) {
 		{"~", "'~'"},
 		{"a%b", "'a%b'"},
 		{"é", "'é'"},
+		{"\r\n", `$'\x0d\x0a'`},
+		{"ls\rnpm i", `$'ls\x0dnpm i'`},
+		{"a'\\\tb", `$'a\'\\\x09b'`},
+		{"\x7f", `$'\x7f'`},
 	} {
 		if got := Word(tc.in); got != tc.want {
 			t.Errorf("Word(%q) = %q, want %q", tc.in, got, tc.want)
