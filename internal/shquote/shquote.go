@@ -12,7 +12,7 @@ import (
 // escaped) when it holds a control character, so a carriage return or
 // other invisible byte is visible and read back exactly (a plain '…' word
 // holding a CR is shown as another command and is read back without it by
-// some parsers); single-quoted otherwise, each ' written as '\''. The shell
+// some parsers); single-quoted otherwise, each ' written as '\”. The shell
 // reads the result back as exactly s, with no expansion.
 func Word(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
