@@ -75,9 +75,15 @@ func ParsePatterns(ss []string) ([]Pattern, error) {
 
 // Match reports whether the cleaned relative path rel matches: segment by
 // segment, with "**" matching any number of whole segments (none
-// included). A path with a ".." or ".git" segment never matches.
+// included). Only a path in Clean's normal form can match: a path Clean
+// refuses (a ".." or ".git" segment, a NUL or other byte that could make
+// it name .git elsewhere) or would rewrite never matches, whatever the
+// pattern, so no pattern decides by luck what names .git.
 func (p Pattern) Match(rel string) bool {
 	if len(p.segs) == 0 {
+		return false
+	}
+	if c, err := Clean(rel); err != nil || c != rel {
 		return false
 	}
 	name := strings.Split(rel, "/")
