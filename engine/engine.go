@@ -2,6 +2,9 @@ package engine
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -257,7 +260,28 @@ func (e *Engine) fail(rule string, layer Layer, why string) Verdict {
 func (e *Engine) evaluate(ctx context.Context, cmd *parser.Command, c *evalConfig) (v Verdict, ok bool) {
 	v, _, ok = e.evaluateAll(ctx, cmd, c, false)
 	v.Reasons = deciding(v.Decision, v.Reasons)
+	v.Policy = policyWithGrants(v.Policy, c.grants)
 	return v, ok
+}
+
+// policyWithGrants is the policy hash a verdict names: the compiled
+// policy's (which covers the standing grants of the configuration) mixed
+// with the call's grants (a workspace's `rivumi grant add` store among
+// them), in any order, so the same hash never answers ask and allow.
+// Without grants it is the compiled hash itself.
+func policyWithGrants(hash string, grants []Grant) string {
+	if len(grants) == 0 || hash == "" {
+		return hash
+	}
+	keys := make([]string, 0, len(grants))
+	for _, g := range grants {
+		b, _ := json.Marshal(g)
+		keys = append(keys, string(b))
+	}
+	slices.Sort(keys)
+	h := sha256.New()
+	h.Write([]byte(hash + "\x00grants\x00" + strings.Join(keys, "\n")))
+	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 // evaluateAll grades cmd and returns the verdict with the reasons of every
