@@ -83,6 +83,17 @@ func Parse(text string, opts ...Option) (*Command, error) {
 		p.cmd.Shape.Error = pe
 		return p.cmd, pe
 	}
+	if i := bareCR(text); i >= 0 {
+		// bash reads a carriage return not ending a line as a character
+		// of the word (ls⏎npm install x runs a program named ls\rnpm);
+		// mvdan's parser reads it as a blank. The stricter reading is no
+		// reading: the text is refused.
+		line := 1 + strings.Count(text[:i], "\n")
+		col := i - strings.LastIndexByte(text[:i], '\n')
+		pe := &ParseError{Line: line, Col: col, Msg: "carriage return inside a line (bash reads it as part of a word)"}
+		p.cmd.Shape.Error = pe
+		return p.cmd, pe
+	}
 	src := bashLineEnds(text, cfg.shell)
 	file, err := parseText(src, cfg.shell)
 	if err != nil {
@@ -581,4 +592,20 @@ func soleParam(w *syntax.Word) *syntax.ParamExp {
 		return nil
 	}
 	return pe
+}
+
+// bareCR returns the offset of the first carriage return of text that is
+// not followed by a line feed, or -1.
+func bareCR(text string) int {
+	for off := 0; ; {
+		i := strings.IndexByte(text[off:], '\r')
+		if i < 0 {
+			return -1
+		}
+		off += i
+		if off+1 >= len(text) || text[off+1] != '\n' {
+			return off
+		}
+		off++
+	}
 }
