@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 )
 
 // change is the work tree's difference from the pinned commit.
@@ -197,7 +196,7 @@ func entryDigest(root *os.Root, rel string) string {
 	case !fi.Mode().IsRegular():
 		return "special " + fi.Mode().String()
 	}
-	f, err := root.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	f, err := root.OpenFile(rel, os.O_RDONLY|readFlags, 0)
 	if err != nil {
 		return "error " + err.Error()
 	}
