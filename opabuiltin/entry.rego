@@ -15,6 +15,22 @@ package rivumi.entry
 # The policy hash `rivumi policy build` recorded.
 policy := object.get(data.rivumi.meta, "policy", "")
 
+# The verdict's policy hash: the recorded one mixed with the call's grants,
+# as the engine names it (engine.policyWithGrants), so that a verdict a
+# grant changed never shares a hash with the one it replaced.
+verdict_policy := policy if count(grants) == 0
+
+verdict_policy := policy if {
+	count(grants) > 0
+	policy == ""
+}
+
+verdict_policy := substring(crypto.sha256(concat("", [policy, "\u0000grants\u0000", concat("\n", sort(keys))])), 0, 16) if {
+	count(grants) > 0
+	policy != ""
+	keys := [json.marshal({"prefix": object.get(g, "prefix", null), "rules": object.get(g, "rules", null)}) | some g in grants]
+}
+
 rules := object.get(data.rivumi.meta, "rules", {})
 
 known_keys := {"command", "argv", "cwd", "workspace", "home", "shell"}
@@ -171,16 +187,16 @@ verdict := fail("engine.bad-input", concat("; ", input_problems)) if {
 	count(input_problems) > 0
 } else := fail("engine.limit", limit_why) if {
 	parsed.limit != ""
-} else := {"decision": "deny", "policy": policy, "reasons": [floor_reason(id) | some id in parsed.floor]} if {
+} else := {"decision": "deny", "policy": verdict_policy, "reasons": [floor_reason(id) | some id in parsed.floor]} if {
 	parsed.error != null
 	count(parsed.floor) > 0
-} else := {"decision": "ask", "policy": policy, "reasons": [{
+} else := {"decision": "ask", "policy": verdict_policy, "reasons": [{
 	"rule": "engine.parse-error", "layer": "engine", "decision": "ask", "segment": -1,
 	"title": "The command does not parse",
 	"justification": parse_why,
 }]} if {
 	parsed.error != null
-} else := {"decision": "allow", "policy": policy, "reasons": [{
+} else := {"decision": "allow", "policy": verdict_policy, "reasons": [{
 	"rule": "engine.empty", "layer": "engine", "decision": "allow", "segment": -1,
 	"title": "Nothing to run", "justification": "The text holds no command (only blanks or comments).",
 }]} if {
@@ -191,7 +207,7 @@ verdict := fail("engine.bad-input", concat("; ", input_problems)) if {
 	count(unknown_rules) > 0
 } else := fail("engine.error", sprintf("unknown decisions %v", [bad_decisions])) if {
 	count(bad_decisions) > 0
-} else := {"decision": final, "policy": policy, "reasons": [h | some h in hits; h.decision == final]} if {
+} else := {"decision": final, "policy": verdict_policy, "reasons": [h | some h in hits; h.decision == final]} if {
 	# Positively guarded: when rivumi.parse fails (undefined without
 	# strict builtin errors) no branch holds and the default denies.
 	count(parsed.segments) > 0

@@ -21,6 +21,7 @@ var quoted = regexp.MustCompile(`"([a-z][a-z0-9.+_-]*)"`)
 var legacySets = map[string]string{
 	// The parser's dialects (bash, sh as POSIX, zsh), not program sets.
 	"internal/cli/hook.go: bash sh zsh":  "dialect names",
+	"hook/adapter.go: bash sh zsh":       "dialect names (an agent shell rivumi cannot know is graded in each)",
 	"opabuiltin/builtin.go: bash sh zsh": "dialect names",
 	"parser/parse.go: bash sh zsh":       "dialect names",
 	// Language words looked for inside vim commands (:py, :lua …).
@@ -40,6 +41,7 @@ var legacyTables = map[string]string{
 	"workspace/tools/shell.go: : [ echo false printf test true": "builtins the shell tool runs in process",
 	"workspace/tools/shell.go: cd exit pwd":                     "builtins the shell tool runs in process",
 	"parser/parse.go: bash sh zsh":                              "the parser's dialects",
+	"hook/adapter.go: bash sh zsh":                              "the parser's dialects",
 	// Programs that act on a link itself (data flow, merged from the flow
 	// work): next to move, as a kind.
 	"parser/provenance.go: ln mv rm rmdir unlink": "legacy: programs that act on a link, not its target",
