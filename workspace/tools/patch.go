@@ -80,7 +80,11 @@ func parsePatch(p string) ([]patchFile, error) {
 		if inHeader {
 			switch {
 			case strings.HasPrefix(line, "index "):
-				if f := strings.Fields(line); len(f) == 3 && f[2] != "100644" && f[2] != "100755" {
+				f := strings.Fields(line)
+				switch {
+				case (len(f) != 2 && len(f) != 3) || !strings.Contains(f[1], ".."):
+					return nil, at("malformed index line %q", truncate(line, 60))
+				case len(f) == 3 && f[2] != "100644" && f[2] != "100755":
 					return nil, at("file mode %s (symlinks and submodules are not applied)", f[2])
 				}
 				continue
