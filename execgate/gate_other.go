@@ -21,23 +21,5 @@ func SendFD(int, int) error { return errNoGate }
 // RecvFD: no gate here.
 func RecvFD(int) (int, error) { return -1, errNoGate }
 
-// Exec is one exec the gate decides.
-type Exec struct {
-	PID  int
-	Path string
-	Argv []string
-	Dir  string
-}
-
-// Decide answers one exec.
-type Decide func(Exec) error
-
-// Decision is what the gate answered for one exec.
-type Decision struct {
-	Exec
-	Allowed bool
-	Reason  string
-}
-
 // Serve: no gate here.
 func Serve(context.Context, int, Decide, func(Decision)) error { return errNoGate }

@@ -31,19 +31,7 @@ var denyRm = harness.GraderFunc(func(_ context.Context, argv []string, _ harness
 func TestGateStopsDeniedExecs(t *testing.T) {
 	for _, mode := range []harness.GateMode{harness.GateDeny, harness.GateAsk} {
 		t.Run(string(mode), func(t *testing.T) {
-			ws := t.TempDir()
-			h, err := harness.New(harness.Config{Grader: &fakeGrader{}, GateGrader: denyRm, Gate: mode,
-				Sandbox: harness.SandboxAuto, Workspace: ws, KillGrace: 300 * time.Millisecond})
-			var su *harness.SandboxUnavailableError
-			if errors.As(err, &su) {
-				if os.Getenv("CI") == "true" {
-					t.Fatal(err)
-				}
-				t.Skip(err)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			h, ws := sandboxed(t, harness.SandboxLandlock, harness.Config{GateGrader: denyRm, Gate: mode})
 			keep, made := filepath.Join(ws, "keep"), filepath.Join(ws, "made")
 			os.WriteFile(keep, []byte("x"), 0o644)
 			script := "touch " + made + "; rm -f " + keep + "; curl --version >/dev/null 2>&1; echo curl=$?"

@@ -1,0 +1,21 @@
+package execgate
+
+// Exec is one execve or execveat the gate decides: the calling process,
+// the program path as given (relative paths joined to the directory they
+// are relative to), its argv, and the process's working directory.
+type Exec struct {
+	PID  int
+	Path string
+	Argv []string
+	Dir  string
+}
+
+// Decide answers one exec: nil lets it run, an error refuses it (EPERM).
+type Decide func(Exec) error
+
+// Decision is what the gate answered for one exec.
+type Decision struct {
+	Exec
+	Allowed bool
+	Reason  string
+}
