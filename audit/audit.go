@@ -78,10 +78,12 @@ type Process struct {
 	Killed bool     `json:"killed"` // false: it could not be stopped and still runs
 }
 
-// Exec is one exec the gate decided: the process, its argv (redacted),
+// Exec is one exec the gate decided: the process and its parent (the
+// tree: a record whose PID is another's PPID started it), its argv (redacted),
 // and the rule that refused it ("" when it ran).
 type Exec struct {
 	PID     int      `json:"pid"`
+	PPID    int      `json:"ppid,omitempty"`
 	Argv    []string `json:"argv,omitempty"`
 	Allowed bool     `json:"allowed"`
 	Rule    string   `json:"rule,omitempty"`

@@ -1,10 +1,12 @@
 package execgate
 
-// Exec is one execve or execveat the gate decides: the calling process,
-// the program path as given (relative paths joined to the directory they
-// are relative to), its argv, and the process's working directory.
+// Exec is one execve or execveat the gate decides: the calling process
+// and its parent (0 when it could not be read), the program path as given
+// (relative paths joined to the directory they are relative to), its argv,
+// and the process's working directory.
 type Exec struct {
 	PID  int
+	PPID int
 	Path string
 	Argv []string
 	Dir  string

@@ -238,7 +238,25 @@ func readExec(listener int, req notif) (Exec, error) {
 	if err := ioctl(listener, ioctlNotifIDValid, unsafe.Pointer(&id)); err != nil {
 		return Exec{}, fmt.Errorf("the exec is no longer pending: %w", err)
 	}
-	return Exec{PID: pid, Path: path, Argv: argv, Dir: dir}, nil
+	return Exec{PID: pid, PPID: parentOf(pid), Path: path, Argv: argv, Dir: dir}, nil
+}
+
+// parentOf reads the parent of pid from /proc/PID/stat (0 if it cannot).
+func parentOf(pid int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := bytes.Fields(b[i+1:])
+	if len(f) < 2 {
+		return 0
+	}
+	pp, _ := strconv.Atoi(string(f[1]))
+	return pp
 }
 
 // readString reads a NUL-terminated string at addr, up to max bytes.

@@ -40,6 +40,7 @@ func ParseGateMode(s string) (GateMode, error) {
 // GatedExec is one exec the gate decided in a run.
 type GatedExec struct {
 	PID     int
+	PPID    int // the process that called exec's parent (0: unknown)
 	Path    string
 	Argv    []string
 	Allowed bool

@@ -103,7 +103,7 @@ func (g *gate) decide(ctx context.Context) execgate.Decide {
 func (g *gate) record(d execgate.Decision) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.execs = append(g.execs, GatedExec{PID: d.PID, Path: d.Path, Argv: audit.RedactArgv(d.Argv), Allowed: d.Allowed, Rule: d.Reason})
+	g.execs = append(g.execs, GatedExec{PID: d.PID, PPID: d.PPID, Path: d.Path, Argv: audit.RedactArgv(d.Argv), Allowed: d.Allowed, Rule: d.Reason})
 }
 
 // gateGrader is [Config.GateGrader], else [Config.Grader].

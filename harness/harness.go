@@ -747,7 +747,7 @@ func (h *Harness) auditRun(ctx context.Context, res *Result, workspace string, r
 			e.Escaped = append(e.Escaped, audit.Process{PID: p.PID, Argv: p.Argv, Killed: p.Killed})
 		}
 		for _, x := range res.Execs {
-			e.Execs = append(e.Execs, audit.Exec{PID: x.PID, Argv: x.Argv, Allowed: x.Allowed, Rule: x.Rule})
+			e.Execs = append(e.Execs, audit.Exec{PID: x.PID, PPID: x.PPID, Argv: x.Argv, Allowed: x.Allowed, Rule: x.Rule})
 		}
 		e.Stdout = &audit.Bytes{Total: res.Stdout.Total, Kept: res.Stdout.Kept(), Dropped: res.Stdout.Dropped}
 		e.Stderr = &audit.Bytes{Total: res.Stderr.Total, Kept: res.Stderr.Kept(), Dropped: res.Stderr.Dropped}
