@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"strings"
 	"sync"
 	"time"
 )
@@ -147,6 +148,9 @@ var page = sync.OnceValue(func() *template.Template {
 		"f":      func(x float64) string { return fmt.Sprintf("%.1f", x) },
 		"labelW": func() float64 { return labelW },
 		"plus":   func(a, b float64) float64 { return a + b },
+		"stamp":  stamp,
+		"argv":   argvText,
+		"indent": func(n int) string { return strings.Repeat("  ", n) },
 	}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -219,6 +223,16 @@ svg text { font: 12px system-ui, sans-serif; fill: #333; }
 </div>
 {{end}}{{else}}<p>None: every ask came from a rule.</p>{{end}}
 </section>
+
+{{if .S.Gate.Runs}}<section id="exec-gate">
+<h2>Exec gate</h2>
+<p><strong>{{.S.Gate.Runs}}</strong> gated runs made <strong>{{.S.Gate.Execs}}</strong> execs; <strong id="gate-refused">{{.S.Gate.Refused}}</strong> were refused.</p>
+{{range .S.Gate.Trees}}<div class="exec-tree">
+<p><code>{{.Command}}</code> <span class="muted">{{stamp .Time}} · {{.Source}} · {{.Refused}} of {{.Execs}} execs refused</span></p>
+<pre>{{range .Tree}}{{indent .Depth}}{{if .Exec.Allowed}}{{argv .Exec.Argv}}{{else}}<strong data-rule="{{.Exec.Rule}}">{{argv .Exec.Argv}}  ✗ {{.Exec.Rule}}</strong>{{end}}{{if gt .Attempts 1}} <span class="muted">(×{{.Attempts}})</span>{{end}}
+{{end}}</pre>
+</div>
+{{end}}</section>{{end}}
 
 {{if .S.Problems}}<section id="problems">
 <h2>Unreadable lines</h2>

@@ -32,6 +32,10 @@ type Event struct {
 	Enforced string
 	Rules    []string // the verdict's rule ids
 	Policy   string
+	// Execs is the exec tree of a gated run (a "run" entry of `rivumi run
+	// --gate` or the workspace tools). Such an event is a run, not a graded
+	// command: [Summarize] counts it only in Summary.Gate.
+	Execs []Exec
 }
 
 // Shadow reports whether the event was graded without being enforced.
@@ -50,6 +54,7 @@ type logLine struct {
 	Rules    []string  `json:"rules"`
 	Policy   string    `json:"policy"`
 	Answer   string    `json:"answer"`
+	Execs    []Exec    `json:"execs"`
 	// OPA's decision log
 	DecisionID string          `json:"decision_id"`
 	Timestamp  time.Time       `json:"timestamp"`
@@ -132,6 +137,13 @@ func parseLine(line []byte) (Event, bool, error) {
 	}
 	if l.DecisionID != "" {
 		return opaEvent(l)
+	}
+	if l.Kind == "run" && len(l.Execs) > 0 {
+		e := Event{Time: l.Time, Source: l.Source, Command: l.Command, Execs: l.Execs}
+		if e.Command == "" {
+			e.Command = strings.Join(l.Argv, " ")
+		}
+		return e, true, nil
 	}
 	if l.Kind != "grade" {
 		return Event{}, false, nil
@@ -230,6 +242,7 @@ type Summary struct {
 
 	Rules     []RuleCount // asks and denies by rule, most frequent first
 	Uncovered []Uncovered // most frequent uncovered commands
+	Gate      GateSummary // the exec gate's runs
 	Buckets   []Bucket    // decisions over time
 	BucketLen time.Duration
 	Problems  []Problem
@@ -270,7 +283,17 @@ func Summarize(events []Event, problems []Problem, o Options) *Summary {
 	if o.Top <= 0 {
 		o.Top = 10
 	}
-	s := &Summary{Verdicts: map[string]int{}, ShadowVerdicts: map[string]int{}, Sources: map[string]int{}, Problems: problems, Events: len(events)}
+	var runs []GatedRun
+	graded := events[:0:0]
+	for _, e := range events {
+		if len(e.Execs) > 0 {
+			runs = append(runs, gatedRun(e))
+		} else {
+			graded = append(graded, e)
+		}
+	}
+	events = graded
+	s := &Summary{Gate: summarizeGate(runs, o.Top), Verdicts: map[string]int{}, ShadowVerdicts: map[string]int{}, Sources: map[string]int{}, Problems: problems, Events: len(events)}
 	policies := map[string]int{}
 	rules := map[[2]string]*RuleCount{}
 	uncovered := map[string]int{} // command → count

@@ -64,6 +64,7 @@ func WriteText(w io.Writer, s *Summary) error {
 			}
 		}
 	}
+	writeGate(&b, s.Gate)
 	if len(s.Buckets) > 0 {
 		fmt.Fprintf(&b, "\nDecisions over time (per %s):\n", span(s.BucketLen))
 		most := 1
