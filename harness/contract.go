@@ -50,7 +50,7 @@ var Contract = []BackendContract{
 		Privilege: "every capability dropped before the command runs (bounding set, ambient, SECBIT_NOROOT locked), no new privileges; " +
 			"no signals to or abstract sockets of processes outside (ABI v6+); the same seccomp filter as bwrap " +
 			"(so no new namespaces); no PID namespace",
-		Reaping:  "rivumi's helper stays the command's parent and child subreaper and kills every descendant left when the command ends or is stopped, whatever its session or environment",
+		Reaping:  "rivumi's helper stays the command's parent and child subreaper and kills every descendant left when the command ends or is stopped, or at once when rivumi itself dies (a lifeline pipe), whatever its session or environment",
 		Verified: "Linux 6.18, Landlock ABI 7, as root and as an unprivileged user (contract tests, CI)",
 	},
 	{

@@ -581,6 +581,12 @@ func (h *Harness) execute(ctx context.Context, res *Result, req Request, prog pr
 		ls.Gate = h.cfg.Gate != GateOff
 		ls.NoSeccomp = h.noSeccomp
 		ls.Reap, ls.Grace = true, h.cfg.KillGrace/2
+		// The lifeline's descriptor follows the status pipe (3) and the
+		// gate's socket (4, with the gate).
+		ls.Lifeline = 4
+		if ls.Gate {
+			ls.Lifeline = 5
+		}
 		spec, err := json.Marshal(ls)
 		if err != nil {
 			return err
@@ -590,6 +596,13 @@ func (h *Harness) execute(ctx context.Context, res *Result, req Request, prog pr
 			return err
 		}
 		defer r.Close()
+		lifeR, lifeW, err := os.Pipe()
+		if err != nil {
+			return err
+		}
+		// rivumi holds the write end until the run is over; if rivumi dies,
+		// the kernel closes it and the helper kills the tree.
+		defer lifeW.Close()
 		status = r
 		cmd.Path = h.sandbox.self
 		cmd.Args = []string{h.sandbox.self, landlockArg, string(spec)}
@@ -604,6 +617,11 @@ func (h *Harness) execute(ctx context.Context, res *Result, req Request, prog pr
 				return &SandboxUnavailableError{Backend: "gate", Reason: err.Error()}
 			}
 			defer func() { stop(); res.Execs = g.decisions() }()
+		}
+		cmd.ExtraFiles = append(cmd.ExtraFiles, lifeR) // fd ls.Lifeline
+		sup.parentClose = append(sup.parentClose, lifeR)
+		if 2+len(cmd.ExtraFiles) != ls.Lifeline {
+			return fmt.Errorf("harness: the lifeline is fd %d, not %d", 2+len(cmd.ExtraFiles), ls.Lifeline)
 		}
 	}
 	sup.beforeStart = func() error {

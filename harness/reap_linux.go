@@ -18,7 +18,8 @@ import (
 // environment marker) is re-parented to it. When the target exits, every
 // descendant left is killed; when the helper is told to stop (SIGTERM,
 // SIGINT, SIGHUP: the harness's timeout or cancellation), every descendant
-// gets SIGTERM, then SIGKILL after spec.Grace. It returns the exit status
+// gets SIGTERM, then SIGKILL after spec.Grace; when rivumi dies (the
+// lifeline reads end of file), every descendant is killed at once. It returns the exit status
 // to leave with (the target's; a signal is re-raised).
 func reapChild(spec landlockSpec, env []string, status *os.File, fail func(string, ...any)) int {
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
@@ -26,6 +27,18 @@ func reapChild(spec landlockSpec, env []string, status *os.File, fail func(strin
 	}
 	stop := make(chan os.Signal, 4)
 	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	lost := make(chan struct{})
+	if spec.Lifeline > 0 {
+		syscall.CloseOnExec(spec.Lifeline)
+		life := os.NewFile(uintptr(spec.Lifeline), "lifeline")
+		go func() {
+			// Nothing is ever written: a read ends only when rivumi's end
+			// is closed, by rivumi or by the kernel when it dies.
+			var b [1]byte
+			life.Read(b[:]) //nolint:errcheck
+			close(lost)
+		}()
+	}
 	pid, err := syscall.ForkExec(spec.Path, spec.Argv, &syscall.ProcAttr{Env: env, Files: []uintptr{0, 1, 2}})
 	if err != nil {
 		fail("start %s: %v", spec.Path, err)
@@ -56,6 +69,9 @@ func reapChild(spec landlockSpec, env []string, status *os.File, fail func(strin
 	self := os.Getpid()
 	select {
 	case <-targetDone:
+	case <-lost:
+		// rivumi is gone, and with it the gate's supervisor: nothing of the
+		// tree may go on unwatched, so no grace.
 	case <-stop:
 		signalDescendants(self, syscall.SIGTERM)
 		grace := time.NewTimer(spec.Grace)

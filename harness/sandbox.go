@@ -316,6 +316,11 @@ type landlockSpec struct {
 	// Gate makes the helper install the exec gate's filter and send its
 	// listener over fd 4 before the target runs.
 	Gate bool `json:"gate,omitempty"`
+	// Lifeline is the descriptor of a pipe's read end whose write end
+	// only rivumi holds (0: none). With Reap, the helper kills every
+	// descendant at once when it reads end of file: rivumi (and with it
+	// the gate's supervisor) is gone, even by SIGKILL.
+	Lifeline int `json:"lifeline,omitempty"`
 	// Probe makes the helper check the contract (see probeContract) after
 	// restricting itself instead of running the command.
 	Probe bool `json:"probe,omitempty"`

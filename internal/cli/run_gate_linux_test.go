@@ -6,8 +6,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/engine"
@@ -69,4 +72,87 @@ func TestRunGateStopsAFloorRecipe(t *testing.T) {
 	if len(refused) == 0 || !strings.HasPrefix(refused[0], "sh:floor.") {
 		t.Errorf("exec tree %+v; want the recipe's shell refused by a floor rule", run.Execs)
 	}
+}
+
+// Killing rivumi (the gate's supervisor) with SIGKILL mid-run ends the
+// whole tree at once: the Landlock helper's lifeline reads end of file and
+// it kills every descendant; nothing of the run goes on unwatched.
+func TestRunGateSupervisorKilledEndsTheTree(t *testing.T) {
+	if err := execgate.Available(); err != nil {
+		t.Skip(err)
+	}
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make not installed")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	token := "gate-lifeline-" + strconv.Itoa(os.Getpid())
+	ticks := filepath.Join(dir, "ticks")
+	os.WriteFile(filepath.Join(dir, "Makefile"), []byte("all:\n\t@: "+token+"; while :; do /bin/echo x >> ticks; sleep 0.05; done\n"), 0o644)
+	grants := filepath.Join(dir, "grants.json")
+	store, err := harness.LoadGrants(grants)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Add(engine.Grant{Prefix: []string{"make"}, Rules: []string{"exec.workspace-code"}}); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(self, "run", "--gate", "deny", "--sandbox", "landlock", "--headless", "--timeout", "2m",
+		"--audit", filepath.Join(dir, "audit.jsonl"), "--grants", grants, "-C", dir, "--", "make")
+	cmd.Env = append(os.Environ(), execEnv+"=1")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill() //nolint:errcheck
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if b, _ := os.ReadFile(ticks); len(b) >= 6 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the loop never ticked: %s", out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait() //nolint:errcheck
+	time.Sleep(300 * time.Millisecond)
+	before, _ := os.ReadFile(ticks)
+	time.Sleep(700 * time.Millisecond)
+	after, _ := os.ReadFile(ticks)
+	if len(after) != len(before) {
+		t.Errorf("the tree went on after its supervisor was killed: %d → %d bytes of ticks", len(before), len(after))
+	}
+	if pids := processesWith(token); len(pids) > 0 {
+		t.Errorf("processes of the run still alive after its supervisor was killed: %v", pids)
+		for _, p := range pids {
+			syscall.Kill(p, syscall.SIGKILL) //nolint:errcheck
+		}
+	}
+}
+
+// processesWith lists the processes whose command line holds s.
+func processesWith(s string) []int {
+	ents, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		if b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline"); err == nil && bytes.Contains(b, []byte(s)) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
