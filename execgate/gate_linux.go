@@ -6,10 +6,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -144,6 +146,7 @@ func Serve(ctx context.Context, listener int, decide Decide, report func(Decisio
 			}
 			return fmt.Errorf("exec gate: receive: %w", err)
 		}
+		start := time.Now()
 		d := Decision{}
 		ex, err := readExec(listener, req)
 		if err == nil {
@@ -157,6 +160,7 @@ func Serve(ctx context.Context, listener int, decide Decide, report func(Decisio
 			d.Exec = Exec{PID: int(req.PID)}
 			d.Reason = "cannot read the exec: " + err.Error()
 		}
+		d.Took = time.Since(start)
 		resp := notifResp{ID: req.ID}
 		if d.Allowed {
 			resp.Flags = unix.SECCOMP_USER_NOTIF_FLAG_CONTINUE
@@ -166,6 +170,10 @@ func Serve(ctx context.Context, listener int, decide Decide, report func(Decisio
 		if err := ioctl(listener, unix.SECCOMP_IOCTL_NOTIF_SEND, unsafe.Pointer(&resp)); err != nil && err != unix.ENOENT {
 			return fmt.Errorf("exec gate: answer: %w", err)
 		}
+		// The parent is only for the record: read after the answer, off the
+		// exec's path (an exec does not change it; a process already gone
+		// leaves it 0).
+		d.PPID = parentOf(d.PID)
 		if report != nil {
 			report(d)
 		}
@@ -185,42 +193,17 @@ func ioctl(fd int, req uint, arg unsafe.Pointer) error {
 // memory read may have been another process's.
 func readExec(listener int, req notif) (Exec, error) {
 	pid := int(req.PID)
-	mem, err := os.Open("/proc/" + strconv.Itoa(pid) + "/mem")
-	if err != nil {
-		return Exec{}, err
-	}
-	defer mem.Close()
 	pathAddr, argvAddr := req.Args[0], req.Args[1]
 	dirfd := -1
 	if req.Nr == unix.SYS_EXECVEAT {
 		dirfd, pathAddr, argvAddr = int(int32(req.Args[0])), req.Args[1], req.Args[2]
 	}
-	path, err := readString(mem, pathAddr, unix.PathMax)
-	if err != nil {
-		return Exec{}, fmt.Errorf("path: %w", err)
-	}
-	var argv []string
-	total := 0
-	for i := 0; ; i++ {
-		if i >= maxArgs {
-			return Exec{}, errors.New("argv too long")
+	path, argv, ok := readArgsFast(pid, pathAddr, argvAddr)
+	if !ok {
+		var err error
+		if path, argv, err = readArgs(pid, pathAddr, argvAddr); err != nil {
+			return Exec{}, err
 		}
-		var b [8]byte
-		if _, err := mem.ReadAt(b[:], int64(argvAddr)+int64(8*i)); err != nil {
-			return Exec{}, fmt.Errorf("argv[%d]: %w", i, err)
-		}
-		p := binary.LittleEndian.Uint64(b[:])
-		if p == 0 {
-			break
-		}
-		s, err := readString(mem, p, maxArgBytes)
-		if err != nil {
-			return Exec{}, fmt.Errorf("argv[%d]: %w", i, err)
-		}
-		if total += len(s); total > maxAllBytes {
-			return Exec{}, errors.New("argv too large")
-		}
-		argv = append(argv, s)
 	}
 	dir, _ := os.Readlink("/proc/" + strconv.Itoa(pid) + "/cwd")
 	if !filepath.IsAbs(path) {
@@ -238,15 +221,150 @@ func readExec(listener int, req notif) (Exec, error) {
 	if err := ioctl(listener, ioctlNotifIDValid, unsafe.Pointer(&id)); err != nil {
 		return Exec{}, fmt.Errorf("the exec is no longer pending: %w", err)
 	}
-	return Exec{PID: pid, PPID: parentOf(pid), Path: path, Argv: argv, Dir: dir}, nil
+	return Exec{PID: pid, Path: path, Argv: argv, Dir: dir}, nil
+}
+
+// fastChunk is how much of each string the fast reader reads at once.
+const fastChunk = 256
+
+// readArgsFast reads the path and argv with two process_vm_readv calls:
+// the path and the pointer array, then every string. It gives up (ok
+// false, for [readArgs] to do it the slow way) on anything unusual: a
+// string longer than fastChunk, more than 64 arguments, a short read
+// (a string that ends near an unmapped page).
+func readArgsFast(pid int, pathAddr, argvAddr uint64) (path string, argv []string, ok bool) {
+	var head [fastChunk + 64*8]byte
+	local := []unix.Iovec{{Base: &head[0]}, {Base: &head[fastChunk]}}
+	local[0].SetLen(fastChunk)
+	local[1].SetLen(64 * 8)
+	remote := []unix.RemoteIovec{{Base: uintptr(pathAddr), Len: fastChunk}, {Base: uintptr(argvAddr), Len: 64 * 8}}
+	if n, err := unix.ProcessVMReadv(pid, local, remote, 0); err != nil || n != len(head) {
+		return "", nil, false
+	}
+	i := bytes.IndexByte(head[:fastChunk], 0)
+	if i < 0 {
+		return "", nil, false
+	}
+	path = string(head[:i])
+	var ptrs []uint64
+	for j := 0; ; j++ {
+		if j == 64 {
+			return "", nil, false
+		}
+		p := binary.LittleEndian.Uint64(head[fastChunk+8*j:])
+		if p == 0 {
+			break
+		}
+		ptrs = append(ptrs, p)
+	}
+	if len(ptrs) == 0 {
+		return path, nil, true
+	}
+	buf := make([]byte, len(ptrs)*fastChunk)
+	local = make([]unix.Iovec, len(ptrs))
+	remote = make([]unix.RemoteIovec, len(ptrs))
+	for j, p := range ptrs {
+		local[j] = unix.Iovec{Base: &buf[j*fastChunk]}
+		local[j].SetLen(fastChunk)
+		remote[j] = unix.RemoteIovec{Base: uintptr(p), Len: fastChunk}
+	}
+	if n, err := unix.ProcessVMReadv(pid, local, remote, 0); err != nil || n != len(buf) {
+		return "", nil, false
+	}
+	argv = make([]string, len(ptrs))
+	for j := range ptrs {
+		s := buf[j*fastChunk : (j+1)*fastChunk]
+		k := bytes.IndexByte(s, 0)
+		if k < 0 {
+			return "", nil, false
+		}
+		argv[j] = string(s[:k])
+	}
+	return path, argv, true
+}
+
+// readArgs reads the path and argv through /proc/PID/mem, a string at a
+// time, within the kernel's own bounds.
+func readArgs(pid int, pathAddr, argvAddr uint64) (string, []string, error) {
+	// A raw descriptor: os.Open would register it with Go's poller, which
+	// costs more than the reads (this runs once per exec of the tree).
+	fd, err := unix.Open("/proc/"+strconv.Itoa(pid)+"/mem", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return "", nil, err
+	}
+	defer unix.Close(fd)
+	mem := procMem(fd)
+	path, err := readString(mem, pathAddr, unix.PathMax)
+	if err != nil {
+		return "", nil, fmt.Errorf("path: %w", err)
+	}
+	var argv []string
+	total := 0
+	var ptrs [64 * 8]byte // the argv array, read up to 64 pointers at a time
+	base, n := 0, 0       // ptrs holds pointers base … base+n-1
+	for i := 0; ; i++ {
+		if i >= maxArgs {
+			return "", nil, errors.New("argv too long")
+		}
+		if i >= base+n {
+			// A short read is fine if it holds a pointer: the array may end
+			// just before an unmapped page.
+			m, err := mem.ReadAt(ptrs[:], int64(argvAddr)+int64(8*i))
+			if m < 8 {
+				return "", nil, fmt.Errorf("argv[%d]: %w", i, err)
+			}
+			base, n = i, m/8
+		}
+		p := binary.LittleEndian.Uint64(ptrs[(i-base)*8:])
+		if p == 0 {
+			break
+		}
+		s, err := readString(mem, p, maxArgBytes)
+		if err != nil {
+			return "", nil, fmt.Errorf("argv[%d]: %w", i, err)
+		}
+		if total += len(s); total > maxAllBytes {
+			return "", nil, errors.New("argv too large")
+		}
+		argv = append(argv, s)
+	}
+	return path, argv, nil
+}
+
+// procMem reads a process's memory through a raw descriptor of
+// /proc/PID/mem.
+type procMem int
+
+// ReadAt reads at the address off (io.ReaderAt).
+func (m procMem) ReadAt(p []byte, off int64) (int, error) {
+	for {
+		n, err := unix.Pread(int(m), p, off)
+		if err == unix.EINTR {
+			continue
+		}
+		if n < 0 {
+			n = 0
+		}
+		if err == nil && n == 0 {
+			err = io.EOF
+		}
+		return n, err
+	}
 }
 
 // parentOf reads the parent of pid from /proc/PID/stat (0 if it cannot).
 func parentOf(pid int) int {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	fd, err := unix.Open("/proc/"+strconv.Itoa(pid)+"/stat", unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return 0
 	}
+	var buf [512]byte // pid (comm) state ppid …: comm is at most 64 bytes
+	n, err := unix.Read(fd, buf[:])
+	unix.Close(fd)
+	if err != nil || n <= 0 {
+		return 0
+	}
+	b := buf[:n]
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
 		return 0
@@ -260,7 +378,7 @@ func parentOf(pid int) int {
 }
 
 // readString reads a NUL-terminated string at addr, up to max bytes.
-func readString(mem *os.File, addr uint64, max int) (string, error) {
+func readString(mem io.ReaderAt, addr uint64, max int) (string, error) {
 	var out []byte
 	buf := make([]byte, 256)
 	for len(out) < max {

@@ -47,7 +47,7 @@ func TestMain(m *testing.M) {
 
 // gated runs argv under the gate, refusing every exec whose program's base
 // name is in deny, and returns the decisions.
-func gated(t *testing.T, deny []string, argv ...string) ([]execgate.Decision, error) {
+func gated(t testing.TB, deny []string, argv ...string) ([]execgate.Decision, error) {
 	t.Helper()
 	if err := execgate.Available(); err != nil {
 		t.Skip(err)
@@ -142,5 +142,27 @@ func TestGateFailsClosedWithoutSupervisor(t *testing.T) {
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 123 {
 		t.Errorf("exec without a supervisor: %v, want the child's exec to fail (exit 123)", err)
+	}
+}
+
+// The supervisor's share of a gated exec: receiving the notification,
+// reading the path, argv, directory and parent, and answering (with a
+// decision that costs nothing). Reported as the median µs per exec.
+func BenchmarkServe(b *testing.B) {
+	script := "i=0; while [ $i -lt 200 ]; do /bin/true a b c; i=$((i+1)); done"
+	var took []time.Duration
+	for b.Loop() {
+		ds, err := gated(b, nil, "/bin/sh", "-c", script)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, d := range ds {
+			took = append(took, d.Took)
+		}
+	}
+	slices.Sort(took)
+	if len(took) > 0 {
+		b.ReportMetric(float64(took[len(took)/2].Nanoseconds())/1e3, "µs/exec-median")
+		b.ReportMetric(float64(took[len(took)*99/100].Nanoseconds())/1e3, "µs/exec-p99")
 	}
 }
