@@ -119,6 +119,51 @@ func TestGateStopsADeniedExecDeepInTheTree(t *testing.T) {
 	}
 }
 
+// The argv the gate reads is the argv the kernel gets, whatever its
+// shape: the fast reader's bounds (64 arguments, 256 bytes each) and the
+// slow reader beyond them, empty strings, bytes that are not UTF-8.
+func TestGateReadsTheArgvExactly(t *testing.T) {
+	many := make([]string, 100)
+	for i := range many {
+		many[i] = strings.Repeat("a", i%7)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"short", []string{"a", "", "b c"}},
+		{"255 and 256 bytes", []string{strings.Repeat("x", 255), strings.Repeat("y", 256), strings.Repeat("z", 257)}},
+		{"long", []string{strings.Repeat("L", 100000)}},
+		{"100 arguments", many},
+		{"not utf-8", []string{"\xff\xfe", "\x01\x7f"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ds, err := gated(t, nil, append([]string{"/bin/true"}, tc.args...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := append([]string{"/bin/true"}, tc.args...)
+			if len(ds) != 1 || !slices.Equal(ds[0].Argv, want) || ds[0].Path != "/bin/true" {
+				t.Errorf("read %d execs, first %q (%d args), want %d args", len(ds), abbrev(ds), len(ds[0].Argv), len(want))
+			}
+			if ds[0].PPID == 0 {
+				t.Errorf("no parent recorded")
+			}
+		})
+	}
+}
+
+func abbrev(ds []execgate.Decision) string {
+	if len(ds) == 0 {
+		return ""
+	}
+	s := strings.Join(ds[0].Argv, "|")
+	if len(s) > 80 {
+		s = s[:80] + "…"
+	}
+	return s
+}
+
 // When the supervisor is gone, no exec of the tree runs any more.
 func TestGateFailsClosedWithoutSupervisor(t *testing.T) {
 	if err := execgate.Available(); err != nil {
