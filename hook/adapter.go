@@ -155,6 +155,9 @@ type Config struct {
 	AuditBestEffort bool
 	// Getenv reads the environment (default os.Getenv).
 	Getenv func(string) string
+	// GateWrap, when set, runs the shell commands the hook lets through
+	// under rivumi's exec gate (see [GateWrap]).
+	GateWrap *GateWrap
 	// GOOS is the operating system the agent runs on (default
 	// runtime.GOOS). On "windows" paths are taken in Windows spellings
 	// (C:\x, C:/x, /c/x) and graded in the slash form /c/x, and the
@@ -203,6 +206,8 @@ type Answer struct {
 	paths                         []string
 	// permissionMode is the payload's permission_mode (Claude Code).
 	permissionMode string
+	// UpdatedInput, when set, replaces the tool's input (GateWrap).
+	UpdatedInput map[string]any
 }
 
 // Run handles one hook call: it reads the payload from stdin, grades it,
@@ -433,7 +438,26 @@ func decide(ctx context.Context, cfg *Config, stdin io.Reader) Answer {
 		return failed(fmt.Sprintf("internal deadline of %v passed", cfg.Timeout))
 	}
 	reply(cfg, &a)
+	if cfg.GateWrap != nil && call.shell && call.argv == nil && (a.Reply == "allow" || a.Reply == "ask") {
+		in, err := gateInput(cfg.GateWrap, input, call.command, gateDialect(cfg, call))
+		if err != nil {
+			f := failed(err.Error())
+			f.tool, f.command, f.cwd, f.workspace = a.tool, a.command, a.cwd, a.workspace
+			return f
+		}
+		a.UpdatedInput = in
+		a.Reason += " (it runs under rivumi's exec gate)"
+	}
 	return a
+}
+
+// gateDialect is the shell a gated command runs in: the one it was graded
+// in (the strictest of several is not a shell to run: the configured one).
+func gateDialect(cfg *Config, c call) string {
+	if len(c.shells) == 1 {
+		return c.shells[0]
+	}
+	return shellDialect(cfg)
 }
 
 // RuleWorkspaceUnknown is the ask the hook adds when it cannot tell the
@@ -1033,6 +1057,11 @@ func Write(cfg Config, a Answer, stdout, stderr io.Writer) int {
 		if a.Reply != "" {
 			out = hookOutput(a.Reply, a.Reason)
 		}
+		if a.UpdatedInput != nil && (a.Reply == "allow" || a.Reply == "ask") {
+			out = struct {
+				HookSpecificOutput hookSpecificInput `json:"hookSpecificOutput"`
+			}{hookSpecificInput{hookSpecific{"PreToolUse", a.Reply, a.Reason}, a.UpdatedInput}}
+		}
 	case Codex:
 		// Codex honours deny only: ask, and allow without updatedInput,
 		// count as a failed hook and the tool runs. So allow and no
@@ -1075,6 +1104,13 @@ type hookSpecific struct {
 	HookEventName            string `json:"hookEventName"`
 	PermissionDecision       string `json:"permissionDecision"`
 	PermissionDecisionReason string `json:"permissionDecisionReason"`
+}
+
+// hookSpecificInput is Claude Code's answer that also replaces the tool's
+// input.
+type hookSpecificInput struct {
+	hookSpecific
+	UpdatedInput map[string]any `json:"updatedInput"`
 }
 
 func hookOutput(decision, reason string) any {

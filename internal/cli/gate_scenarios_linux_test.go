@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -221,4 +222,79 @@ func main() {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// `rivumi hook claude-code --gate deny`: an approved `make` comes back as
+// updatedInput running it under `rivumi run --gate`; run the way Claude
+// Code runs it (a shell, here in the read-only jail), its recipe's
+// `rm -rf HOME` is stopped at the exec and the home survives.
+func TestHookGateWrapInAJail(t *testing.T) {
+	if err := execgate.Available(); err != nil {
+		t.Skip(err)
+	}
+	bwrap, err := exec.LookPath("bwrap")
+	if err != nil {
+		t.Skip("bwrap not installed")
+	}
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make not installed")
+	}
+	root := t.TempDir()
+	home, ws, state := filepath.Join(root, "home"), filepath.Join(root, "ws"), filepath.Join(root, "state")
+	if out, err := exec.Command("git", "init", "-q", ws).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	os.WriteFile(filepath.Join(ws, "Makefile"), []byte("all:\n\trm -rf "+home+"\n"), 0o644)
+	resetHome(t, home)
+
+	payload := `{"session_id":"s","cwd":"` + ws + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"make","description":"build"}}`
+	var out, errb bytes.Buffer
+	code := Main(t.Context(), []string{"hook", "claude-code", "--gate", "deny", "--socket", "none", "--audit", "off", "--shell", "bash"},
+		Stdio{In: strings.NewReader(payload), Out: &out, Err: &errb})
+	if code != 0 {
+		t.Fatalf("hook exit %d: %s", code, errb.String())
+	}
+	var ans struct {
+		HookSpecificOutput struct {
+			PermissionDecision string            `json:"permissionDecision"`
+			UpdatedInput       map[string]string `json:"updatedInput"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &ans); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	cmdline := ans.HookSpecificOutput.UpdatedInput["command"]
+	if ans.HookSpecificOutput.PermissionDecision != "ask" || !strings.Contains(cmdline, " run --gate deny ") {
+		t.Fatalf("answer %s", out.String())
+	}
+	tmp := filepath.Join(root, "tmp")
+	os.MkdirAll(tmp, 0o700)
+	cmd := exec.Command(bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--die-with-parent",
+		"--bind", root, root, "--chdir", ws, "--setenv", "HOME", home, "--setenv", "TMPDIR", tmp,
+		"--setenv", "XDG_STATE_HOME", state, "--setenv", execEnv, "1", "--", "/bin/sh", "-c", cmdline)
+	var runOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &runOut, &runOut
+	err = cmd.Run()
+	if _, serr := os.Stat(filepath.Join(home, "marker")); serr != nil {
+		t.Fatalf("the recipe deleted the home (%v):\n%s", err, runOut.String())
+	}
+	if err == nil {
+		t.Errorf("make succeeded although its recipe was refused:\n%s", runOut.String())
+	}
+	if strings.Contains(runOut.String(), "sandbox") && strings.Contains(runOut.String(), "not available") {
+		t.Skip(runOut.String())
+	}
+	es, err := audit.ReadFile(filepath.Join(state, "rivumi", "audit.jsonl"))
+	if err != nil || len(es) == 0 {
+		t.Fatalf("audit: %v\n%s", err, runOut.String())
+	}
+	var refused []string
+	for _, x := range es[len(es)-1].Execs {
+		if !x.Allowed {
+			refused = append(refused, x.Rule)
+		}
+	}
+	if len(refused) == 0 || !strings.HasPrefix(refused[0], "floor.") {
+		t.Errorf("refusals %v, want a floor rule\n%s", refused, runOut.String())
+	}
 }

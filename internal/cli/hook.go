@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/rivumi/rivumi/execgate"
 	"io"
 	"net"
 	"os"
@@ -72,6 +73,7 @@ type hookOpts struct {
 	secrets   stringList
 	remote    remoteFlags // hookremote.go
 	noStart   bool        // autostart.go
+	gate      string
 }
 
 func (h *hookFlags) register(fs *flag.FlagSet) {
@@ -89,6 +91,7 @@ func (h *hookFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&h.grants, "grants", "", "grants `FILE` (default: the project's, as `rivumi grant` keeps them)")
 	fs.Var(&h.protect, "protect", "`GLOB` of paths file tools may not write (relative to the workspace, ~/…, or absolute); repeatable")
 	fs.Var(&h.secrets, "secret", "`GLOB` of paths whose reading asks; repeatable")
+	fs.StringVar(&h.gate, "gate", "off", "run the shell commands the hook lets through under rivumi's exec gate (Claude Code; Linux with Landlock): off, deny (refuse each program the policy denies) or ask (refuse all but what it allows)")
 	fs.BoolVar(&h.noStart, "no-autostart", false, "when no server answers on the socket, do not start one in the background (also: "+noAutostartEnv+"=1)")
 }
 
@@ -165,6 +168,21 @@ func (h *hookFlags) config(agent hook.Agent) (hook.Config, func(), error) {
 		return cfg, nil, fmt.Errorf("--ask-as %v", err)
 	}
 	cfg.AskAs = askAs
+	if h.gate != "off" && h.gate != "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return cfg, nil, fmt.Errorf("--gate: %v", err)
+		}
+		cfg.GateWrap = &hook.GateWrap{Mode: h.gate, Rivumi: exe}
+		if err := hook.CheckGateWrap(agent, cfg.GateWrap); err != nil {
+			return cfg, nil, err
+		}
+		// Landlock is checked by the run itself (exit 126, the command
+		// does not run): probing it here would cost every call a process.
+		if err := execgate.Available(); err != nil {
+			return cfg, nil, fmt.Errorf("--gate: %v", err)
+		}
+	}
 	switch h.pf.shell {
 	case "", "bash", "sh", "zsh":
 	default:

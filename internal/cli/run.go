@@ -67,6 +67,7 @@ func runRun(ctx context.Context, stdio Stdio, args []string) error {
 	sandbox := fs.String("sandbox", string(harness.SandboxAuto), "OS sandbox: auto, bwrap, landlock (Linux), seatbelt (macOS) or none")
 	auditFile := fs.String("audit", "", "append audit entries to `FILE` (default $XDG_STATE_HOME/rivumi/audit.jsonl)")
 	headless := fs.Bool("headless", false, "never prompt: an ask is denied")
+	asksApproved := fs.Bool("asks-approved", false, "the command's asks were already approved by the caller (an agent whose user confirmed it; 'rivumi hook --gate' writes this): an ask runs without a prompt, a deny is still refused")
 	grantsFile := fs.String("grants", "", "project grants `FILE` (default $XDG_CONFIG_HOME/rivumi/grants/<sha256 of the project root>.json)")
 	allowNet := fs.Bool("allow-network", false, "let a sandboxed command use the network")
 	gateFlag := fs.String("gate", "off", "grade every program the command starts at its exec (Linux, with landlock): off, deny (refuse what the policy denies) or ask (refuse all but what it allows)")
@@ -125,7 +126,10 @@ func runRun(ctx context.Context, stdio Stdio, args []string) error {
 		return exitf(ExitPolicyError, "run: %v", err)
 	}
 	var approver harness.Approver = harness.Headless{}
-	if !*headless && isTerminal(stdio.In) {
+	switch {
+	case *asksApproved:
+		approver = harness.Headless{Fallback: harness.AnswerOnce}
+	case !*headless && isTerminal(stdio.In):
 		approver = harness.NewInteractive(stdio.In, stdio.Err)
 	}
 	h, err := harness.New(harness.Config{
