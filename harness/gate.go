@@ -16,6 +16,11 @@ type GateMode string
 const (
 	// GateOff: no gate (the zero value).
 	GateOff GateMode = ""
+	// GateFloor refuses only what the critical floor denies (rm -rf ~,
+	// curl | sh, …): team deny rules and asks pass, as the approval of a
+	// build that legitimately runs them (a release script's git push
+	// --force) would want.
+	GateFloor GateMode = "floor"
 	// GateDeny refuses every exec the policy denies (the floor and the deny
 	// rules): an approved `make test` whose recipe runs `rm -rf ~` is
 	// stopped at that exec. Asks pass: the approval covered running the
@@ -26,15 +31,15 @@ const (
 	GateAsk GateMode = "ask"
 )
 
-// ParseGateMode parses off, deny or ask ("" is off).
+// ParseGateMode parses off, floor, deny or ask ("" is off).
 func ParseGateMode(s string) (GateMode, error) {
 	switch s {
 	case "", "off":
 		return GateOff, nil
-	case string(GateDeny), string(GateAsk):
+	case string(GateFloor), string(GateDeny), string(GateAsk):
 		return GateMode(s), nil
 	}
-	return "", fmt.Errorf("unknown gate mode %q (want off, deny or ask)", s)
+	return "", fmt.Errorf("unknown gate mode %q (want off, floor, deny or ask)", s)
 }
 
 // GatedExec is one exec the gate decided in a run.

@@ -81,6 +81,11 @@ func (g *gate) decide(ctx context.Context) execgate.Decide {
 			return fmt.Errorf("harness.gate-error: %v", err)
 		}
 		refuse := v.Decision == engine.Deny || (g.mode == GateAsk && v.Decision != engine.Allow)
+		if g.mode == GateFloor && v.Decision == engine.Deny {
+			refuse = slices.ContainsFunc(v.Reasons, func(r engine.Reason) bool {
+				return r.Decision == engine.Deny && (r.Layer == engine.LayerFloor || r.Layer == engine.LayerEngine || r.Layer == "")
+			})
+		}
 		if v.Decision != engine.Allow && v.Decision != engine.Ask && v.Decision != engine.Deny {
 			refuse = true
 		}

@@ -81,3 +81,36 @@ func TestGateNeedsLandlock(t *testing.T) {
 		t.Error("an unknown gate mode was accepted")
 	}
 }
+
+// The floor mode refuses only the floor's denies (and denies of unknown
+// provenance): a team's deny rule passes inside an approved tree.
+func TestGateFloorMode(t *testing.T) {
+	grader := harness.GraderFunc(func(_ context.Context, argv []string, _ harness.GradeOptions) (engine.Verdict, error) {
+		switch filepath.Base(argv[0]) {
+		case "rm":
+			return engine.Verdict{Decision: engine.Deny, Reasons: []engine.Reason{{Rule: "floor.rm-critical", Decision: engine.Deny, Layer: engine.LayerFloor}}}, nil
+		case "touch":
+			return engine.Verdict{Decision: engine.Deny, Reasons: []engine.Reason{{Rule: "team.no-touch", Decision: engine.Deny, Layer: engine.LayerDeny}}}, nil
+		case "mkdir":
+			return engine.Verdict{Decision: engine.Deny, Reasons: []engine.Reason{{Rule: "mystery", Decision: engine.Deny}}}, nil
+		}
+		return engine.Verdict{Decision: engine.Allow}, nil
+	})
+	h, ws := sandboxed(t, harness.SandboxLandlock, harness.Config{GateGrader: grader, Gate: harness.GateFloor})
+	keep, made, dir := filepath.Join(ws, "keep"), filepath.Join(ws, "made"), filepath.Join(ws, "dir")
+	os.WriteFile(keep, []byte("x"), 0o644)
+	script := "/usr/bin/touch " + made + "; /bin/rm -f " + keep + "; /bin/mkdir " + dir + "; true"
+	res, err := h.Run(context.Background(), harness.Request{Argv: []string{"/bin/sh", "-c", script}, Dir: ws, Timeout: 20 * time.Second})
+	if err != nil || !res.Ran {
+		t.Fatalf("%v %s", err, res.Refusal)
+	}
+	if _, err := os.Stat(made); err != nil {
+		t.Error("a team deny rule was refused in floor mode")
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Error("the floor's deny ran in floor mode")
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Error("a deny without a layer ran in floor mode (it must fail closed)")
+	}
+}

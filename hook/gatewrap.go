@@ -24,8 +24,9 @@ import (
 // honours updatedInput on a PreToolUse answer are wrapped (Claude Code);
 // on the others the option is refused when the hook starts.
 type GateWrap struct {
-	// Mode is the gate's mode: "deny" (refuse the execs the policy
-	// denies) or "ask" (refuse every exec the policy does not allow).
+	// Mode is the gate's mode: "floor" (refuse the execs the critical
+	// floor denies), "deny" (… the policy denies) or "ask" (refuse every
+	// exec the policy does not allow).
 	Mode string
 	// Rivumi is the absolute path of the full rivumi binary that runs the
 	// command (the hook's own executable, or the server's when relayed).
@@ -44,8 +45,8 @@ func CheckGateWrap(agent Agent, g *GateWrap) error {
 	if !gateWrapAgents[agent] {
 		return fmt.Errorf("--gate: %s's hook protocol cannot rewrite a command, so it cannot run it through the gate", agent)
 	}
-	if g.Mode != "deny" && g.Mode != "ask" {
-		return fmt.Errorf("--gate %q: want deny or ask", g.Mode)
+	if g.Mode != "floor" && g.Mode != "deny" && g.Mode != "ask" {
+		return fmt.Errorf("--gate %q: want off, floor, deny or ask", g.Mode)
 	}
 	if !filepath.IsAbs(g.Rivumi) {
 		return errors.New("--gate: the rivumi binary's path is not absolute")

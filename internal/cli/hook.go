@@ -91,7 +91,7 @@ func (h *hookFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&h.grants, "grants", "", "grants `FILE` (default: the project's, as `rivumi grant` keeps them)")
 	fs.Var(&h.protect, "protect", "`GLOB` of paths file tools may not write (relative to the workspace, ~/…, or absolute); repeatable")
 	fs.Var(&h.secrets, "secret", "`GLOB` of paths whose reading asks; repeatable")
-	fs.StringVar(&h.gate, "gate", "off", "run the shell commands the hook lets through under rivumi's exec gate (Claude Code; Linux with Landlock): off, deny (refuse each program the policy denies) or ask (refuse all but what it allows)")
+	fs.StringVar(&h.gate, "gate", "off", "run the shell commands the hook lets through under rivumi's exec gate (Claude Code; Linux with Landlock): off, floor (refuse each program the critical floor denies), deny (… the policy denies) or ask (refuse all but what it allows)")
 	fs.BoolVar(&h.noStart, "no-autostart", false, "when no server answers on the socket, do not start one in the background (also: "+noAutostartEnv+"=1)")
 }
 

@@ -70,7 +70,7 @@ func runRun(ctx context.Context, stdio Stdio, args []string) error {
 	asksApproved := fs.Bool("asks-approved", false, "the command's asks were already approved by the caller (an agent whose user confirmed it; 'rivumi hook --gate' writes this): an ask runs without a prompt, a deny is still refused")
 	grantsFile := fs.String("grants", "", "project grants `FILE` (default $XDG_CONFIG_HOME/rivumi/grants/<sha256 of the project root>.json)")
 	allowNet := fs.Bool("allow-network", false, "let a sandboxed command use the network")
-	gateFlag := fs.String("gate", "off", "grade every program the command starts at its exec (Linux, with landlock): off, deny (refuse what the policy denies) or ask (refuse all but what it allows)")
+	gateFlag := fs.String("gate", "off", "grade every program the command starts at its exec (Linux, with landlock): off, floor (refuse what the critical floor denies), deny (refuse what the policy denies) or ask (refuse all but what it allows)")
 	dir := fs.String("C", "", "run in `DIR` instead of the current directory")
 	var pf policyFlags
 	fs.Var(&pf.policyDirs, "policy", "directory of user Rego packs (package rivumi.user…); repeatable")
