@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -72,6 +73,9 @@ func runRun(ctx context.Context, stdio Stdio, args []string) error {
 	allowNet := fs.Bool("allow-network", false, "let a sandboxed command use the network")
 	gateFlag := fs.String("gate", "off", "grade every program the command starts at its exec (Linux, with landlock): off, floor (refuse what the critical floor denies), deny (refuse what the policy denies) or ask (refuse all but what it allows)")
 	dir := fs.String("C", "", "run in `DIR` instead of the current directory")
+	var passEnv, readOnly stringList
+	fs.Var(&passEnv, "env", "also pass the variable `NAME` from this environment (repeatable; names that hold secrets or code, *TOKEN*, LD_*, GIT_*, …, are refused)")
+	fs.Var(&readOnly, "read-only", "let a sandboxed command read `DIR` although the sandbox hides it (under a home or /tmp: a module cache, say); repeatable")
 	var pf policyFlags
 	fs.Var(&pf.policyDirs, "policy", "directory of user Rego packs (package rivumi.user…); repeatable")
 	pf.registerTimeout(fs)
@@ -98,6 +102,24 @@ func runRun(ctx context.Context, stdio Stdio, args []string) error {
 	cwd, err := workDir(*dir)
 	if err != nil {
 		return exitf(ExitError, "run: %v", err)
+	}
+	envAllow := slices.Clone(harness.DefaultEnvAllow)
+	for _, name := range passEnv {
+		if name == "" || strings.ContainsAny(name, "=*") {
+			return exitf(ExitError, "run: --env %q: want a variable name", name)
+		}
+		if harness.SecretEnvName(name) {
+			return exitf(ExitError, "run: --env %s: a variable whose name says it holds a secret or code never passes", name)
+		}
+		envAllow = append(envAllow, name)
+	}
+	var roDirs []string
+	for _, d := range readOnly {
+		a, err := filepath.Abs(d)
+		if err != nil {
+			return exitf(ExitError, "run: --read-only %s: %v", d, err)
+		}
+		roDirs = append(roDirs, a)
 	}
 	root, err := harness.ProjectRoot(cwd)
 	if err != nil {
@@ -135,6 +157,7 @@ func runRun(ctx context.Context, stdio Stdio, args []string) error {
 	h, err := harness.New(harness.Config{
 		Grader: grader, Approver: approver, Audit: log, AuditSource: "cli", Grants: store,
 		Workspace: root, Sandbox: mode, AllowNetwork: *allowNet, Gate: gateMode,
+		EnvAllow: envAllow, ReadOnly: roDirs,
 	})
 	var unavailable *harness.SandboxUnavailableError
 	if errors.As(err, &unavailable) {

@@ -159,3 +159,22 @@ func TestRunInteractiveAlways(t *testing.T) {
 		t.Errorf("second run: exit %d, stderr %q", code, stderr.String())
 	}
 }
+
+// rivumi run --env NAME passes that variable of rivumi's environment, and
+// no other outside the default list.
+func TestRunPassEnv(t *testing.T) {
+	useFakeGrader(t)
+	t.Setenv("RIVUMI_TEST_PASSED", "yes")
+	t.Setenv("RIVUMI_TEST_KEPT_OUT", "no")
+	dir := t.TempDir()
+	var out, stderr bytes.Buffer
+	code := Main(context.Background(), []string{"run", "--sandbox", "none", "--env", "RIVUMI_TEST_PASSED",
+		"--audit", filepath.Join(dir, "a"), "--grants", filepath.Join(dir, "g"), "-C", dir, "--", "env"},
+		Stdio{In: strings.NewReader(""), Out: &out, Err: &stderr})
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(out.String(), "\nRIVUMI_TEST_PASSED=yes\n") || strings.Contains(out.String(), "RIVUMI_TEST_KEPT_OUT") {
+		t.Errorf("environment:\n%s", out.String())
+	}
+}
