@@ -275,3 +275,31 @@ func TestSandboxReadOnlyPaths(t *testing.T) {
 		})
 	}
 }
+
+// Config.Writable opens one more directory for writing, even inside a
+// hidden one (/tmp), under each backend; a sibling stays closed; a
+// relative or root path is refused.
+func TestSandboxWritableDirs(t *testing.T) {
+	for _, sb := range []harness.Sandbox{harness.SandboxBwrap, harness.SandboxLandlock} {
+		t.Run(string(sb), func(t *testing.T) {
+			extra, other := t.TempDir(), t.TempDir()
+			h, ws := sandboxed(t, sb, harness.Config{Writable: []string{extra}})
+			script := "echo x > " + extra + "/in; echo x > " + other + "/out 2>/dev/null; true"
+			res, err := h.Run(context.Background(), harness.Request{Argv: []string{"/bin/sh", "-c", script}, Dir: ws, Timeout: 20 * time.Second})
+			if err != nil || !res.Ran {
+				t.Fatalf("%v %s", err, res.Refusal)
+			}
+			if _, err := os.Stat(extra + "/in"); err != nil {
+				t.Error("the writable directory could not be written")
+			}
+			if _, err := os.Stat(other + "/out"); err == nil {
+				t.Error("a directory not named writable was written")
+			}
+		})
+	}
+	for _, bad := range []string{"rel", "/", "/a/../b"} {
+		if _, err := harness.New(harness.Config{Grader: &fakeGrader{}, Writable: []string{bad}}); err == nil {
+			t.Errorf("writable %q accepted", bad)
+		}
+	}
+}

@@ -105,6 +105,11 @@ type Config struct {
 	// write, even where they lie in a hidden directory (the workspace's
 	// git directory, kept outside the workspace).
 	ReadOnly []string
+	// Writable are more directories a sandboxed command may read and
+	// write besides the workspace and its run directory, even where they
+	// lie in a hidden directory (an external agent's throwaway home in
+	// the workspace's run directory). Absolute paths.
+	Writable []string
 }
 
 // Request is one command to run.
@@ -259,6 +264,11 @@ func New(cfg Config) (*Harness, error) {
 			return nil, fmt.Errorf("harness: workspace: %w", err)
 		}
 		cfg.Workspace = ws
+	}
+	for _, d := range cfg.Writable {
+		if !filepath.IsAbs(d) || filepath.Clean(d) != d || d == string(filepath.Separator) {
+			return nil, fmt.Errorf("harness: writable directory %q: want a clean absolute path other than the root", d)
+		}
 	}
 	// The child's PATH: the caller's, cleaned, if allowed; else the default.
 	pathEnv := defaultPATH
@@ -563,11 +573,11 @@ func (h *Harness) execute(ctx context.Context, res *Result, req Request, prog pr
 		}
 		defer filter.Close()
 		cmd.Path = h.sandbox.bwrap
-		cmd.Args = append([]string{"bwrap"}, bwrapArgs(prog.path, req.Argv, res.Dir, uniq(workspace, root), h.cfg.ReadOnly, hiddenPaths(), h.cfg.AllowNetwork)...)
+		cmd.Args = append([]string{"bwrap"}, bwrapArgs(prog.path, req.Argv, res.Dir, uniq(append([]string{workspace, root}, h.cfg.Writable...)...), h.cfg.ReadOnly, hiddenPaths(), h.cfg.AllowNetwork)...)
 		cmd.ExtraFiles = []*os.File{filter} // fd 3: --seccomp
 		sup.parentClose = []*os.File{filter}
 	case SandboxSeatbelt:
-		spec, err := seatbeltSpecFor(prog.path, uniq(workspace, root), h.cfg.AllowNetwork)
+		spec, err := seatbeltSpecFor(prog.path, uniq(append([]string{workspace, root}, h.cfg.Writable...)...), h.cfg.AllowNetwork)
 		if err != nil {
 			res.Decision = engine.Deny
 			res.Refusal = "seatbelt sandbox failed: " + err.Error()
@@ -576,7 +586,7 @@ func (h *Harness) execute(ctx context.Context, res *Result, req Request, prog pr
 		cmd.Path = h.sandbox.sbexec
 		cmd.Args = append([]string{"sandbox-exec"}, seatbeltArgs(spec, prog.path, req.Argv)...)
 	case SandboxLandlock:
-		ls := specFor(prog, req.Argv, uniq(workspace, root), h.cfg.AllowNetwork)
+		ls := specFor(prog, req.Argv, uniq(append([]string{workspace, root}, h.cfg.Writable...)...), h.cfg.AllowNetwork)
 		ls.ReadOnly = h.cfg.ReadOnly
 		ls.Gate = h.cfg.Gate != GateOff
 		ls.NoSeccomp = h.noSeccomp
