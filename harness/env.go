@@ -82,9 +82,10 @@ func (d runDirs) all() []string {
 }
 
 // buildEnv returns the child's environment: the allowed variables of base
-// (never a secret one), the hardening variables, and the run's
-// directories. It is sorted by name and has no duplicates.
-func buildEnv(base []string, allow []string, keepHome bool, d runDirs) []string {
+// (never a secret one), then extra as given (checked by New), the hardening
+// variables, and the run's directories, which win over both. It is sorted
+// by name and has no duplicates.
+func buildEnv(base []string, allow []string, keepHome bool, d runDirs, extra ...string) []string {
 	vars := map[string]string{}
 	for _, kv := range base {
 		name, val, ok := strings.Cut(kv, "=")
@@ -95,6 +96,10 @@ func buildEnv(base []string, allow []string, keepHome bool, d runDirs) []string 
 		if matchAny(allow, name) || (keepHome && name == "HOME") {
 			vars[name] = val
 		}
+	}
+	for _, kv := range extra { // checked by New
+		name, val, _ := strings.Cut(kv, "=")
+		vars[envKey(name)] = val
 	}
 	vars["PATH"] = cleanPATH(vars["PATH"])
 	if !keepHome || vars["HOME"] == "" {

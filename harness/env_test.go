@@ -68,3 +68,19 @@ func TestBuildEnv(t *testing.T) {
 		}
 	}
 }
+
+// ExtraEnv passes what the caller named, secret words included, but never
+// over the run's own directories; code-carrying names are refused.
+func TestExtraEnv(t *testing.T) {
+	d := newRunDirs(t.TempDir())
+	env := buildEnv([]string{"PATH=/bin", "OTHER_TOKEN=no"}, DefaultEnvAllow, false, d, "ANTHROPIC_API_KEY=k", "TMPDIR=/elsewhere")
+	got := strings.Join(env, "\n")
+	if !strings.Contains(got, "ANTHROPIC_API_KEY=k") || strings.Contains(got, "OTHER_TOKEN") || strings.Contains(got, "TMPDIR=/elsewhere") {
+		t.Errorf("environment:\n%s", got)
+	}
+	for _, kv := range []string{"LD_PRELOAD=/x.so", "BASH_ENV=/x", "=x", "NOEQUALS"} {
+		if _, err := New(Config{Grader: GraderFunc(nil), ExtraEnv: []string{kv}}); err == nil {
+			t.Errorf("extra environment %q accepted", kv)
+		}
+	}
+}

@@ -82,6 +82,12 @@ type Config struct {
 	// KeepHome passes the caller's HOME instead of a fresh one in the run
 	// directory.
 	KeepHome bool
+	// ExtraEnv are NAME=VALUE pairs set in the child's environment as they
+	// are, even names [SecretEnvName] refuses for their words (API, TOKEN,
+	// …): only what a caller names explicitly (an external agent's model
+	// credentials). Variables that carry code (LD_*, BASH_ENV, …) are
+	// refused by New; the run's own directories and git's hardening win.
+	ExtraEnv []string
 
 	// RunRoot is where per-run directories are created (default
 	// os.TempDir()). Each run gets a fresh 0700 directory holding its
@@ -264,6 +270,12 @@ func New(cfg Config) (*Harness, error) {
 			return nil, fmt.Errorf("harness: workspace: %w", err)
 		}
 		cfg.Workspace = ws
+	}
+	for _, kv := range cfg.ExtraEnv {
+		name, _, ok := strings.Cut(kv, "=")
+		if !ok || name == "" || strings.ContainsAny(name, "\x00") || matchAny(neverPass, envKey(name)) {
+			return nil, fmt.Errorf("harness: extra environment %q: want NAME=VALUE, and never a variable that carries code", name)
+		}
 	}
 	for _, d := range cfg.Writable {
 		if !filepath.IsAbs(d) || filepath.Clean(d) != d || d == string(filepath.Separator) {
@@ -543,7 +555,7 @@ func (h *Harness) execute(ctx context.Context, res *Result, req Request, prog pr
 			return fmt.Errorf("harness: run directory: %w", err)
 		}
 	}
-	env := buildEnv(h.cfg.BaseEnv, h.cfg.EnvAllow, h.cfg.KeepHome, rd)
+	env := buildEnv(h.cfg.BaseEnv, h.cfg.EnvAllow, h.cfg.KeepHome, rd, h.cfg.ExtraEnv...)
 	env = setEnv(env, "PATH", pathEnv)
 	marker := RunMarkerEnv + "=" + res.RunID
 	env = setEnv(env, RunMarkerEnv, res.RunID)
