@@ -129,6 +129,40 @@ func TestAgentsE2EWorkspaceLane(t *testing.T) {
 			t.Errorf("exit %d, status %s, problems %v", code, res.Status, res.Problems)
 		}
 	})
+	t.Run("codex honest", func(t *testing.T) {
+		codex := os.Getenv("RIVUMI_E2E_CODEX")
+		if codex == "" {
+			t.Skip("RIVUMI_E2E_CODEX is not set")
+		}
+		if out, code := rv("workspace", "prepare", "-source", src, "-commit", sha, "-run-root", runs, "-name", "codex", "-config", cfg); code != 0 {
+			t.Fatalf("prepare: exit %d %s", code, out)
+		}
+		conf := filepath.Join(dir, "codex-config.toml")
+		os.WriteFile(conf, []byte(`model = "gpt-5.5"
+model_provider = "mock"
+check_for_update_on_startup = false
+
+[model_providers.mock]
+name = "mock"
+base_url = "`+mock.url+`/v1"
+wire_api = "responses"
+env_key = "MOCK_API_KEY"
+request_max_retries = 0
+stream_max_retries = 0
+supports_websockets = false
+`), 0o600)
+		mock.set("exec_command", map[string]any{"cmd": "printf 'hello, world\\n' > src/greeting.txt"})
+		out, code := rv("workspace", "agent", "-run", filepath.Join(runs, "codex"), "-budget", "2m", "-env", "MOCK_API_KEY=dummy",
+			"-home-file", ".codex/config.toml="+conf,
+			"codex", "--", codex, "exec", "--json", "--skip-git-repo-check", "-s", "danger-full-access", "do it")
+		var res bundle.Result
+		if err := json.Unmarshal([]byte(out), &res); err != nil || code != 0 || res.Status != bundle.StatusPassed {
+			t.Errorf("exit %d, status %s, problems %v (%v)", code, res.Status, res.Problems, err)
+		}
+		if b, err := os.ReadFile(filepath.Join(runs, "codex", "agent", "hook-audit.jsonl")); err != nil || !strings.Contains(string(b), "greeting.txt") {
+			t.Errorf("the hook did not see the command: %v %s", err, b)
+		}
+	})
 	if b, _ := os.ReadFile(userSettings); string(b) != `{"theme":"dark"}`+"\n" {
 		t.Errorf("the user's ~/.claude/settings.json changed: %q", b)
 	}
