@@ -209,6 +209,9 @@ func (p *walker) dynamicCodeIn(f *frame, seg *Segment, lang string, ws ...word) 
 
 func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []word) {
 	prog := seg.Program
+	if e := p.entry(prog); e != nil {
+		p.optionCode(f, seg, e)
+	}
 	switch {
 	case shellEntry(p.entry(prog)):
 		p.shellCode(f, seg, operands)
@@ -257,20 +260,12 @@ func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []wor
 	case prog == "ssh" || prog == "scp" || prog == "sftp" || prog == "autossh" || prog == "mosh":
 		p.sshCode(f, seg, operands)
 	case prog == "rsync":
-		for _, c := range seg.Options["rsh"] {
-			p.script(f, c, seg.Index, KindScript, false)
-		}
 		for _, c := range seg.Options["rsync-path"] {
 			p.script(f, c, seg.Index, KindRemote, false)
 		}
 	case prog == "git":
 		p.gitCode(f, seg, ws, operands)
 	case prog == "tar" || prog == "bsdtar" || prog == "gtar":
-		for _, k := range []string{"to-command", "use-compress-program", "info-script", "F", "new-volume-script"} {
-			for _, c := range seg.Options[k] {
-				p.script(f, c, seg.Index, KindScript, false)
-			}
-		}
 		for _, c := range seg.Options["checkpoint-action"] {
 			if v, ok := strings.CutPrefix(c, "exec="); ok {
 				p.script(f, v, seg.Index, KindScript, false)
@@ -300,10 +295,6 @@ func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []wor
 					seg.tag(TagCodeSpawns)
 				}
 			}
-		}
-	case prog == "man":
-		for _, c := range seg.Options["pager"] {
-			p.script(f, c, seg.Index, KindScript, false)
 		}
 	case prog == "tmux":
 		// tmux new-session|new-window|split-window|respawn-pane … [shell-command]

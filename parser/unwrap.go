@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -149,6 +150,38 @@ func genericWrapper(name string) (string, bool) {
 	return *p.WrapperOptions, true
 }
 
+// wrapperOptionFacts records what a generic wrapper's options do: the
+// files its write_options name are written (strace -o FILE, ltrace -o
+// FILE); a pipe_options value starting with | or ! is a shell command the
+// output is piped to (strace -o '|CMD').
+func (p *walker) wrapperOptionFacts(f *frame, seg *Segment, name string, opts map[string][]word) {
+	e := programs.Lookup(name)
+	if e == nil {
+		return
+	}
+	piped := func(k string, w word) bool {
+		return slices.Contains(e.PipeOptions, k) && (strings.HasPrefix(w.text, "|") || strings.HasPrefix(w.text, "!"))
+	}
+	for _, k := range e.PipeOptions {
+		for _, w := range opts[k] {
+			switch {
+			case !piped(k, w):
+			case w.dynamic:
+				p.dynamicCodeIn(f, seg, "shell", w)
+			default:
+				p.script(f, w.text[1:], seg.Index, KindScript, false)
+			}
+		}
+	}
+	for _, k := range e.WriteOptions {
+		for _, w := range opts[k] {
+			if !piped(k, w) {
+				seg.Writes = append(seg.Writes, p.operand(w))
+			}
+		}
+	}
+}
+
 // wrapperOperands is the number of operands a wrapper takes before the
 // command (the registry's wrapper_operands: setarch ARCH cmd, perf stat cmd).
 func wrapperOperands(name string) int {
@@ -210,6 +243,24 @@ func (p *walker) unwrap(f *frame, seg *Segment, ws []word) []word {
 					i += lead // the architecture or perf's subcommand comes first
 					lead = 0
 				}
+				if spec := rules.ProgramSpec(name); spec != nil && lead == 0 {
+					// A wrapper with an option table (nsenter --target 1
+					// --mount CMD): its options as it parses them.
+					k, opts, good := optScan(spec, ws, 1, false)
+					if !good {
+						seg.tag(TagDynamicArgs)
+						return ws
+					}
+					i = k
+					vals := map[string][]word{}
+					for k, vs := range opts {
+						for _, v := range vs {
+							vals[k] = append(vals[k], word{text: v, path: v})
+						}
+					}
+					p.wrapperOptionFacts(f, seg, name, vals)
+				}
+				opts := map[string][]word{}
 				for i < len(ws) && (strings.HasPrefix(ws[i].text, "-") || lead > 0) && !ws[i].dynamic {
 					if !strings.HasPrefix(ws[i].text, "-") {
 						lead--
@@ -221,10 +272,19 @@ func (p *walker) unwrap(f *frame, seg *Segment, ws []word) []word {
 					if t == "--" {
 						break
 					}
+					if len(t) >= 2 && t[1] != '-' && strings.IndexByte(shorts, t[1]) >= 0 {
+						// -o FILE, or -oFILE attached.
+						if len(t) > 2 {
+							opts[t[1:2]] = append(opts[t[1:2]], word{text: t[2:], path: t[2:]})
+						} else if i < len(ws) {
+							opts[t[1:2]] = append(opts[t[1:2]], ws[i])
+						}
+					}
 					if len(t) == 2 && strings.IndexByte(shorts, t[1]) >= 0 {
 						i++
 					}
 				}
+				p.wrapperOptionFacts(f, seg, name, opts)
 				if i >= len(ws) {
 					return ws
 				}

@@ -48,6 +48,13 @@ type Program struct {
 	Fetches           bool                `yaml:"fetches"`
 	Dialects          map[string][]string `yaml:"dialects"`
 
+	// Options and variables that run code besides the code positions.
+	ShellOptions  []string `yaml:"shell_options"`
+	PipeOptions   []string `yaml:"pipe_options"`
+	SpliceOptions []string `yaml:"splice_options"`
+	LoadOptions   []string `yaml:"load_options"`
+	EnvOptions    []string `yaml:"env_options"`
+
 	// What it writes and reads.
 	WritesOperands bool     `yaml:"writes_operands"`
 	WriteOptions   []string `yaml:"write_options"`
@@ -187,6 +194,19 @@ func Parse(src []byte) (*Registry, error) {
 			problems = append(problems, fmt.Sprintf("line %d: %s: a program that runs code runs anything (runs_anything: true)", v.Line, p.Name))
 		}
 		problems = append(problems, p.check(v.Line)...)
+		for _, o := range append(append(append([]string{}, p.ShellOptions...), p.SpliceOptions...), p.LoadOptions...) {
+			if p.Options != "" && !declaresValue(p.Options, o) {
+				problems = append(problems, fmt.Sprintf("line %d: %s: option %q of shell_options, splice_options or load_options is not a value-taking option of options", v.Line, p.Name, o))
+			}
+		}
+		for _, o := range p.PipeOptions {
+			if p.WrapperOptions == nil || len(o) != 1 || !strings.Contains(*p.WrapperOptions, o) {
+				problems = append(problems, fmt.Sprintf("line %d: %s: pipe option %q is not a value-taking letter of wrapper_options", v.Line, p.Name, o))
+			}
+		}
+		if len(p.EnvOptions) > 0 && !p.HasSpec() {
+			problems = append(problems, fmt.Sprintf("line %d: %s: env_options without options: the parser could not read them", v.Line, p.Name))
+		}
 		if p.LoadsOnVersion && len(p.Loads) == 0 {
 			problems = append(problems, fmt.Sprintf("line %d: %s: loads_on_version without loads", v.Line, p.Name))
 		}

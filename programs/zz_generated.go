@@ -41,7 +41,7 @@ var generated = []*Program{
 	{Name: "bc", Names: []string{"bc"}, Readonly: &generatedStrings[2], NoOperands: true},
 	{Name: "blkdiscard", Names: []string{"blkdiscard"}, Kinds: []string{"disk_writer", "formats_devices"}},
 	{Name: "brew", Names: []string{"brew"}, Subcommands: true},
-	{Name: "bsdtar", Names: []string{"bsdtar"}, Kinds: []string{"archives"}},
+	{Name: "bsdtar", Names: []string{"bsdtar"}, ShellOptions: []string{"to-command", "use-compress-program", "info-script", "F", "new-volume-script"}, Kinds: []string{"archives"}},
 	{Name: "buck", Names: []string{"buck"}, RunsWorkspace: true},
 	{Name: "builtin", Names: []string{"builtin"}, RunsAnything: true},
 	{Name: "bun", Names: []string{"bun"}, Language: "node", CodeOptions: []string{"eval", "print"}, RunsAnything: true, Options: "e|eval= p|print= r|preload= i cwd= env-file= c|config= watch hot smol silent b|bun v|version h|help revision", InOrder: true, Subcommands: true},
@@ -188,7 +188,7 @@ var generated = []*Program{
 	{Name: "gsed", Names: []string{"gsed"}, Kinds: []string{"text_script"}},
 	{Name: "gst", Names: []string{"gst"}, RunsAnything: true},
 	{Name: "gsutil", Names: []string{"gsutil"}, Network: true, Fetches: true, Ops: true},
-	{Name: "gtar", Names: []string{"gtar"}, Kinds: []string{"archives"}},
+	{Name: "gtar", Names: []string{"gtar"}, ShellOptions: []string{"to-command", "use-compress-program", "info-script", "F", "new-volume-script"}, Kinds: []string{"archives"}},
 	{Name: "guile", Names: []string{"guile"}, Versioned: true, Language: "scheme", CodeOptions: []string{"c"}, RunsAnything: true, Options: "c= l= e= s= x= L= C= ds debug no-debug q no-auto-compile fresh-auto-compile listen=? h|help v|version", InOrder: true},
 	{Name: "halt", Names: []string{"halt"}, Kinds: []string{"power"}},
 	{Name: "hash", Names: []string{"hash"}, Options: "d l p= r t", StringOperands: true, Readonly: &generatedStrings[38], DynamicOK: true},
@@ -253,12 +253,12 @@ var generated = []*Program{
 	{Name: "lsblk", Names: []string{"lsblk"}, StringOperands: true, Readonly: &generatedStrings[0], DynamicOK: true},
 	{Name: "lscpu", Names: []string{"lscpu"}, Readonly: &generatedStrings[0], DynamicOK: true},
 	{Name: "lsof", Names: []string{"lsof"}, StringOperands: true, Readonly: &generatedStrings[0], DynamicOK: true},
-	{Name: "ltrace", Names: []string{"ltrace"}, RunsAnything: true, WrapperOptions: &generatedStrings[41]},
+	{Name: "ltrace", Names: []string{"ltrace"}, RunsAnything: true, WriteOptions: []string{"o"}, WrapperOptions: &generatedStrings[41]},
 	{Name: "lua", Names: []string{"lua", "luajit"}, Versioned: true, Language: "lua", CodeOptions: []string{"e"}, RunsAnything: true, Options: "e= l= i v E W j= b O=?", InOrder: true},
 	{Name: "lvremove", Names: []string{"lvremove"}, Kinds: []string{"formats_devices"}},
 	{Name: "lynx", Names: []string{"lynx"}, Network: true, Fetches: true},
 	{Name: "make", Names: []string{"make", "gmake"}, Loads: []string{"Makefile", "makefile", "GNUmakefile"}, RunsWorkspace: true},
-	{Name: "man", Names: []string{"man"}, Options: "P|pager= M|manpath= S|s|sections= C|config-file= L|locale= m|systems= p|preprocessor= H|html=? X|gxditview=? T|troff-device=? E|encoding= R|recode= a|all k|apropos K|global-apropos f|whatis l|local-file w|where W|where-cat d|debug D|default c|catman t|troff Z|ditroff h|help V|version", Abbrev: true},
+	{Name: "man", Names: []string{"man"}, Options: "P|pager= M|manpath= S|s|sections= C|config-file= L|locale= m|systems= p|preprocessor= H|html=? X|gxditview=? T|troff-device=? E|encoding= R|recode= a|all k|apropos K|global-apropos f|whatis l|local-file w|where W|where-cat d|debug D|default c|catman t|troff Z|ditroff h|help V|version", Abbrev: true, ShellOptions: []string{"pager"}},
 	{Name: "mapfile", Names: []string{"mapfile"}, Kinds: []string{"reads_vars"}},
 	{Name: "md5sum", Names: []string{"md5sum"}, Readonly: &generatedStrings[0]},
 	{Name: "meson", Names: []string{"meson"}, RunsWorkspace: true},
@@ -294,7 +294,7 @@ var generated = []*Program{
 	{Name: "nl", Names: []string{"nl"}, Readonly: &generatedStrings[0]},
 	{Name: "nmap", Names: []string{"nmap"}, Network: true},
 	{Name: "nocorrect", Names: []string{"nocorrect"}, InOrder: true},
-	{Name: "node", Names: []string{"node", "nodejs"}, Versioned: true, Language: "node", CodeOptions: []string{"eval", "print"}, RunsAnything: true, Options: "e|eval= p|print= r|require= i|interactive c|check v|version h|help import= loader= experimental-loader= input-type=", InOrder: true},
+	{Name: "node", Names: []string{"node", "nodejs"}, Versioned: true, Language: "node", CodeOptions: []string{"eval", "print"}, RunsAnything: true, Options: "e|eval= p|print= r|require= i|interactive c|check v|version h|help import= loader= experimental-loader= input-type=", InOrder: true, LoadOptions: []string{"require", "import"}, EnvOptions: []string{"NODE_OPTIONS"}},
 	{Name: "noglob", Names: []string{"noglob"}, InOrder: true},
 	{Name: "nohup", Names: []string{"nohup"}, RunsAnything: true, Options: "help version", Abbrev: true, Kinds: []string{"harmless_wrapper"}},
 	{Name: "nomad", Names: []string{"nomad"}, Ops: true},
@@ -302,7 +302,7 @@ var generated = []*Program{
 	{Name: "npm", Names: []string{"npm"}, RunnerSubcommands: []string{"exec", "x"}, Subcommands: true, Loads: []string{"package.json"}},
 	{Name: "nproc", Names: []string{"nproc"}, Readonly: &generatedStrings[0], DynamicOK: true},
 	{Name: "npx", Names: []string{"npx"}, RunsAnything: true, Kinds: []string{"installs"}},
-	{Name: "nsenter", Names: []string{"nsenter"}, RunsAnything: true, Kinds: []string{"privilege_wrapper"}, WrapperOptions: &generatedStrings[44]},
+	{Name: "nsenter", Names: []string{"nsenter"}, RunsAnything: true, Options: "a|all t|target= m|mount=? u|uts=? i|ipc=? n|net=? p|pid=? U|user=? C|cgroup=? T|time=? S|setuid= G|setgid= preserve-credentials keep-caps r|root=? w|wd=? W|wdns= e|env F|no-fork Z|follow-context c|join-cgroup h|help V|version", InOrder: true, Kinds: []string{"privilege_wrapper"}, WrapperOptions: &generatedStrings[44]},
 	{Name: "nslookup", Names: []string{"nslookup"}, Network: true},
 	{Name: "numactl", Names: []string{"numactl"}, RunsAnything: true, WrapperOptions: &generatedStrings[45]},
 	{Name: "numfmt", Names: []string{"numfmt"}, Readonly: &generatedStrings[0], DynamicOK: true},
@@ -322,7 +322,7 @@ var generated = []*Program{
 	{Name: "paste", Names: []string{"paste"}, Readonly: &generatedStrings[0]},
 	{Name: "pax", Names: []string{"pax"}, Kinds: []string{"extracts"}},
 	{Name: "perf", Names: []string{"perf"}, RunsAnything: true, WrapperOptions: &generatedStrings[46], WrapperOperands: 1},
-	{Name: "perl", Names: []string{"perl"}, Versioned: true, Language: "perl", CodeOptions: []string{"e", "E"}, RunsAnything: true, Options: "e= E= n p a l=? i=? I= M= m= c w W X s T t U C=? d=? D= F= x=? 0=? v V", InOrder: true},
+	{Name: "perl", Names: []string{"perl"}, Versioned: true, Language: "perl", CodeOptions: []string{"e", "E"}, RunsAnything: true, Options: "e= E= n p a l=? i=? I= M= m= c w W X s T t U C=? d=? D= F= x=? 0=? v V", InOrder: true, SpliceOptions: []string{"M", "m"}, EnvOptions: []string{"PERL5OPT"}},
 	{Name: "php", Names: []string{"php", "php-cgi", "php-cli"}, Versioned: true, Language: "php", CodeOptions: []string{"r"}, RunsAnything: true, Options: "r= f= a B= R= F= E= c= d= e h H i l m n q s v w z= b= C T=", InOrder: true},
 	{Name: "phpunit", Names: []string{"phpunit"}, RunsWorkspace: true},
 	{Name: "pike", Names: []string{"pike"}, RunsAnything: true},
@@ -387,7 +387,7 @@ var generated = []*Program{
 	{Name: "rpm", Names: []string{"rpm"}, Kinds: []string{"installs"}},
 	{Name: "rscript", Names: []string{"rscript", "r"}, Versioned: true, Language: "r", CodeOptions: []string{"e"}, RunsAnything: true, Options: "e= default-packages= verbose vanilla no-environ no-site-file no-init-file no-restore no-save restore save no-echo quiet silent slave args f|file= version help", InOrder: true},
 	{Name: "rspec", Names: []string{"rspec"}, RunsWorkspace: true},
-	{Name: "rsync", Names: []string{"rsync"}, Options: "v|verbose q|quiet c|checksum a|archive r|recursive R|relative b|backup backup-dir= suffix= u|update inplace append d|dirs l|links L|copy-links H|hard-links p|perms E|executability o|owner g|group D t|times n|dry-run W|whole-file x|one-file-system e|rsh= rsync-path= existing ignore-existing remove-source-files del delete delete-before delete-during delete-delay delete-after delete-excluded ignore-errors force max-delete= z|compress exclude= exclude-from= include= include-from= files-from= f|filter= P progress h|human-readable i|itemize-changes stats partial partial-dir= info= debug= 4|ipv4 6|ipv6 chmod= chown= help V|version password-file=", Abbrev: true, Network: true, ReadOptions: []string{"exclude-from", "files-from", "include-from", "password-file"}, Kinds: []string{"uploads", "searches", "searches_contents", "reads_tree", "credential_writer"}},
+	{Name: "rsync", Names: []string{"rsync"}, Options: "v|verbose q|quiet c|checksum a|archive r|recursive R|relative b|backup backup-dir= suffix= u|update inplace append d|dirs l|links L|copy-links H|hard-links p|perms E|executability o|owner g|group D t|times n|dry-run W|whole-file x|one-file-system e|rsh= rsync-path= existing ignore-existing remove-source-files del delete delete-before delete-during delete-delay delete-after delete-excluded ignore-errors force max-delete= z|compress exclude= exclude-from= include= include-from= files-from= f|filter= P progress h|human-readable i|itemize-changes stats partial partial-dir= info= debug= 4|ipv4 6|ipv6 chmod= chown= help V|version password-file=", Abbrev: true, Network: true, ShellOptions: []string{"rsh"}, ReadOptions: []string{"exclude-from", "files-from", "include-from", "password-file"}, Kinds: []string{"uploads", "searches", "searches_contents", "reads_tree", "credential_writer"}},
 	{Name: "ruby", Names: []string{"ruby", "jruby"}, Versioned: true, Language: "ruby", CodeOptions: []string{"e"}, RunsAnything: true, Options: "e= r= I= n p a l c w W=? v d y C= E= F= i=? s x=? help version", InOrder: true},
 	{Name: "run0", Names: []string{"run0"}, RunsAnything: true, Kinds: []string{"privilege_wrapper", "privilege"}, WrapperOptions: &generatedStrings[54]},
 	{Name: "runcon", Names: []string{"runcon"}, RunsAnything: true, WrapperOptions: &generatedStrings[55], WrapperOperands: 1},
@@ -405,7 +405,7 @@ var generated = []*Program{
 	{Name: "scheme", Names: []string{"scheme"}, RunsAnything: true},
 	{Name: "scp", Names: []string{"scp"}, Options: "3 4 6 A B C O p q R r T v c= D= F= i= J= l= o= P= S= X=", InOrder: true, Network: true, Fetches: true, ReadOptions: []string{"F", "i"}, Kinds: []string{"uploads", "searches", "searches_contents", "reads_tree"}},
 	{Name: "screen", Names: []string{"screen"}, RunsAnything: true, Options: "a A d D m r R x q ls list U O S= c= e= h= L Logfile= p= s= t= T= X=", InOrder: true},
-	{Name: "script", Names: []string{"script"}, RunsAnything: true, Kinds: []string{"inline_code"}},
+	{Name: "script", Names: []string{"script"}, RunsAnything: true, Options: "a|append c|command= E|echo= e|return f|flush B|log-io= I|log-in= O|log-out= T|log-timing= t|timing=? m|logging-format= q|quiet h|help V|version", Abbrev: true, WritesOperands: true, WriteOptions: []string{"log-io", "log-in", "log-out", "log-timing"}, Kinds: []string{"inline_code"}},
 	{Name: "sdk", Names: []string{"sdk"}, Subcommands: true},
 	{Name: "sed", Names: []string{"sed"}, Options: "n|quiet|silent e|expression= f|file= i|in-place=? E|r|regexp-extended s|separate l|line-length= u|unbuffered z|null-data debug posix sandbox follow-symlinks b|binary help version", Abbrev: true, ReadOptions: []string{"file"}, Kinds: []string{"text_script"}},
 	{Name: "seq", Names: []string{"seq"}, StringOperands: true, Readonly: &generatedStrings[0], DynamicOK: true},
@@ -434,6 +434,7 @@ var generated = []*Program{
 	{Name: "socat", Names: []string{"socat"}, Network: true, Fetches: true, Kinds: []string{"socket_relay"}},
 	{Name: "sort", Names: []string{"sort"}, Options: "b|ignore-leading-blanks d|dictionary-order f|ignore-case g|general-numeric-sort i|ignore-nonprinting M|month-sort h|human-numeric-sort n|numeric-sort R|random-sort random-source= r|reverse sort= V|version-sort batch-size= c|check=? C compress-program= debug files0-from= k|key= m|merge o|output= s|stable S|buffer-size= t|field-separator= T|temporary-directory= parallel= u|unique z|zero-terminated help version", Abbrev: true, WriteOptions: []string{"output"}, ReadOptions: []string{"files0-from", "random-source"}, Readonly: &generatedStrings[57]},
 	{Name: "source", Names: []string{"source"}, RunsAnything: true, Kinds: []string{"inline_code"}},
+	{Name: "split", Names: []string{"split"}, Options: "a|suffix-length= additional-suffix= b|bytes= C|line-bytes= d numeric-suffixes=? x hex-suffixes=? e|elide-empty-files filter= l|lines= n|number= t|separator= u|unbuffered verbose help version", Abbrev: true, ShellOptions: []string{"filter"}},
 	{Name: "sqlite3", Names: []string{"sqlite3"}, Kinds: []string{"database"}},
 	{Name: "srm", Names: []string{"srm"}, WritesOperands: true, Kinds: []string{"deletes"}},
 	{Name: "ssh", Names: []string{"ssh"}, RunsAnything: true, Options: "4 6 A a C f G g K k M N n q s T t V v X x Y y B= b= c= D= E= e= F= I= i= J= L= l= m= O= o= P= p= Q= R= S= W= w=", InOrder: true, Network: true, Fetches: true, ReadOptions: []string{"F", "i"}},
@@ -444,7 +445,7 @@ var generated = []*Program{
 	{Name: "start-stop-daemon", Names: []string{"start-stop-daemon"}, RunsAnything: true, WrapperOptions: &generatedStrings[3]},
 	{Name: "stat", Names: []string{"stat"}, Options: "L|dereference f|file-system c|format= printf= t|terse cached= help version", Abbrev: true, StringOperands: true, Readonly: &generatedStrings[0]},
 	{Name: "stdbuf", Names: []string{"stdbuf"}, RunsAnything: true, Options: "i|input= o|output= e|error= help version", Abbrev: true, Kinds: []string{"harmless_wrapper"}},
-	{Name: "strace", Names: []string{"strace"}, RunsAnything: true, WriteOptions: []string{"o"}, WrapperOptions: &generatedStrings[59]},
+	{Name: "strace", Names: []string{"strace"}, RunsAnything: true, PipeOptions: []string{"o"}, WriteOptions: []string{"o"}, WrapperOptions: &generatedStrings[59]},
 	{Name: "strings", Names: []string{"strings"}, Readonly: &generatedStrings[0]},
 	{Name: "stripe", Names: []string{"stripe"}, Subcommands: true, Ops: true},
 	{Name: "su", Names: []string{"su"}, RunsAnything: true, Options: "c|command= s|shell= l|login m|p|preserve-environment g|group= G|supp-group= f|fast P|pty session-command= w|whitelist-environment=", Abbrev: true, Kinds: []string{"privilege_wrapper", "privilege", "inline_code"}},
@@ -464,7 +465,7 @@ var generated = []*Program{
 	{Name: "tac", Names: []string{"tac"}, Readonly: &generatedStrings[0]},
 	{Name: "tail", Names: []string{"tail"}, Options: "c|bytes= f|follow=? F max-unchanged-stats= n|lines= pid= q|quiet|silent retry s|sleep-interval= v|verbose z|zero-terminated help version", Abbrev: true, Readonly: &generatedStrings[0]},
 	{Name: "tailscale", Names: []string{"tailscale"}, Network: true},
-	{Name: "tar", Names: []string{"tar"}, Options: "c|create x|extract|get t|list r|append u|update A|catenate|concatenate d|diff|compare delete f|file= C|directory= z|gzip|gunzip|ungzip j|bzip2 J|xz lzma zstd Z|compress|uncompress a|auto-compress I|use-compress-program= to-command= checkpoint=? checkpoint-action= info-script|new-volume-script= F= v|verbose k|keep-old-files overwrite p|preserve-permissions same-owner no-same-owner strip-components= exclude= X|exclude-from= T|files-from= O|to-stdout P|absolute-names h|dereference transform|xform= wildcards null help version", Abbrev: true, ReadOptions: []string{"exclude-from", "files-from"}, Kinds: []string{"archives", "searches", "searches_contents", "reads_tree"}},
+	{Name: "tar", Names: []string{"tar"}, Options: "c|create x|extract|get t|list r|append u|update A|catenate|concatenate d|diff|compare delete f|file= C|directory= z|gzip|gunzip|ungzip j|bzip2 J|xz lzma zstd Z|compress|uncompress a|auto-compress I|use-compress-program= to-command= checkpoint=? checkpoint-action= info-script|new-volume-script= F= v|verbose k|keep-old-files overwrite p|preserve-permissions same-owner no-same-owner strip-components= exclude= X|exclude-from= T|files-from= O|to-stdout P|absolute-names h|dereference transform|xform= wildcards null remove-files help version", Abbrev: true, ShellOptions: []string{"to-command", "use-compress-program", "info-script", "F"}, ReadOptions: []string{"exclude-from", "files-from"}, Kinds: []string{"archives", "searches", "searches_contents", "reads_tree"}},
 	{Name: "task", Names: []string{"task"}, RunsWorkspace: true},
 	{Name: "taskset", Names: []string{"taskset"}, RunsAnything: true, Options: "a|all-tasks c|cpu-list p|pid h|help V|version", Abbrev: true},
 	{Name: "tcl", Names: []string{"tcl"}, RunsAnything: true},
@@ -556,7 +557,7 @@ var generated = []*Program{
 	{Name: "yum", Names: []string{"yum"}, Subcommands: true},
 	{Name: "zfs", Names: []string{"zfs"}, Subcommands: true},
 	{Name: "zig", Names: []string{"zig"}, Subcommands: true},
-	{Name: "zip", Names: []string{"zip"}, Kinds: []string{"archives", "searches", "searches_contents", "reads_tree"}},
+	{Name: "zip", Names: []string{"zip"}, Options: "unzip-command|TT= test|T b|temp-path= n|suffixes= t|from-date= tt|before-date= x|exclude= i|include= P|password= Z|compression-method= O|output-file= sb|split-bell= s|split-size= sp|split-pause sv|split-verbose ds|dot-size= la|log-append lf|logfile-path= li|log-info", SingleDashLong: true, ShellOptions: []string{"unzip-command"}, Kinds: []string{"archives", "searches", "searches_contents", "reads_tree"}},
 	{Name: "zpool", Names: []string{"zpool"}, Subcommands: true},
 	{Name: "zx", Names: []string{"zx"}, Language: "node", RunsAnything: true},
 	{Name: "zypper", Names: []string{"zypper"}, Kinds: []string{"installs"}},
@@ -1024,14 +1025,14 @@ func generatedMaps() {
 	generated[383].VersionForms = map[string][][]string{"ruby": {{"-v"}}}
 	generated[391].Subs = map[string]*Sub{"component": &generatedSubs[272], "default": &generatedSubs[273], "install": &generatedSubs[274], "target": &generatedSubs[275], "toolchain": &generatedSubs[276], "update": &generatedSubs[277]}
 	generated[425].Subs = map[string]*Sub{"install": &generatedSubs[278], "refresh": &generatedSubs[279], "remove": &generatedSubs[280]}
-	generated[435].Subs = map[string]*Sub{"build": &generatedSubs[281], "exec": &generatedSubs[282], "run": &generatedSubs[283], "test": &generatedSubs[284]}
-	generated[452].Subs = map[string]*Sub{"build": &generatedSubs[285], "run": &generatedSubs[286], "test": &generatedSubs[287]}
-	generated[467].VersionForms = map[string][][]string{"terraform": {{"version"}, {"-v"}}}
-	generated[467].Subs = map[string]*Sub{"apply": &generatedSubs[288], "destroy": &generatedSubs[289], "import": &generatedSubs[290], "init": &generatedSubs[291], "plan": &generatedSubs[292]}
-	generated[474].Subs = map[string]*Sub{"apply": &generatedSubs[293], "destroy": &generatedSubs[294], "init": &generatedSubs[295], "plan": &generatedSubs[296]}
-	generated[515].VersionForms = map[string][][]string{"uv": {{"version"}}}
-	generated[515].Subs = map[string]*Sub{"add": &generatedSubs[297], "pip": &generatedSubs[298], "remove": &generatedSubs[299], "run": &generatedSubs[300], "sync": &generatedSubs[301], "tool": &generatedSubs[302], "venv": &generatedSubs[303]}
-	generated[546].Subs = map[string]*Sub{"add": &generatedSubs[304], "dlx": &generatedSubs[305], "exec": &generatedSubs[306], "global": &generatedSubs[307], "install": &generatedSubs[308], "link": &generatedSubs[309], "node": &generatedSubs[310], "publish": &generatedSubs[311], "remove": &generatedSubs[312], "run": &generatedSubs[313], "start": &generatedSubs[314], "test": &generatedSubs[315], "up": &generatedSubs[316], "upgrade": &generatedSubs[317]}
-	generated[548].Subs = map[string]*Sub{"erase": &generatedSubs[318], "install": &generatedSubs[319], "remove": &generatedSubs[320], "update": &generatedSubs[321], "upgrade": &generatedSubs[322]}
-	generated[550].Subs = map[string]*Sub{"build": &generatedSubs[323], "run": &generatedSubs[324], "test": &generatedSubs[325]}
+	generated[436].Subs = map[string]*Sub{"build": &generatedSubs[281], "exec": &generatedSubs[282], "run": &generatedSubs[283], "test": &generatedSubs[284]}
+	generated[453].Subs = map[string]*Sub{"build": &generatedSubs[285], "run": &generatedSubs[286], "test": &generatedSubs[287]}
+	generated[468].VersionForms = map[string][][]string{"terraform": {{"version"}, {"-v"}}}
+	generated[468].Subs = map[string]*Sub{"apply": &generatedSubs[288], "destroy": &generatedSubs[289], "import": &generatedSubs[290], "init": &generatedSubs[291], "plan": &generatedSubs[292]}
+	generated[475].Subs = map[string]*Sub{"apply": &generatedSubs[293], "destroy": &generatedSubs[294], "init": &generatedSubs[295], "plan": &generatedSubs[296]}
+	generated[516].VersionForms = map[string][][]string{"uv": {{"version"}}}
+	generated[516].Subs = map[string]*Sub{"add": &generatedSubs[297], "pip": &generatedSubs[298], "remove": &generatedSubs[299], "run": &generatedSubs[300], "sync": &generatedSubs[301], "tool": &generatedSubs[302], "venv": &generatedSubs[303]}
+	generated[547].Subs = map[string]*Sub{"add": &generatedSubs[304], "dlx": &generatedSubs[305], "exec": &generatedSubs[306], "global": &generatedSubs[307], "install": &generatedSubs[308], "link": &generatedSubs[309], "node": &generatedSubs[310], "publish": &generatedSubs[311], "remove": &generatedSubs[312], "run": &generatedSubs[313], "start": &generatedSubs[314], "test": &generatedSubs[315], "up": &generatedSubs[316], "upgrade": &generatedSubs[317]}
+	generated[549].Subs = map[string]*Sub{"erase": &generatedSubs[318], "install": &generatedSubs[319], "remove": &generatedSubs[320], "update": &generatedSubs[321], "upgrade": &generatedSubs[322]}
+	generated[551].Subs = map[string]*Sub{"build": &generatedSubs[323], "run": &generatedSubs[324], "test": &generatedSubs[325]}
 }
