@@ -37,26 +37,68 @@ const (
 	Codex      Agent = "codex"
 )
 
-// Agents lists the supported agents.
-var Agents = []Agent{ClaudeCode, Gemini, Codex}
+// Agents lists the supported agents. The ones after Codex have their
+// adapter in a file of their own (qwen.go, …), which registers a [profile].
+var Agents = []Agent{ClaudeCode, Gemini, Codex, Qwen}
 
 // ParseAgent returns the agent named s.
 func ParseAgent(s string) (Agent, error) {
-	for _, a := range Agents {
+	names := make([]string, len(Agents))
+	for i, a := range Agents {
 		if string(a) == s {
 			return a, nil
 		}
+		names[i] = string(a)
 	}
-	return "", fmt.Errorf("unknown agent %q (want claude-code, gemini or codex)", s)
+	return "", fmt.Errorf("unknown agent %q (want one of %s)", s, strings.Join(names, ", "))
 }
 
 // event is the hook event the agent sends before a tool runs.
 func (a Agent) event() string {
+	if p, ok := profiles[a]; ok {
+		return p.event
+	}
 	if a == Gemini {
 		return "BeforeTool"
 	}
 	return "PreToolUse"
 }
+
+// profile is what an adapter kept in a file of its own tells the shared
+// code about its agent (its shell and file tools go into shellTools and
+// fileTools, its matcher into Matchers).
+type profile struct {
+	// event is the payload's hook_event_name.
+	event string
+	// projectVars name the agent's project directory in the hook's
+	// environment, first found wins (see workspaceFor).
+	projectVars []string
+	// shell is the dialect the agent runs commands in ("": $SHELL's).
+	shell string
+	// askable reports whether an ask verdict is answered with ask; nil:
+	// never (cannotAsk says why, in the deny's reason).
+	askable   func(cfg *Config) bool
+	cannotAsk string
+	// ignoresAsk reports whether the agent runs the tool on an ask in a
+	// session of this permission mode (nil: never).
+	ignoresAsk func(mode string) bool
+	// answer returns the JSON the agent reads on stdout for a reply
+	// (allow, ask, deny or "" for no opinion); nil writes nothing.
+	answer func(a Answer) any
+	// settings returns the file the hook is installed in for a scope
+	// (base: the project root or the home directory).
+	settings func(scope Scope, base string, getenv func(string) string) string
+	// sampleTool is the name of the shell tool in the agent's payloads.
+	sampleTool string
+	// defaultTimeout is the agent's timeout for a hook that sets none.
+	defaultTimeout time.Duration
+	// hooksOff finds settings that keep the agent from running the hook
+	// (see [HooksOff]); nil: none known.
+	hooksOff func(home, root string, getenv func(string) string) []Finding
+}
+
+// profiles are the registered adapters, by agent.
+var profiles = map[Agent]profile{}
 
 // AskAs is what an adapter answers for an ask verdict on agents that
 // cannot always ask (Gemini CLI, Codex).
@@ -530,7 +572,7 @@ func codexSessionCwd(cfg *Config, transcript string) string {
 // workspaceFor picks the project root: the agent's project directory
 // variable, else the configured one, else the project root of cwd.
 func workspaceFor(cfg *Config, cwd string) (string, error) {
-	var vars []string
+	vars := profiles[cfg.Agent].projectVars
 	switch cfg.Agent {
 	case ClaudeCode:
 		vars = []string{"CLAUDE_PROJECT_DIR"}
@@ -910,6 +952,9 @@ func gradeShellIn(ctx context.Context, cfg *Config, c call, workspace, dialect s
 // $SHELL's basename, mapped to bash, sh or zsh.
 func shellDialect(cfg *Config) string {
 	s := cfg.Shell
+	if s == "" && profiles[cfg.Agent].shell != "" {
+		return profiles[cfg.Agent].shell
+	}
 	if s == "" && cfg.Agent == Gemini {
 		// Gemini CLI runs `bash -c` on Linux and macOS whatever $SHELL is
 		// (and PowerShell on Windows: see capPowerShell).
@@ -957,6 +1002,9 @@ func reply(cfg *Config, a *Answer) {
 			a.Reply, a.Reason = "allow", "rivumi would ask (allowed by --ask-as allow): "+reasonText(v)
 		default:
 			why := "Codex hooks cannot ask"
+			if p, ok := profiles[cfg.Agent]; ok {
+				why = p.cannotAsk
+			}
 			if cfg.Agent == Gemini {
 				why = "this Gemini CLI session cannot ask (it is not interactive)"
 			}
@@ -973,6 +1021,9 @@ func reply(cfg *Config, a *Answer) {
 // ignoresAsk reports whether the session's permission mode makes the agent
 // run the tool on an ask answer: Claude Code's bypassPermissions.
 func ignoresAsk(cfg *Config, a *Answer) bool {
+	if p, ok := profiles[cfg.Agent]; ok {
+		return p.ignoresAsk != nil && p.ignoresAsk(a.permissionMode)
+	}
 	return cfg.Agent == ClaudeCode && a.permissionMode == "bypassPermissions"
 }
 
@@ -981,6 +1032,9 @@ func ignoresAsk(cfg *Config, a *Answer) bool {
 // --ask-as ask says so); never on Codex, which runs the tool when a hook
 // answers ask.
 func askable(cfg *Config) bool {
+	if p, ok := profiles[cfg.Agent]; ok {
+		return p.askable != nil && p.askable(cfg)
+	}
 	switch cfg.Agent {
 	case ClaudeCode:
 		return true
@@ -1080,8 +1134,14 @@ func Write(cfg Config, a Answer, stdout, stderr io.Writer) int {
 			out = map[string]string{}
 		}
 	default:
-		fmt.Fprintf(stderr, "rivumi: unknown agent %q\n", cfg.Agent)
-		return 2
+		p, ok := profiles[cfg.Agent]
+		if !ok {
+			fmt.Fprintf(stderr, "rivumi: unknown agent %q\n", cfg.Agent)
+			return 2
+		}
+		if p.answer != nil {
+			out = p.answer(a)
+		}
 	}
 	if out == nil {
 		return 0

@@ -19,6 +19,21 @@ type Finding struct {
 	Text string
 }
 
+// HooksOff returns what doctor reports about the settings that keep an
+// agent with an adapter of its own (qwen.go, …) from running the hook:
+// failures when the hook would not run, notes for the ways a session can
+// turn hooks off that no file shows. Claude Code, Gemini CLI and Codex
+// have their own functions ([ClaudeHooksOff], [GeminiHooksOff]).
+func HooksOff(agent Agent, home, root string, getenv func(string) string) []Finding {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if p, ok := profiles[agent]; ok && p.hooksOff != nil {
+		return p.hooksOff(home, root, getenv)
+	}
+	return nil
+}
+
 func ok(format string, a ...any) Finding { return Finding{Text: fmt.Sprintf(format, a...)} }
 func fail(format string, a ...any) Finding {
 	return Finding{Fail: true, Text: fmt.Sprintf(format, a...)}

@@ -36,6 +36,9 @@ func SettingsFile(agent Agent, scope Scope, dir, home string, getenv func(string
 	if scope == ScopeUser {
 		base = home
 	}
+	if p, ok := profiles[agent]; ok && p.settings != nil {
+		return p.settings(scope, base, getenv)
+	}
 	switch agent {
 	case Gemini:
 		return filepath.Join(base, ".gemini", "settings.json")
@@ -257,6 +260,9 @@ func SamplePayload(agent Agent, command, cwd string) []byte {
 	tool := "Bash"
 	if agent == Gemini {
 		tool = "run_shell_command"
+	}
+	if p, ok := profiles[agent]; ok && p.sampleTool != "" {
+		tool = p.sampleTool
 	}
 	b, _ := json.Marshal(map[string]any{
 		"session_id": "rivumi-doctor", "cwd": cwd, "hook_event_name": agent.event(),

@@ -58,6 +58,9 @@ var agentDefaultTimeout = map[Agent]time.Duration{
 // sets none) against the deadline and the binary its command runs.
 func TimeoutProblem(agent Agent, e Installed) string {
 	agentTO := agentDefaultTimeout[agent]
+	if p, ok := profiles[agent]; ok {
+		agentTO = p.defaultTimeout
+	}
 	switch t := e.Hook["timeout"].(type) {
 	case nil:
 	case json.Number:
@@ -65,7 +68,8 @@ func TimeoutProblem(agent Agent, e Installed) string {
 		if err != nil || n < 0 {
 			return fmt.Sprintf("timeout %v is not a whole number", t)
 		}
-		if agent == Gemini {
+		if agent == Gemini || agent == Qwen && n >= 1000 {
+			// Qwen Code reads 1000 and more as the old form, milliseconds.
 			agentTO = time.Duration(n) * time.Millisecond
 		} else {
 			agentTO = time.Duration(n) * time.Second

@@ -29,8 +29,17 @@ func init() {
 	for _, a := range hook.Agents {
 		register("hook "+string(a), "answer one "+string(a)+" hook call (JSON on stdin) with rivumi's verdict", hookRunner(a))
 	}
-	register("hook install", "wire `rivumi hook AGENT` into an agent's settings (claude-code, gemini, codex)", hookInstall)
+	register("hook install", "wire `rivumi hook AGENT` into an agent's settings ("+agentNames()+")", hookInstall)
 	register("hook doctor", "check the hook wiring and that a floor command is denied end to end", hookDoctor)
+}
+
+// agentNames lists the agents rivumi has an adapter for.
+func agentNames() string {
+	names := make([]string, len(hook.Agents))
+	for i, a := range hook.Agents {
+		names[i] = string(a)
+	}
+	return strings.Join(names, ", ")
 }
 
 // ExitHookBlock is the exit code that every supported agent takes as
@@ -399,7 +408,7 @@ const installUsage = `Usage: rivumi hook install AGENT [--user | --project] [fla
 
 Writes the PreToolUse (Gemini: BeforeTool) hook entry that runs this
 binary, by its absolute path, as 'rivumi hook AGENT' into the agent's
-settings (AGENT: claude-code, gemini, codex). Other hooks and settings are
+settings (AGENT: claude-code, gemini, codex, qwen, …). Other hooks and settings are
 kept, an earlier rivumi entry is replaced, and the previous file is kept as
 FILE.bak. Flags after -- are passed to the hook (e.g. -- --shadow).
 
@@ -428,7 +437,7 @@ func hookInstall(ctx context.Context, stdio Stdio, args []string) error {
 	}
 	if name == "" {
 		fs.Usage()
-		return exitf(ExitError, "hook install: name the agent: claude-code, gemini or codex")
+		return exitf(ExitError, "hook install: name the agent: %s", agentNames())
 	}
 	agent, err := hook.ParseAgent(name)
 	if err != nil {
@@ -821,6 +830,8 @@ func hookDoctor(ctx context.Context, stdio Stdio, args []string) error {
 			} else if off != "" {
 				fs = append(fs, hook.Finding{Fail: true, Text: fmt.Sprintf("codex: [features] %s = false in %s: Codex runs no hook; remove that line", off, hook.CodexConfigFile(home, os.Getenv))})
 			}
+		default:
+			fs = hook.HooksOff(agent, home, root, os.Getenv)
 		}
 		for _, f := range fs {
 			if f.Fail {
