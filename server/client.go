@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/internal/usersock"
 )
 
 // Client calls a rivumi server. Create it with [NewClient] or
@@ -27,11 +28,23 @@ func NewClient(base string) *Client {
 }
 
 // NewUnixClient returns a client for the server on the unix socket path.
+// It refuses a server that is not this user's process
+// ([usersock.PeerIsUs]), whoever owns the socket file.
 func NewUnixClient(path string) *Client {
 	tr := &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
 			var d net.Dialer
-			return d.DialContext(ctx, "unix", path)
+			c, err := d.DialContext(ctx, "unix", path)
+			if err != nil {
+				return nil, err
+			}
+			if uc, ok := c.(*net.UnixConn); ok {
+				if err := usersock.PeerOf(uc); err != nil {
+					c.Close()
+					return nil, fmt.Errorf("%s: %w", path, err)
+				}
+			}
+			return c, nil
 		},
 		MaxIdleConnsPerHost: 64,
 	}

@@ -5,8 +5,8 @@ package server
 import (
 	"fmt"
 	"net"
-	"os"
-	"syscall"
+
+	"github.com/rivumi/rivumi/internal/usersock"
 )
 
 // peerUID refuses a unix connection from another user (SO_PEERCRED): the
@@ -14,24 +14,13 @@ import (
 func peerUID(c net.Conn) error {
 	uc, ok := c.(*net.UnixConn)
 	if !ok {
+		if pc, ok := c.(*peekedConn); ok {
+			return peerUID(pc.Conn)
+		}
 		return fmt.Errorf("%w (not a unix connection)", errPeer)
 	}
-	raw, err := uc.SyscallConn()
-	if err != nil {
-		return err
-	}
-	var cred *syscall.Ucred
-	var cerr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, cerr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
-	}); err != nil {
-		return err
-	}
-	if cerr != nil {
-		return cerr
-	}
-	if int(cred.Uid) != os.Getuid() {
-		return fmt.Errorf("%w (uid %d)", errPeer, cred.Uid)
+	if err := usersock.PeerOf(uc); err != nil {
+		return fmt.Errorf("%w (%v)", errPeer, err)
 	}
 	return nil
 }

@@ -415,15 +415,23 @@ func send(w http.ResponseWriter, encode func(*bytes.Buffer) int) {
 // too: [WithHookRelay]) until ctx is cancelled, then shuts down
 // gracefully: it stops accepting, lets requests and relayed calls in
 // flight finish (for up to 10 s) and returns nil. Slow clients are cut
-// off by read and write timeouts.
+// off by read and write timeouts. On a unix socket a connection from
+// another user's process is closed unanswered (Linux: SO_PEERCRED); a
+// cross-origin browser request is refused on every listener, and on a
+// loopback address so is a Host header that is not a loopback name.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	var relay *relayListener
-	if ln.Addr().Network() == "unix" && s.relay != nil {
+	unix := ln.Addr().Network() == "unix"
+	if unix {
+		ln = peerListener{Listener: ln, logf: s.logger.Printf}
+	}
+	if unix && s.relay != nil {
 		relay = newRelayListener(context.WithoutCancel(ctx), ln, s)
 		ln = relay
 	}
+	ta, _ := ln.Addr().(*net.TCPAddr)
 	srv := &http.Server{
-		Handler:           s.touched(s.Handler()),
+		Handler:           s.touched(localHTTP(s.Handler(), ta != nil && ta.IP.IsLoopback())),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      30 * time.Second,

@@ -8,6 +8,8 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	"github.com/rivumi/rivumi/internal/usersock"
 )
 
 // dial connects to the unix socket path with the system calls alone: the
@@ -15,7 +17,9 @@ import (
 // which then starts through the dynamic loader and costs ~1.2 ms more
 // CPU per call (docs/performance.md). The socket blocks; the kernel's
 // send and receive timeouts, set to what is left before deadline at each
-// call, bound connect, every write and every read.
+// call, bound connect, every write and every read. A server that is not
+// this user's process is refused once connected, before a byte is sent
+// ([usersock.PeerIsUs]): the call carries the environment.
 func dial(path string, deadline time.Time) (io.ReadWriteCloser, error) {
 	sa := &syscall.SockaddrUnix{Name: path}
 	syscall.ForkLock.RLock() // no exec between socket and close-on-exec
@@ -44,6 +48,10 @@ func dial(path string, deadline time.Time) (io.ReadWriteCloser, error) {
 			return nil, os.ErrDeadlineExceeded
 		}
 		return nil, os.NewSyscallError("connect", err)
+	}
+	if err := usersock.PeerIsUs(fd); err != nil {
+		c.Close()
+		return nil, err
 	}
 	return c, nil
 }
