@@ -2,22 +2,31 @@ package mcpserver
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"os"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/rivumi/rivumi/internal/usersock"
 )
 
 // Listen opens the streamable HTTP listener: network "tcp" on a loopback
 // address (127.0.0.1:PORT, [::1]:PORT or localhost:PORT; port 0 picks
 // one), or network "unix" on a socket path that does not exist yet (made
-// mode 0600). Anything else is refused: the server has no
-// authentication, so only the local user may reach it.
+// mode 0600). Anything else is refused. Every local user can reach a
+// loopback port: [Server.Serve] serves one only with a bearer token
+// ([WithToken]). A unix socket is the user's alone: its mode, and on
+// Linux the listener closes a connection from another user's process
+// unanswered (SO_PEERCRED).
 func Listen(network, addr string) (net.Listener, error) {
 	switch network {
 	case "tcp":
@@ -57,7 +66,7 @@ func Listen(network, addr string) (net.Listener, error) {
 			l.Close()
 			return nil, fmt.Errorf("mcpserver: %w", err)
 		}
-		return l, nil
+		return peerListener{l}, nil
 	}
 	return nil, fmt.Errorf("mcpserver: network %q: want tcp or unix", network)
 }
@@ -88,10 +97,89 @@ func hostCheck(next http.Handler) http.Handler {
 	})
 }
 
+// peerListener closes, unanswered, a connection from another user's
+// process ([usersock.PeerIsUs]).
+type peerListener struct{ net.Listener }
+
+func (l peerListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		sc, ok := c.(interface {
+			net.Conn
+			SyscallConn() (syscall.RawConn, error)
+		})
+		if !ok {
+			c.Close()
+			continue
+		}
+		if err := usersock.PeerOf(sc); err != nil {
+			c.Close()
+			continue
+		}
+		return c, nil
+	}
+}
+
+// ServeOption configures [Server.Serve].
+type ServeOption func(*serveConfig)
+
+type serveConfig struct {
+	token string
+	set   bool
+}
+
+// WithToken makes every request show `Authorization: Bearer TOKEN`; one
+// without it (or with another token) is answered 401 and reaches no
+// tool. Serve refuses an empty token.
+func WithToken(token string) ServeOption {
+	return func(c *serveConfig) { c.token = token; c.set = true }
+}
+
+// NewToken returns a fresh random token (32 bytes, hex) for [WithToken].
+func NewToken() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("mcpserver: token: %w", err)
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// requireToken answers 401 to a request without the bearer token.
+func requireToken(token string, next http.Handler) http.Handler {
+	want := []byte("Bearer " + token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got := r.Header.Values("Authorization")
+		if len(got) != 1 || subtle.ConstantTimeCompare([]byte(got[0]), want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="rivumi mcp"`)
+			http.Error(w, "rivumi mcp: a bearer token is required (Authorization: Bearer TOKEN)", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 // Serve serves streamable HTTP on l until ctx ends, then shuts down
-// (waiting up to 5 s for calls in progress).
-func (s *Server) Serve(ctx context.Context, l net.Listener) error {
-	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+// (waiting up to 5 s for calls in progress). A TCP listener is served
+// only with [WithToken]: any local user can connect to a loopback port,
+// and the tools write the workspace and run commands.
+func (s *Server) Serve(ctx context.Context, l net.Listener, opts ...ServeOption) error {
+	var cfg serveConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	h := s.Handler()
+	switch {
+	case cfg.set && cfg.token == "":
+		return errors.New("mcpserver: an empty bearer token")
+	case cfg.set:
+		h = requireToken(cfg.token, h)
+	case l.Addr().Network() != "unix":
+		return fmt.Errorf("mcpserver: %s: serving a %s listener needs a bearer token (WithToken): every local user can reach it", l.Addr(), l.Addr().Network())
+	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(l) }()
 	select {

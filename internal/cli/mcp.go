@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -51,6 +53,7 @@ func runMCP(ctx context.Context, stdio Stdio, args []string) error {
 	config := fs.String("config", "", "with -prepare: JSON `FILE` with allowed_paths and checks")
 	httpAddr := fs.String("http", "", "serve streamable HTTP on this loopback `ADDR` (127.0.0.1:PORT, [::1]:PORT, localhost:PORT)")
 	unixPath := fs.String("unix", "", "serve streamable HTTP on a unix socket at `PATH` (must not exist)")
+	tokenFile := fs.String("token-file", "", "with -http (or -unix): require the bearer token in `FILE` (made with a new token, mode 0600, when missing); default with -http: a new token, printed on stderr")
 	sandbox := fs.String("sandbox", string(harness.SandboxAuto), "OS sandbox of commands: auto, bwrap, landlock or none")
 	allowNet := fs.Bool("allow-network", false, "let sandboxed commands use the network")
 	grantsFile := fs.String("grants", "", "grants `FILE` (default: the source project's, under $XDG_CONFIG_HOME/rivumi/grants)")
@@ -150,15 +153,67 @@ func runMCP(ctx context.Context, stdio Stdio, args []string) error {
 	if err != nil {
 		return exitf(ExitError, "%v", err)
 	}
+	var sopts []mcpserver.ServeOption
+	token, made, err := mcpToken(*tokenFile, *httpAddr != "")
+	if err != nil {
+		l.Close()
+		return exitf(ExitError, "mcp: %v", err)
+	}
+	if token != "" {
+		sopts = append(sopts, mcpserver.WithToken(token))
+	}
 	if *unixPath != "" {
 		fmt.Fprintf(stdio.Err, "rivumi mcp: serving %s on unix socket %s (http://localhost/mcp)\n", w.RunDir(), *unixPath)
 	} else {
 		fmt.Fprintf(stdio.Err, "rivumi mcp: serving %s on http://%s/mcp\n", w.RunDir(), l.Addr())
 	}
-	if err := srv.Serve(ctx, l); err != nil && ctx.Err() == nil {
+	switch {
+	case made && *tokenFile == "":
+		fmt.Fprintf(stdio.Err, "rivumi mcp: every request must send the header: Authorization: Bearer %s\n", token)
+	case token != "":
+		fmt.Fprintf(stdio.Err, "rivumi mcp: every request must send the header: Authorization: Bearer <the token in %s>\n", *tokenFile)
+	}
+	if err := srv.Serve(ctx, l, sopts...); err != nil && ctx.Err() == nil {
 		return exitf(ExitError, "mcp: %v", err)
 	}
 	return nil
+}
+
+// mcpToken is the bearer token of an HTTP server: the one in file (a new
+// one written there, mode 0600, when file does not exist); with no file,
+// a new one when required, else none. made reports a new token.
+func mcpToken(file string, required bool) (token string, made bool, err error) {
+	if file == "" {
+		if !required {
+			return "", false, nil
+		}
+		t, err := mcpserver.NewToken()
+		return t, true, err
+	}
+	b, err := os.ReadFile(file)
+	if err == nil {
+		t := strings.TrimSpace(string(b))
+		if t == "" {
+			return "", false, fmt.Errorf("token file %s is empty", file)
+		}
+		return t, false, nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return "", false, err
+	}
+	t, err := mcpserver.NewToken()
+	if err != nil {
+		return "", false, err
+	}
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return "", false, err
+	}
+	if _, err := f.WriteString(t + "\n"); err != nil {
+		f.Close()
+		return "", false, err
+	}
+	return t, true, f.Close()
 }
 
 type nopWriteCloser struct{ io.Writer }
