@@ -20,6 +20,7 @@ import (
 
 	"github.com/rivumi/rivumi/hook"
 	"github.com/rivumi/rivumi/internal/cli"
+	"github.com/rivumi/rivumi/internal/testuser"
 )
 
 func TestExitBlockMatchesCLI(t *testing.T) {
@@ -115,6 +116,7 @@ func TestMain(m *testing.M) {
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}
+	testuser.Cleanup()
 	os.Exit(code)
 }
 
