@@ -55,8 +55,16 @@ func InstallFilter() (int, error) {
 		{Code: ret, K: unix.SECCOMP_RET_USER_NOTIF},
 	}
 	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
-	fd, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_NEW_LISTENER,
-		uintptr(unsafe.Pointer(&fprog)))
+	// WAIT_KILLABLE_RECV (Linux 5.19): once the supervisor has received an
+	// exec, a signal other than a fatal one no longer interrupts it, so
+	// an exec is decided once (without it a Go program's preemption
+	// signal restarts its execve, and the supervisor sees it again).
+	fd, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER,
+		unix.SECCOMP_FILTER_FLAG_NEW_LISTENER|unix.SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, uintptr(unsafe.Pointer(&fprog)))
+	if errno == unix.EINVAL {
+		fd, _, errno = unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_NEW_LISTENER,
+			uintptr(unsafe.Pointer(&fprog)))
+	}
 	runtime.KeepAlive(prog)
 	if errno != 0 {
 		return -1, fmt.Errorf("exec gate filter: %w", errno)
@@ -149,6 +157,11 @@ func Serve(ctx context.Context, listener int, decide Decide, report func(Decisio
 		start := time.Now()
 		d := Decision{}
 		ex, err := readExec(listener, req)
+		if errors.Is(err, errGone) {
+			// The caller was interrupted (a signal restarts its execve, which
+			// comes again as a new notification) or died: nothing to decide.
+			continue
+		}
 		if err == nil {
 			d.Exec = ex
 			if derr := decide(ex); derr != nil {
@@ -188,6 +201,9 @@ func ioctl(fd int, req uint, arg unsafe.Pointer) error {
 	return nil
 }
 
+// errGone is a notification no longer pending when its reads were done.
+var errGone = errors.New("the exec is no longer pending")
+
 // readExec reads the path, argv and working directory of a stopped exec.
 // The notification must still be valid after the reads: otherwise the
 // memory read may have been another process's.
@@ -219,7 +235,7 @@ func readExec(listener int, req notif) (Exec, error) {
 	}
 	id := req.ID
 	if err := ioctl(listener, ioctlNotifIDValid, unsafe.Pointer(&id)); err != nil {
-		return Exec{}, fmt.Errorf("the exec is no longer pending: %w", err)
+		return Exec{}, fmt.Errorf("%w: %w", errGone, err)
 	}
 	return Exec{PID: pid, Path: path, Argv: argv, Dir: dir}, nil
 }

@@ -144,7 +144,7 @@ func TestGateReadsTheArgvExactly(t *testing.T) {
 			}
 			want := append([]string{"/bin/true"}, tc.args...)
 			if len(ds) != 1 || !slices.Equal(ds[0].Argv, want) || ds[0].Path != "/bin/true" {
-				t.Errorf("read %d execs, first %q (%d args), want %d args", len(ds), abbrev(ds), len(ds[0].Argv), len(want))
+				t.Errorf("read %d execs, first %q (%d args, %q), want %d args", len(ds), abbrev(ds), len(ds[0].Argv), ds[0].Reason, len(want))
 			}
 			if ds[0].PPID == 0 {
 				t.Errorf("no parent recorded")
