@@ -196,6 +196,7 @@ func Artifacts() map[string]string {
 	return map[string]string{
 		"request": RequestFile, "events": EventsFile, "patch": PatchFile,
 		"verification": VerificationFile, "test_log": TestLogFile, "result": ResultFile,
+		"session": SessionFile, "checkpoint": CheckpointFile,
 	}
 }
 
@@ -204,6 +205,7 @@ func Artifacts() map[string]string {
 type Dir struct {
 	path string
 	seq  int
+	size int64 // of events.jsonl, up to the end of event seq's line
 }
 
 // Create makes the bundle directory dir (its parent must exist; dir must
@@ -215,16 +217,35 @@ func Create(dir string) (*Dir, error) {
 	return &Dir{path: dir}, nil
 }
 
-// Open opens an existing bundle directory and counts its events.
+// Open opens an existing bundle directory and counts its events. A torn
+// last line of events.jsonl (a writer killed mid-write) is cut off, so the
+// next event starts on a line of its own.
 func Open(dir string) (*Dir, error) {
 	d := &Dir{path: dir}
-	evs, err := d.Events()
+	f, err := os.OpenFile(d.File(EventsFile), os.O_RDWR, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return d, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("bundle: %w", err)
+	}
+	defer f.Close()
+	evs, size, err := readEvents(f)
 	if err != nil {
 		return nil, err
+	}
+	if fi, err := f.Stat(); err == nil && fi.Size() > size {
+		if err := f.Truncate(size); err != nil {
+			return nil, fmt.Errorf("bundle: cut the torn last line of %s: %w", EventsFile, err)
+		}
+		if err := f.Sync(); err != nil {
+			return nil, fmt.Errorf("bundle: %w", err)
+		}
 	}
 	if len(evs) > 0 {
 		d.seq = evs[len(evs)-1].Seq
 	}
+	d.size = size
 	return d, nil
 }
 
@@ -282,13 +303,14 @@ func (d *Dir) Append(e Event) (Event, error) {
 	if err != nil {
 		return e, fmt.Errorf("bundle: %w", err)
 	}
-	_, werr := f.Write(append(b, '\n'))
+	n, werr := f.Write(append(b, '\n'))
 	serr := f.Sync()
 	cerr := f.Close()
 	if err := errors.Join(werr, serr, cerr); err != nil {
 		return e, fmt.Errorf("bundle: events: %w", err)
 	}
 	d.seq = e.Seq
+	d.size += int64(n)
 	var out Event
 	_ = json.Unmarshal(b, &out)
 	return out, nil
@@ -305,21 +327,30 @@ func (d *Dir) Events() ([]Event, error) {
 		return nil, fmt.Errorf("bundle: %w", err)
 	}
 	defer f.Close()
+	evs, _, err := readEvents(f)
+	return evs, err
+}
+
+// readEvents decodes event lines up to a torn last line (no newline),
+// and returns the size of the complete lines.
+func readEvents(r io.Reader) ([]Event, int64, error) {
 	var out []Event
-	r := bufio.NewReader(f)
+	var size int64
+	br := bufio.NewReader(r)
 	for line := 1; ; line++ {
-		b, err := r.ReadBytes('\n')
+		b, err := br.ReadBytes('\n')
 		if err == io.EOF {
-			return out, nil // a partial last line (no newline) is torn
+			return out, size, nil // a partial last line (no newline) is torn
 		}
 		if err != nil {
-			return nil, fmt.Errorf("bundle: %w", err)
+			return nil, 0, fmt.Errorf("bundle: %w", err)
 		}
 		var e Event
 		if err := json.Unmarshal(b, &e); err != nil {
-			return nil, fmt.Errorf("bundle: %s:%d: %w", EventsFile, line, err)
+			return nil, 0, fmt.Errorf("bundle: %s:%d: %w", EventsFile, line, err)
 		}
 		out = append(out, e)
+		size += int64(len(b))
 	}
 }
 

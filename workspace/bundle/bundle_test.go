@@ -100,3 +100,63 @@ func TestWriteFileAtomicLeavesNoTemp(t *testing.T) {
 		t.Error("write into a missing directory succeeded")
 	}
 }
+
+// Reopening cuts a torn last line, so the next event is a line of its own
+// and the log reads whole.
+func TestOpenCutsTornLine(t *testing.T) {
+	d, _ := bundle.Create(filepath.Join(t.TempDir(), "b"))
+	d.Append(bundle.Event{Tool: "list_files"})
+	f, _ := os.OpenFile(d.File(bundle.EventsFile), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"seq":2,"tool":"rea`)
+	f.Close()
+	d2, err := bundle.Open(d.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d2.Append(bundle.Event{Tool: "git_diff"}); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := d2.Events()
+	if err != nil || len(evs) != 2 || evs[1].Seq != 2 || evs[1].Tool != "git_diff" {
+		t.Errorf("Events = %+v, %v; want list_files then git_diff", evs, err)
+	}
+	seq, off := d2.EventsEnd()
+	raw, _ := os.ReadFile(d.File(bundle.EventsFile))
+	if seq != 2 || off != int64(len(raw)) {
+		t.Errorf("EventsEnd = %d, %d; want 2, %d", seq, off, len(raw))
+	}
+}
+
+// A checkpoint reads back as written, redacted, with its digest; the
+// events after its offset are the ones appended since.
+func TestCheckpointRoundTrip(t *testing.T) {
+	d, _ := bundle.Create(filepath.Join(t.TempDir(), "b"))
+	if err := d.WriteJSON(bundle.RequestFile, bundle.Request{Task: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := d.ReadCheckpoint(); err != nil {
+		t.Fatal(err)
+	}
+	d.Append(bundle.Event{Tool: "read_file"})
+	run, _ := d.RunID()
+	seq, off := d.EventsEnd()
+	cp := bundle.Checkpoint{Run: run, Session: "s1", EventSeq: seq, EventOffset: off,
+		Reads:            map[string]string{"a.txt": strings.Repeat("ab", 32)},
+		PendingApprovals: []bundle.PendingApproval{{Tool: "shell", Command: "curl -H 'Authorization: Bearer " + token + "' x"}}}
+	if err := d.WriteCheckpoint(cp); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(d.File(bundle.CheckpointFile))
+	if strings.Contains(string(raw), "ghp_") {
+		t.Errorf("checkpoint holds a secret:\n%s", raw)
+	}
+	got, ok, err := d.ReadCheckpoint()
+	if err != nil || !ok || got.Reads["a.txt"] != cp.Reads["a.txt"] || got.Session != "s1" || len(got.PendingApprovals) != 1 || got.Digest == "" {
+		t.Fatalf("ReadCheckpoint = %+v %v %v", got, ok, err)
+	}
+	d.Append(bundle.Event{Tool: "git_diff"})
+	evs, err := d.EventsAfter(got.EventOffset)
+	if err != nil || len(evs) != 1 || evs[0].Tool != "git_diff" {
+		t.Errorf("EventsAfter = %+v %v", evs, err)
+	}
+}

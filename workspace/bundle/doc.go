@@ -16,6 +16,13 @@
 //	verification.json  [Verification]: the latest result of every check
 //	test.log           the (bounded) output of every check run, in order
 //	result.json        [Result]: status, terminal reason, artifact map
+//	session.json       [Sessions]: every process that served the tools —
+//	                   kind, MCP client, start, end (none: killed), calls
+//	                   per tool, approvals and grants given, the sandbox
+//	checkpoint.json    [Checkpoint]: what a later process resumes from —
+//	                   the read versions, the approvals pending, the last
+//	                   event's seq and offset; written after every state
+//	                   change, with a digest and the run's identity
 //
 // Every file passes through [audit.Redact] before it reaches the disk:
 // JSON files string by string (so they stay valid JSON), text files
@@ -24,5 +31,6 @@
 // unredacted change. Files other than events.jsonl are written atomically:
 // a temporary file in the bundle directory, fsync, rename over the target,
 // fsync of the directory. A reader sees the old file or the new one, never
-// a part.
+// a part. [Dir.ReadCheckpoint] refuses a checkpoint it cannot trust
+// (corrupt, edited, of another run, naming events the log does not hold).
 package bundle

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
@@ -20,6 +21,7 @@ import (
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/harness"
 	"github.com/rivumi/rivumi/parser"
+	"github.com/rivumi/rivumi/workspace/bundle"
 	"github.com/rivumi/rivumi/workspace/pathpolicy"
 )
 
@@ -296,24 +298,47 @@ func (t *Tools) approve(ctx context.Context, text, dir string, v engine.Verdict)
 	if t.cfg.Grants != nil {
 		offered = harness.GrantsFor(v)
 	}
+	pending := bundle.PendingApproval{Tool: ToolShell, Command: text, Dir: dir, Asked: time.Now().UTC()}
+	for _, r := range v.Reasons {
+		if r.Decision == engine.Ask && r.Rule != "" && !slices.Contains(pending.Rules, r.Rule) {
+			pending.Rules = append(pending.Rules, r.Rule)
+		}
+	}
+	// The checkpoint says a question is out before it is put: a process
+	// killed while it waits leaves it there, and the next one records the
+	// call as interrupted.
+	if err := t.askStarted(pending); err != nil {
+		return "error: " + err.Error()
+	}
+	answer, granted := t.ask(actx, text, dir, v, offered, deadline)
+	if err := t.askEnded(pending, answer, granted); err != nil {
+		return "error: " + err.Error()
+	}
+	return answer
+}
+
+// ask puts the question and returns the answer as recorded, with the
+// grants an "always" recorded.
+func (t *Tools) ask(actx context.Context, text, dir string, v engine.Verdict, offered []engine.Grant, deadline time.Time) (string, []engine.Grant) {
 	ans, err := t.cfg.Approver.Approve(actx, harness.ApprovalRequest{Argv: []string{text}, Dir: dir, Verdict: v, Grants: offered, Deadline: deadline})
 	switch {
 	case actx.Err() != nil:
-		return "timeout"
+		return "timeout", nil
 	case err != nil:
-		return "error: " + err.Error()
+		return "error: " + err.Error(), nil
 	case ans == harness.AnswerAlways && len(offered) == 0:
-		return "once"
+		return "once", nil
 	case ans == harness.AnswerAlways:
 		var errs []error
 		for _, g := range offered {
 			errs = append(errs, t.cfg.Grants.Add(g))
 		}
 		if err := errors.Join(errs...); err != nil {
-			return "always (grant not recorded: " + err.Error() + ")"
+			return "always (grant not recorded: " + err.Error() + ")", nil
 		}
+		return ans.String(), offered
 	}
-	return ans.String()
+	return ans.String(), nil
 }
 
 // shellRun is the state of one shell call.

@@ -69,6 +69,9 @@ type Config struct {
 	// Approver, Workspace and RunRoot are set by the tools.
 	Harness harness.Config
 	Limits  Limits
+	// SessionKind names what serves the tools in session.json:
+	// [SessionMCP], [SessionCLI] or (empty) [SessionAPI].
+	SessionKind string
 }
 
 // Tools is the tool set of one workspace. Calls are serialised: it is
@@ -80,11 +83,19 @@ type Tools struct {
 	lim     Limits
 	mu      sync.Mutex
 	version map[string]string // path → SHA-256 of the bytes last read or written by a tool
+	sess    session
 }
 
-// New returns the tools of cfg.Workspace. The read versions recorded in
-// the bundle's events are loaded, so a process that reopens a workspace
-// continues where the last one stopped.
+// New returns the tools of cfg.Workspace and starts a session of them in
+// the bundle's session.json. It resumes from the bundle's checkpoint.json
+// (and the events recorded after it), so a process that reopens a
+// workspace — after a crash too — continues where the last one stopped:
+// the read versions whose files are unchanged on disk are kept (the
+// others dropped: those files must be read again), and an approval left
+// pending is recorded as an interrupted call. A corrupt checkpoint, or one
+// of another run, is an error (a [*bundle.CheckpointError]): New never
+// resumes from a checkpoint it cannot trust. Close the tools to end the
+// session.
 func New(cfg Config) (*Tools, error) {
 	if cfg.Workspace == nil {
 		return nil, errors.New("tools: no workspace")
@@ -127,14 +138,8 @@ func New(cfg Config) (*Tools, error) {
 	}
 	t.h = h
 
-	events, err := t.w.Bundle().Events()
-	if err != nil {
+	if err := t.resume(); err != nil {
 		return nil, err
-	}
-	for _, e := range events {
-		if e.OK && e.Path != "" && e.SHA256 != "" && (e.Tool == ToolReadFile || e.Tool == ToolReplaceText) {
-			t.version[e.Path] = e.SHA256
-		}
 	}
 	return t, nil
 }
@@ -219,6 +224,9 @@ type note struct {
 func (t *Tools) Call(ctx context.Context, name string, args json.RawMessage) (Result, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.sess.closed {
+		return Result{Tool: name}, errors.New("tools: closed")
+	}
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage("{}")
 	}
@@ -259,6 +267,7 @@ func (t *Tools) Call(ctx context.Context, name string, args json.RawMessage) (Re
 		res.Error = audit.Redact(ref.Reason)
 	default:
 		t.record(name, args, res, n, err.Error()) //nolint:errcheck // the call's own error wins
+		t.called(name)                            //nolint:errcheck // the call's own error wins
 		return res, err
 	}
 	if !res.OK && !n.keepOutput {
@@ -269,6 +278,9 @@ func (t *Tools) Call(ctx context.Context, name string, args json.RawMessage) (Re
 		return res, err
 	}
 	if err := t.record(name, args, redacted, n, res.Error); err != nil {
+		return redacted, err
+	}
+	if err := t.called(name); err != nil {
 		return redacted, err
 	}
 	return redacted, nil
