@@ -2,6 +2,7 @@ package parser
 
 import (
 	"encoding/base64"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf16"
@@ -137,6 +138,14 @@ func (p *walker) command(f *frame, seg *Segment, words []word) {
 // allowed (the parent asks for its unknown program); a floor shape among
 // them denies.
 func (p *walker) dynamicTail(f *frame, seg *Segment, ws []word) {
+	if shellVar(ws[0].text) && !slices.ContainsFunc(ws[1:], func(w word) bool {
+		return w.dynamic || !strings.HasPrefix(w.text, "-") || strings.HasPrefix(w.text, "--") || strings.Contains(w.text, "c")
+	}) {
+		// "$SHELL", $BASH with no script: the shell reads its code from
+		// stdin (curl … | "$SHELL").
+		p.stdinCode(f, seg, "shell")
+		return
+	}
 	i := 1
 	for ; i < len(ws) && i <= 4; i++ {
 		t := ws[i].text
@@ -164,6 +173,17 @@ func (p *walker) dynamicTail(f *frame, seg *Segment, ws []word) {
 	if i > 1 && i+1 < len(ws) && !ws[i+1].dynamic && ws[i-1].text != "--" {
 		p.execChild(f, seg, ws[i+1:], "", "")
 	}
+}
+
+// shellVar reports a command word that names a shell in every
+// environment: $SHELL (the login shell) and $BASH (the running bash), bare,
+// braced or double-quoted.
+func shellVar(text string) bool {
+	switch strings.Trim(text, `"`) {
+	case "$SHELL", "${SHELL}", "$BASH", "${BASH}":
+		return true
+	}
+	return false
 }
 
 // subtreeFetches reports whether the segments created while resolving w
@@ -271,6 +291,8 @@ func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []wor
 				p.script(f, v, seg.Index, KindScript, false)
 			}
 		}
+	case prog == "make" || prog == "gmake":
+		p.makeCode(f, seg, ws)
 	case prog == "sort":
 		for _, c := range seg.Options["compress-program"] {
 			p.script(f, c, seg.Index, KindExec, false)
@@ -506,6 +528,8 @@ func (p *walker) stdinCode(f *frame, seg *Segment, lang string) {
 		}
 		if lang == "shell" {
 			p.script(f, f.hdoc.text, seg.Index, KindStdin, f.hdoc.dynamic)
+		} else if lang == "remote" {
+			p.script(f, f.hdoc.text, seg.Index, KindRemote, f.hdoc.dynamic)
 		} else {
 			p.opaque(f, seg, lang, f.hdoc.text, f.hdoc.dynamic)
 		}
@@ -602,7 +626,13 @@ func (p *walker) sshCode(f *frame, seg *Segment, operands []word) {
 			p.script(f, c, seg.Index, KindExec, false)
 		}
 	}
-	if seg.Program != "ssh" && seg.Program != "autossh" || len(operands) < 2 {
+	if seg.Program != "ssh" && seg.Program != "autossh" || len(operands) < 1 {
+		return
+	}
+	if len(operands) == 1 {
+		// ssh HOST with no command: the remote login shell reads its
+		// commands from stdin (a pipe, a heredoc, a file).
+		p.remoteStdin(f, seg)
 		return
 	}
 	seg.tag(TagRemote)
@@ -611,6 +641,29 @@ func (p *walker) sshCode(f *frame, seg *Segment, operands []word) {
 		remote = remote[1:]
 	}
 	p.joinedScript(f, seg, remote, KindRemote)
+	if len(remote) > 0 && !remote[0].dynamic && isShell(baseName(remote[0].text)) && !slices.ContainsFunc(remote[1:], func(w word) bool {
+		return w.dynamic || w.text == "-c" || strings.HasPrefix(w.text, "-") && !strings.HasPrefix(w.text, "--") && strings.Contains(w.text, "c")
+	}) {
+		// ssh HOST bash -s, ssh HOST sh: the remote shell reads its code
+		// from ssh's stdin.
+		p.remoteStdin(f, seg)
+	}
+}
+
+// remoteStdin grades what ssh's stdin carries as shell code run on the
+// remote host, unless stdin is a terminal or ssh reads none of it (-n, -N,
+// -f, -W).
+func (p *walker) remoteStdin(f *frame, seg *Segment) {
+	for _, fl := range []string{"n", "N", "f"} {
+		if hasFlag(seg.Flags, fl) {
+			return
+		}
+	}
+	if len(seg.Options["W"]) > 0 || f.hdoc == nil && f.stdin != "pipe" && f.stdin != "file" {
+		return
+	}
+	seg.tag(TagRemote)
+	p.stdinCode(f, seg, "remote")
 }
 
 // gitSubCodeOptions are the options of git subcommands whose value git
@@ -916,7 +969,35 @@ func (p *walker) awkCode(f *frame, seg *Segment, operands []word) {
 		for _, m := range awkRedirect().FindAllStringSubmatch(prog.text, 16) {
 			seg.Writes = append(seg.Writes, p.operand(word{text: m[1], path: m[1]}))
 		}
+		p.awkVarCommands(f, seg, prog.text)
 	}
+}
+
+// awkVarCommands grades, as shell code, the value of each -v NAME=VALUE
+// that the script hands to the shell by name: system(NAME), print | NAME,
+// NAME | getline (awk -v c='rm -rf /' 'BEGIN{system(c)}').
+func (p *walker) awkVarCommands(f *frame, seg *Segment, text string) {
+	for _, a := range seg.Options["assign"] {
+		name, val, ok := strings.Cut(a, "=")
+		if !ok || name == "" || seg.dynOpts["assign\x00"+a].dynamic {
+			continue
+		}
+		n := regexp.QuoteMeta(name)
+		re, err := regexp.Compile(`system\s*\(\s*` + n + `\s*\)|(?:^|[^|])\|&?\s*` + n + `\b|\b` + n + `\s*\|&?\s*getline`)
+		if err == nil && re.MatchString(text) {
+			p.script(f, awkUnescape(val), seg.Index, KindEmbedded, false)
+		}
+	}
+}
+
+// awkUnescape processes the escapes awk applies to a -v value (\n, \t,
+// \\, \/ and \"); other backslashes stay.
+func awkUnescape(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	r := strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\\`, `\`, `\"`, `"`, `\/`, "/")
+	return r.Replace(s)
 }
 
 var (
@@ -1318,8 +1399,12 @@ func (p *walker) pipelineCode(f *frame, info *pipeInfo) {
 			}
 			if src := p.staticSource(info, i); src != nil {
 				if text, ok := p.staticOutput(src); ok {
-					if isShell(seg.Program) || seg.Program == "source" || seg.Program == "." || seg.Program == "at" || seg.Program == "batch" {
+					if isShell(seg.Program) || seg.PathKind == "dynamic" && len(seg.Argv) > 0 && shellVar(seg.Argv[0]) || seg.Program == "source" || seg.Program == "." || seg.Program == "at" || seg.Program == "batch" {
 						p.script(f, text, seg.Index, KindStdin, false)
+					} else if seg.Program == "make" || seg.Program == "gmake" {
+						p.makeScripts(f, seg, text) // printf 'all:\n\trm -rf /\n' | make -f -
+					} else if seg.HasTag(TagRemote) {
+						p.script(f, text, seg.Index, KindRemote, false) // printf 'rm -rf /' | ssh host
 					} else if in, isInterp := interpreterOf(seg.Program); isInterp {
 						p.opaque(f, seg, in.lang, text, false)
 					}

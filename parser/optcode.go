@@ -3,6 +3,7 @@ package parser
 import (
 	"strings"
 
+	"github.com/rivumi/rivumi/internal/shquote"
 	"github.com/rivumi/rivumi/programs"
 	"github.com/rivumi/rivumi/rules"
 )
@@ -11,7 +12,7 @@ import (
 // positions, as the registry states it: shell_options (tar --to-command,
 // split --filter, zip --unzip-command), splice_options (perl -M'Mod;CODE'),
 // load_options (node --require FILE) and env_options (PERL5OPT,
-// NODE_OPTIONS on the command's own assignments).
+// NODE_OPTIONS on the command's own assignments) and env_files (BASH_ENV).
 
 // optionCode parses the code that seg's options and its prefix
 // assignments of env_options carry, for the registry entry e.
@@ -25,6 +26,18 @@ func (p *walker) optionCode(f *frame, seg *Segment, e *programs.Program) {
 				}
 				p.script(f, c, seg.Index, KindScript, false)
 			}
+		}
+	}
+	for _, n := range e.EnvFiles {
+		for _, a := range seg.Assigns {
+			if a.Name != n || a.Dynamic || a.Value == "" {
+				continue
+			}
+			abs := p.env.absolute(a.Value)
+			if p.downloaded(abs) {
+				seg.tag(TagRunsDownloaded)
+			}
+			p.writtenCode(f, seg, abs) // echo 'rm -rf /' > e.sh; BASH_ENV=e.sh bash -c :
 		}
 	}
 	if len(e.SpliceOptions) == 0 && len(e.LoadOptions) == 0 {
@@ -112,4 +125,73 @@ func envOptionWords(v string, quotes bool) []word {
 		out = append(out, word{text: cur.String(), path: cur.String()})
 	}
 	return out
+}
+
+// envSplitExpand expands ${NAME} in an env -S string as env does, before it
+// splits the string: from the variables env is handed (seg's prefix
+// assignments, then the known exported ones); $HOME unknown is the home
+// (~). Inside single quotes nothing expands; a name whose value is unknown
+// stays, and the string stays dynamic. The value is one piece of one word
+// (env does not split it), so it is quoted for the shell parse that
+// follows.
+func (p *walker) envSplitExpand(seg *Segment, s string) string {
+	if !strings.Contains(s, "${") {
+		return s
+	}
+	var b strings.Builder
+	single, double := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\' && !single && i+1 < len(s):
+			b.WriteByte(c)
+			i++
+			b.WriteByte(s[i])
+			continue
+		case c == '\'' && !double:
+			single = !single
+		case c == '"' && !single:
+			double = !double
+		case c == '$' && !single && strings.HasPrefix(s[i:], "${"):
+			end := strings.IndexByte(s[i:], '}')
+			if end < 0 {
+				break
+			}
+			name := s[i+2 : i+end]
+			val, ok := p.envValue(seg, name)
+			switch {
+			case !ok && name == "HOME" && !double:
+				b.WriteString("~")
+			case !ok:
+				b.WriteString(s[i : i+end+1])
+			case double:
+				b.WriteString(strings.NewReplacer(`\`, `\\`, `"`, `\"`, `$`, `\$`, "`", "\\`").Replace(val))
+			default:
+				b.WriteString(shquote.Word(val))
+			}
+			i += end
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// envValue is the value of variable name in the environment seg's program
+// is handed: its own prefix assignments first, then the exported known
+// variables.
+func (p *walker) envValue(seg *Segment, name string) (string, bool) {
+	for k := len(seg.Assigns) - 1; k >= 0; k-- {
+		if a := seg.Assigns[k]; a.Name == name {
+			return a.Value, !a.Dynamic
+		}
+	}
+	if p.vars == nil {
+		return "", false
+	}
+	v, ok := p.vars.vars[name]
+	if !ok || !v.Set || !v.Exported {
+		return "", false
+	}
+	return p.vars.str(name)
 }

@@ -368,7 +368,7 @@ func (p *walker) unwrapEnv(f *frame, seg *Segment, ws []word) ([]word, bool) {
 		// env -S 'a b c' args…: the string is split into words first.
 		var split []word
 		for _, s := range ss {
-			sw, ok := p.splitWords(f, s)
+			sw, ok := p.splitWords(f, p.envSplitExpand(seg, s))
 			if !ok {
 				seg.tag(TagDynamicCode)
 				seg.Code = append(seg.Code, Code{Lang: "env-S", Text: s, Dynamic: true})

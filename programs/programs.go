@@ -54,6 +54,7 @@ type Program struct {
 	SpliceOptions []string `yaml:"splice_options"`
 	LoadOptions   []string `yaml:"load_options"`
 	EnvOptions    []string `yaml:"env_options"`
+	EnvFiles      []string `yaml:"env_files"`
 
 	// What it writes and reads.
 	WritesOperands bool     `yaml:"writes_operands"`

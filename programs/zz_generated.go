@@ -34,7 +34,7 @@ var generated = []*Program{
 	{Name: "b2sum", Names: []string{"b2sum"}, Readonly: &generatedStrings[0]},
 	{Name: "base64", Names: []string{"base64"}, Options: "d|D|decode i|input= o|output= b|break= w|wrap= ignore-garbage h|help version", Abbrev: true, WriteOptions: []string{"output"}, ReadOptions: []string{"input"}, Readonly: &generatedStrings[1]},
 	{Name: "basename", Names: []string{"basename"}, StringOperands: true, Readonly: &generatedStrings[0], DynamicOK: true},
-	{Name: "bash", Names: []string{"bash", "sh", "dash", "ksh", "mksh", "zsh", "ash", "yash", "rbash", "fish"}, Shell: true, RunsAnything: true, Options: "c i l login r s e u v x n f m a b h k p t o= O= init-file= rcfile= noprofile norc posix restricted debugger dump-strings dump-po-strings help version verbose noediting", InOrder: true},
+	{Name: "bash", Names: []string{"bash", "sh", "dash", "ksh", "mksh", "zsh", "ash", "yash", "rbash", "fish"}, Shell: true, RunsAnything: true, Options: "c i l login r s e u v x n f m a b h k p t o= O= init-file= rcfile= noprofile norc posix restricted debugger dump-strings dump-po-strings help version verbose noediting", InOrder: true, EnvFiles: []string{"BASH_ENV", "ENV"}},
 	{Name: "bazel", Names: []string{"bazel"}, Loads: []string{".bazelversion", ".bazeliskrc", ".bazelrc"}, LoadsOnVersion: true, RunsWorkspace: true},
 	{Name: "bazelisk", Names: []string{"bazelisk"}, Loads: []string{".bazelversion", ".bazeliskrc", ".bazelrc"}, LoadsOnVersion: true},
 	{Name: "bb", Names: []string{"bb"}, Language: "clojure", CodeOptions: []string{"eval"}, RunsAnything: true, Options: "e|eval= f|file= m|main= x= cp|classpath= i I o O nrepl-server= socket-repl= debug version help", InOrder: true},
