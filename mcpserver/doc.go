@@ -37,6 +37,18 @@
 // is not asked: the call is refused with the `rivumi grant add` command
 // that would allow it ([harness.GrantHint]).
 //
+// # Sessions and resume
+//
+// The server's tools keep the bundle's session.json (the client's name and
+// version, the calls per tool, the approvals and grants, the sandbox) and
+// checkpoint.json (the read versions, the approvals pending) after every
+// state change ([tools.New]). A server started on a run directory whose
+// last server was killed resumes from the checkpoint: a file read before
+// and unchanged on disk can be edited without a fresh read, and a call
+// that was waiting for an approval is recorded as interrupted (its
+// command never ran). A corrupt or foreign checkpoint stops [New] with an
+// error. [Server.Close] records the session's end.
+//
 // The server speaks the protocol versions of the initialize handshake
 // (2025-11-25 and older), in which the server may send requests such as
 // elicitation/create while it answers a call.

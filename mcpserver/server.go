@@ -61,6 +61,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	tc := cfg.Tools
 	tc.Approver = &elicitApprover{project: project}
+	if tc.SessionKind == "" {
+		tc.SessionKind = tools.SessionMCP
+	}
 	ts, err := tools.New(tc)
 	if err != nil {
 		return nil, err
@@ -108,10 +111,19 @@ func (s *Server) recordUnknown(known map[string]bool) mcp.Middleware {
 			if _, err := s.w.Bundle().Append(ev); err != nil {
 				return nil, fmt.Errorf("rivumi: %w", err)
 			}
+			if err := s.tools.Called(ev.Tool); err != nil {
+				return nil, fmt.Errorf("rivumi: %w", err)
+			}
 			return next(ctx, method, req)
 		}
 	}
 }
+
+// Close ends the server's session in the bundle's session.json (its end
+// time; the checkpoint written a last time). A server that is killed
+// instead leaves the session without an end, and the next one resumes
+// from the checkpoint. Close is idempotent; calls after it fail.
+func (s *Server) Close() error { return s.tools.Close() }
 
 // MCP returns the SDK server, to run on a transport.
 func (s *Server) MCP() *mcp.Server { return s.srv }
@@ -138,6 +150,13 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		ctx = context.WithValue(ctx, callKey{}, req)
+		if req.Session != nil {
+			if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+				if err := s.tools.SetClient(p.ClientInfo.Name, p.ClientInfo.Version, p.ProtocolVersion); err != nil {
+					return nil, fmt.Errorf("rivumi: %w", err)
+				}
+			}
+		}
 		args := req.Params.Arguments
 		if name == ToolFinish {
 			return s.finish(ctx, args)
@@ -192,6 +211,7 @@ func (s *Server) finish(ctx context.Context, raw json.RawMessage) (*mcp.CallTool
 		if _, aerr := s.w.Bundle().Append(ev); aerr != nil {
 			err = errors.Join(err, aerr)
 		}
+		err = errors.Join(err, s.tools.Called(ToolFinish))
 		return nil, fmt.Errorf("rivumi: finish: %w", err)
 	}
 	var out json.RawMessage
@@ -208,6 +228,9 @@ func (s *Server) finish(ctx context.Context, raw json.RawMessage) (*mcp.CallTool
 	}
 	ev.BytesOut = len(out) + len(ev.Error)
 	if _, err := s.w.Bundle().Append(ev); err != nil {
+		return nil, fmt.Errorf("rivumi: finish: %w", err)
+	}
+	if err := s.tools.Called(ToolFinish); err != nil {
 		return nil, fmt.Errorf("rivumi: finish: %w", err)
 	}
 	return toResult(ev.OK, ev.Error, out), nil
