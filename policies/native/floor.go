@@ -57,9 +57,13 @@ func operandClass(s *Seg, c string) bool {
 	return false
 }
 
-// floorRmCritical is floor.rm-critical, two bodies:
+// floorRmCritical is floor.rm-critical, three bodies:
 //
 //	kinds.deletes[program]; some f in {"recursive", "no-preserve-root"}; has_flag(f);
+//	some o in operands; o.class in critical_classes
+//
+//	kinds.archives[program]; "remove-files" in flags;
+//	some f in {"create", "append", "update", "c", "r", "u"}; f in flags;
 //	some o in operands; o.class in critical_classes
 //
 //	program == "rsync"; some f in {"delete", "del", "delete-before", …}; f in flags;
@@ -72,6 +76,10 @@ func floorRmCritical(s *Seg, t *Tables) bool {
 				return true
 			}
 		}
+	}
+	if s.Flag("remove-files") && s.AnyFlag("create", "append", "update", "c", "r", "u") && t.Kind("archives", s.Program) &&
+		criticalOperand(s) {
+		return true
 	}
 	return criticalOperand(s) && s.AnyFlag("recursive", "no-preserve-root") && t.Kind("deletes", s.Program)
 }

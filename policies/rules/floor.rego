@@ -21,6 +21,16 @@ floor contains {"id": "floor.rm-critical"} if {
 }
 
 floor contains {"id": "floor.rm-critical"} if {
+	# tar --remove-files -c (-r, -u) deletes what it archived, trees and all.
+	data.rivumi.tables.kinds.archives[input.segment.program]
+	"remove-files" in input.segment.flags
+	some f in {"create", "append", "update", "c", "r", "u"}
+	f in input.segment.flags
+	some o in input.segment.operands
+	o.class in seg.critical_classes
+}
+
+floor contains {"id": "floor.rm-critical"} if {
 	# rsync --delete SRC DEST empties DEST down to SRC's contents.
 	input.segment.program == "rsync"
 	some f in {"delete", "del", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded"}

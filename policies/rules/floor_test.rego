@@ -28,6 +28,30 @@ test_rm_critical_every_spelling if {
 	}
 }
 
+test_rm_critical_tar_remove_files if {
+	every mode in ["create", "append", "c"] {
+		{"id": "floor.rm-critical"} in rules.floor with input as fx.run(["tar", "--remove-files", "-cf", "a.tar", "/etc"], {
+			"flags": {mode, "remove-files"},
+			"operands": [fx.path("/etc", "system-top")],
+		})
+			with data.rivumi.tables as fx.tables
+	}
+}
+
+test_rm_critical_tar_remove_files_near_misses if {
+	# Extracting, or archiving a workspace directory: not the floor.
+	not {"id": "floor.rm-critical"} in rules.floor with input as fx.run(["tar", "--remove-files", "-xf", "a.tar", "/etc"], {
+		"flags": {"extract", "remove-files"},
+		"operands": [fx.path("/etc", "system-top")],
+	})
+		with data.rivumi.tables as fx.tables
+	not {"id": "floor.rm-critical"} in rules.floor with input as fx.run(["tar", "--remove-files", "-cf", "a.tar", "build"], {
+		"flags": {"create", "remove-files"},
+		"operands": [fx.path("build", "workspace")],
+	})
+		with data.rivumi.tables as fx.tables
+}
+
 test_rm_critical_other_deleters if {
 	every prog in ["rmdir", "srm", "trash", "trash-put"] {
 		{"id": "floor.rm-critical"} in rules.floor with input as fx.run([prog, "-r", "/"], {
