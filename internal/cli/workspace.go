@@ -115,7 +115,9 @@ string field from a file's content. A refused call (a path out of policy, a
 stale read, a denied command, a failing check) exits 5 with the reason in
 "error". A shell command the policy grades ask is put to you on the
 terminal; without a terminal (an agent calling this) or with -headless it
-is refused.
+is refused. Each call resumes from the bundle's checkpoint.json (a file
+read by an earlier call and unchanged since can be edited) and is a session
+in session.json; a corrupt checkpoint, or one of another run, is refused.
 
 Tools: list_files, read_file, search_text, replace_text, apply_patch,
 run_check, git_diff, shell.
@@ -172,7 +174,7 @@ func workspaceTool(ctx context.Context, stdio Stdio, args []string) error {
 		return exitf(ExitError, "%v", err)
 	}
 	defer w.Close()
-	cfg := tools.Config{Workspace: w, Harness: harness.Config{Sandbox: mode, AllowNetwork: *allowNet}}
+	cfg := tools.Config{Workspace: w, Harness: harness.Config{Sandbox: mode, AllowNetwork: *allowNet}, SessionKind: tools.SessionCLI}
 	if *auditFile != "" {
 		log, err := audit.Open(*auditFile)
 		if err != nil {
@@ -199,6 +201,9 @@ func workspaceTool(ctx context.Context, stdio Stdio, args []string) error {
 		return exitf(ExitError, "%v", err)
 	}
 	res, err := ts.Call(ctx, name, raw)
+	if cerr := ts.Close(); err == nil {
+		err = cerr
+	}
 	if err != nil {
 		return exitf(ExitError, "workspace tool %s: %v", name, err)
 	}
@@ -281,10 +286,11 @@ func workspaceFinish(ctx context.Context, stdio Stdio, args []string) error {
 		if err != nil {
 			return exitf(ExitError, "workspace finish: %v", err)
 		}
-		ts, err := tools.New(tools.Config{Workspace: w, Harness: harness.Config{Sandbox: mode}})
+		ts, err := tools.New(tools.Config{Workspace: w, Harness: harness.Config{Sandbox: mode}, SessionKind: tools.SessionCLI})
 		if err != nil {
 			return exitf(ExitError, "%v", err)
 		}
+		defer ts.Close()
 		for _, c := range w.Request().Checks {
 			res, err := ts.Call(ctx, tools.ToolRunCheck, json.RawMessage(fmt.Sprintf(`{"name":%q}`, c.Name)))
 			if err != nil {

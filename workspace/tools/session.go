@@ -90,8 +90,31 @@ func (t *Tools) resume() error {
 	if ok {
 		me.ResumedFrom = cp.Session
 	}
+	// Consecutive CLI calls (one process each) under the same sandbox are
+	// one session.
+	if n := len(t.sess.log.Sessions); n > 0 && kind == SessionCLI {
+		last := &t.sess.log.Sessions[n-1]
+		if last.Kind == SessionCLI && last.Ended != nil && !last.Interrupted && last.Sandbox == me.Sandbox &&
+			last.Network == me.Network && ok && cp.Session == last.ID {
+			last.PID, last.Ended = me.PID, nil
+			last.StaleReads = append(last.StaleReads, stale...)
+			if last.Tools == nil {
+				last.Tools = map[string]int{}
+			}
+			t.sess.i = n - 1
+			return t.recordInterrupted(cp, ok, now)
+		}
+	}
 	t.sess.log.Sessions = append(t.sess.log.Sessions, me)
 	t.sess.i = len(t.sess.log.Sessions) - 1
+	return t.recordInterrupted(cp, ok, now)
+}
+
+// recordInterrupted records the approvals a checkpoint holds as pending
+// (the process that asked them died) as interrupted calls, then writes
+// the state.
+func (t *Tools) recordInterrupted(cp bundle.Checkpoint, ok bool, now time.Time) error {
+	b := t.w.Bundle()
 
 	if ok {
 		for _, p := range cp.PendingApprovals {

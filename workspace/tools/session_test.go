@@ -223,3 +223,27 @@ func TestResumeRecordsInterruptedApproval(t *testing.T) {
 		t.Errorf("still pending after resume: %+v", cp.PendingApprovals)
 	}
 }
+
+// Consecutive CLI calls are one session; another kind starts a new one.
+func TestCLICallsShareASession(t *testing.T) {
+	f := newFixture(t)
+	if err := f.tools.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"src/main.go", "README.md"} {
+		if err := f.reopen(t, tools.Config{SessionKind: tools.SessionCLI}); err != nil {
+			t.Fatal(err)
+		}
+		f.mustOK(t, tools.ToolReadFile, tools.ReadFileArgs{Path: p}, nil)
+		if err := f.tools.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.reopen(t, tools.Config{SessionKind: tools.SessionMCP}); err != nil {
+		t.Fatal(err)
+	}
+	ss := sessions(t, f.w)
+	if len(ss) != 3 || ss[1].Kind != tools.SessionCLI || ss[1].Tools[tools.ToolReadFile] != 2 || ss[1].Ended == nil || ss[2].Kind != tools.SessionMCP {
+		t.Errorf("sessions = %+v; want api, one cli with both calls, mcp", ss)
+	}
+}
