@@ -135,6 +135,8 @@ func runMCP(ctx context.Context, stdio Stdio, args []string) error {
 	if err != nil {
 		return exitf(ExitError, "mcp: %v", err)
 	}
+	// The session's end, in session.json (a killed server leaves none).
+	defer srv.Close()
 
 	var l net.Listener
 	switch {
