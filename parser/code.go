@@ -291,6 +291,8 @@ func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []wor
 				p.script(f, v, seg.Index, KindScript, false)
 			}
 		}
+	case prog == "docker" || prog == "podman":
+		p.containerRun(f, seg, operands)
 	case prog == "make" || prog == "gmake":
 		p.makeCode(f, seg, ws)
 	case prog == "sort":

@@ -1,0 +1,65 @@
+package parser
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestMakeCommands(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"all:\n\trm -rf /\n", []string{"rm -rf /"}},
+		{"all:\n\t@-rm -rf $(BUILD)/\n", []string{"rm -rf MAKEVAR/"}},
+		{"X := $(shell date +%s)\n", []string{"date +%s"}},
+		{"all: ; @echo $$HOME", []string{"echo $HOME"}},
+		{"X = a;b\n", nil},
+		{"# all: ; rm -rf /\n", nil},
+		{"all:\n\techo a \\\n\tb\n", []string{"echo a  \tb"}},
+		{"Y := ${shell id} $(shell uname -a)\n", []string{"id", "uname -a"}},
+		{"Z := $(shell echo $(X))\n", []string{"echo MAKEVAR"}},
+	} {
+		if got := makeCommands(tc.text); !slices.Equal(got, tc.want) {
+			t.Errorf("makeCommands(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestContainerBinds(t *testing.T) {
+	for _, tc := range []struct {
+		volumes, mounts []string
+		want            []bind
+	}{
+		{[]string{"/:/h"}, nil, []bind{{"/", "/h"}}},
+		{[]string{"/etc:/x/:ro"}, nil, []bind{{"/etc", "/x"}}},
+		{[]string{"named:/data", "rel:/x", "/a:rel"}, nil, nil},
+		{nil, []string{"type=bind,source=/,target=/mnt"}, []bind{{"/", "/mnt"}}},
+		{nil, []string{"type=volume,source=/,target=/mnt", "type=bind,src=/home,dst=/h,readonly"}, []bind{{"/home", "/h"}}},
+	} {
+		if got := containerBinds(tc.volumes, tc.mounts); !slices.Equal(got, tc.want) {
+			t.Errorf("containerBinds(%q, %q) = %v, want %v", tc.volumes, tc.mounts, got, tc.want)
+		}
+	}
+}
+
+func TestEnvOptionWords(t *testing.T) {
+	for _, tc := range []struct {
+		v      string
+		quotes bool
+		want   []string
+	}{
+		{`--require ./x.js  --max-old-space-size=4096`, true, []string{"--require", "./x.js", "--max-old-space-size=4096"}},
+		{`--require "./a b.js"`, true, []string{"--require", "./a b.js"}},
+		{`-Mstrict;system("rm -rf /")`, false, []string{`-Mstrict;system("rm`, "-rf", `/")`}},
+		{"", false, nil},
+	} {
+		var got []string
+		for _, w := range envOptionWords(tc.v, tc.quotes) {
+			got = append(got, w.text)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("envOptionWords(%q) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+}
