@@ -39,7 +39,7 @@ const (
 
 // Agents lists the supported agents. The ones after Codex have their
 // adapter in a file of their own (qwen.go, …), which registers a [profile].
-var Agents = []Agent{ClaudeCode, Gemini, Codex, Qwen}
+var Agents = []Agent{ClaudeCode, Gemini, Codex, Qwen, OpenCode}
 
 // ParseAgent returns the agent named s.
 func ParseAgent(s string) (Agent, error) {
@@ -95,6 +95,10 @@ type profile struct {
 	// hooksOff finds settings that keep the agent from running the hook
 	// (see [HooksOff]); nil: none known.
 	hooksOff func(home, root string, getenv func(string) string) []Finding
+	// plugin, when set, is the agent's glue of a plugin file rivumi
+	// writes instead of a settings entry (plugin.go); its timeout is in
+	// milliseconds and it blocks on anything but a clear answer.
+	plugin string
 }
 
 // profiles are the registered adapters, by agent.
@@ -715,9 +719,9 @@ func toolCall(cfg *Config, tool string, in map[string]any, cwd string) (call, bo
 			return c, false, errors.New(`shell tool input without a "command" string`)
 		}
 		// Gemini runs the command in "dir_path" (0.61; "directory" before),
-		// relative to the project. Both are read: either one moves the cwd,
-		// and two that disagree are refused.
-		d, err := dirParam(tool, in, "dir_path", "directory")
+		// relative to the project; opencode in "workdir". All are read:
+		// either one moves the cwd, and two that disagree are refused.
+		d, err := dirParam(tool, in, "dir_path", "directory", "workdir")
 		if err != nil {
 			return c, false, err
 		}

@@ -62,6 +62,8 @@ var Matchers = map[Agent]string{
 type Entry struct {
 	Agent   Agent
 	Command string // the full command line, absolute binary path first
+	// Argv is Command's words (the plugin agents run it without a shell).
+	Argv    []string
 	Matcher string
 	Timeout time.Duration
 }
@@ -115,6 +117,9 @@ func IsRivumiHook(command string, agent Agent) bool {
 // installs keep each other's entries. It reports whether the file changed.
 // A file that is not a JSON object is left alone (an error).
 func Install(path string, e Entry) (changed bool, err error) {
+	if p := profiles[e.Agent]; p.plugin != "" {
+		return installPlugin(path, e, p.plugin)
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return false, err
 	}
@@ -201,6 +206,9 @@ type Installed struct {
 // FindInstalled returns the rivumi entries for agent in the settings
 // file path (none when the file does not exist).
 func FindInstalled(path string, agent Agent) ([]Installed, error) {
+	if p := profiles[agent]; p.plugin != "" {
+		return findPlugin(path, agent)
+	}
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -285,6 +293,9 @@ func SamplePayload(agent Agent, command, cwd string) []byte {
 //     blocks unless the exit code is 0 or 1; no output at all never
 //     blocks.
 func Blocks(agent Agent, stdout, stderr []byte, exit int) (bool, string) {
+	if p := profiles[agent]; p.plugin != "" {
+		return pluginBlocks(stdout, stderr, exit)
+	}
 	stdout, stderr = bytes.TrimSpace(stdout), bytes.TrimSpace(stderr)
 	if agent == Gemini {
 		text := stdout

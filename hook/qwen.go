@@ -56,12 +56,7 @@ func init() {
 		// Qwen asks in an interactive session and denies in a headless
 		// one, in every approval mode.
 		askable: func(*Config) bool { return true },
-		answer: func(a Answer) any {
-			if a.Reply == "" {
-				return nil
-			}
-			return hookOutput(a.Reply, a.Reason)
-		},
+		answer:  claudeAnswer,
 		settings: func(_ Scope, base string, _ func(string) string) string {
 			return filepath.Join(base, ".qwen", "settings.json")
 		},

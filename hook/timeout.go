@@ -40,7 +40,7 @@ func MinAgentTimeout(deadline time.Duration, thin bool) time.Duration {
 // writes it: whole seconds for Claude Code and Codex, milliseconds for
 // Gemini CLI.
 func (e Entry) AgentTimeout() time.Duration {
-	if e.Agent == Gemini {
+	if e.Agent == Gemini || profiles[e.Agent].plugin != "" {
 		return e.Timeout.Truncate(time.Millisecond)
 	}
 	return e.Timeout.Truncate(time.Second)
@@ -68,7 +68,7 @@ func TimeoutProblem(agent Agent, e Installed) string {
 		if err != nil || n < 0 {
 			return fmt.Sprintf("timeout %v is not a whole number", t)
 		}
-		if agent == Gemini || agent == Qwen && n >= 1000 {
+		if agent == Gemini || agent == Qwen && n >= 1000 || profiles[agent].plugin != "" {
 			// Qwen Code reads 1000 and more as the old form, milliseconds.
 			agentTO = time.Duration(n) * time.Millisecond
 		} else {

@@ -500,7 +500,8 @@ func hookInstall(ctx context.Context, stdio Stdio, args []string) error {
 			*timeout += time.Second
 		}
 	}
-	e := hook.Entry{Agent: agent, Command: hook.HookCommand(exe, agent, hookArgs...), Matcher: m, Timeout: *timeout}
+	e := hook.Entry{Agent: agent, Command: hook.HookCommand(exe, agent, hookArgs...), Matcher: m, Timeout: *timeout,
+		Argv: append([]string{exe, "hook", string(agent)}, hookArgs...)}
 	if e.AgentTimeout() < minTO {
 		return exitf(ExitError, "hook install: --timeout %v lets %s cut rivumi off: the hook may take up to %v (its deadline %v%s); give the agent at least %v", *timeout, agent, minTO, hf.timeout, map[bool]string{true: ", plus the thin client's relay and fallback", false: ""}[*thin], minTO)
 	}
