@@ -1054,6 +1054,14 @@ func (p *walker) sedCode(f *frame, seg *Segment, operands []word) {
 			for _, m := range sedExec().FindAllStringSubmatch(s, 16) {
 				p.script(f, m[1], seg.Index, KindEmbedded, false)
 			}
+			if run, usesLine, ok := sedExecSubst(s); ok && len(scripts) == 1 {
+				switch {
+				case !usesLine:
+					p.script(f, run(""), seg.Index, KindEmbedded, false) // s/.*/rm -rf \//e
+				case len(files) == 0 && f.hdoc != nil && !f.hdoc.dynamic:
+					p.sedExecLines(f, seg, f.hdoc.text) // sed 's/.*/&/e' <<< 'rm -rf /'
+				}
+			}
 		}
 		for _, w := range r.Writes {
 			seg.Writes = append(seg.Writes, p.operand(word{text: w, path: w}))
@@ -1392,6 +1400,13 @@ func (p *walker) pipelineCode(f *frame, info *pipeInfo) {
 			}
 			if i > 0 && len(info.stages[i-1]) == 1 && hasWrapper(seg, "xargs") && seg.HasTag(TagAppendedArgs) {
 				p.xargsListing(info, i, seg) // xargs fed paths find printed
+			}
+			if (seg.Program == "sed" || seg.Program == "gsed") && seg.HasTag(TagCodeSpawns) && len(seg.Operands) == 0 {
+				if src := p.staticSource(info, i); src != nil {
+					if text, ok := p.staticOutput(src); ok {
+						p.sedExecLines(f, seg, text) // echo 'rm -rf /' | sed 's/.*/&/e'
+					}
+				}
 			}
 			if !seg.HasTag(TagStdinCode) {
 				continue

@@ -63,3 +63,31 @@ func TestEnvOptionWords(t *testing.T) {
 		}
 	}
 }
+
+func TestSedExecSubst(t *testing.T) {
+	for _, tc := range []struct {
+		script, line string
+		ok, usesLine bool
+		want         string
+	}{
+		{"s/.*/&/e", "rm -rf /", true, true, "rm -rf /"},
+		{" s|^.*$|nice &|ge ", "ls", true, true, "nice ls"},
+		{`s/.*/rm -rf \//e`, "x", true, false, "rm -rf /"},
+		{"s/^/rm -rf /e", "~", true, true, "rm -rf ~"},
+		{`s/.*/a\&b/e`, "x", true, false, "a&b"},
+		{"s/.*/&/", "x", false, false, ""},
+		{"s/x/&/e", "x", false, false, ""},
+		{`s/.*/\1/e`, "x", false, false, ""},
+		{"s/.*/&/we", "x", false, false, ""},
+		{"p", "x", false, false, ""},
+	} {
+		run, usesLine, ok := sedExecSubst(tc.script)
+		if ok != tc.ok || ok && (usesLine != tc.usesLine || run(tc.line) != tc.want) {
+			got := ""
+			if ok {
+				got = run(tc.line)
+			}
+			t.Errorf("sedExecSubst(%q) = %q, %v, %v; want %q, %v, %v", tc.script, got, usesLine, ok, tc.want, tc.usesLine, tc.ok)
+		}
+	}
+}
