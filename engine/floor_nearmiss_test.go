@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"context"
 	"slices"
 	"sort"
 	"testing"
@@ -13,7 +14,8 @@ import (
 // rule (enumerated from the compiled packs' METADATA, so a new one counts
 // from the day it is written) has, in testcases/floorx.yaml, a command it
 // denies (decision deny, naming the rule) and a near miss that looks like it
-// but is not certain (decision ask or allow, with the rule in not_rules).
+// but is not certain (decision ask or allow, with the rule in not_rules),
+// and no floor rule fires on any near miss there.
 // TestTestcases runs the cases themselves.
 func TestFloorNearMisses(t *testing.T) {
 	e := defaultEngine(t)
@@ -46,6 +48,19 @@ func TestFloorNearMisses(t *testing.T) {
 		}
 		if !near {
 			t.Errorf("floor rule %s: no near miss (decision ask or allow, not_rules [%s]) in testcases/floorx.yaml", id, id)
+		}
+	}
+	// A near miss is not the floor at all: no floor rule may fire on it
+	// (data that holds a floor shape, issue 33 item 9, among them).
+	for _, tc := range cases {
+		if tc.Decision == "deny" {
+			continue
+		}
+		v := e.EvaluateText(context.Background(), tc.Command, caseOptions(tc)...)
+		for _, r := range v.Reasons {
+			if r.Layer == engine.LayerFloor {
+				t.Errorf("%s: %q: floor rule %s fires on a near miss", tc.Name(), tc.Command, r.Rule)
+			}
 		}
 	}
 }

@@ -195,3 +195,42 @@ func (p *walker) envValue(seg *Segment, name string) (string, bool) {
 	}
 	return p.vars.str(name)
 }
+
+// assignedCodeRuns reports whether the shell code in the value assigned to
+// name may run later: a prompt or code variable (PS1, PS4 …), or a use
+// other than a plain $name / ${name} expansion somewhere in the command
+// (${name@P}, ${!ref}, arithmetic, eval, declare -n, an inline shell …).
+// When it reports false, the value is only expanded as data (x='$(rm -rf
+// /)'; echo "$x" prints it): the parser keeps it as dynamic code (never
+// allowed) without grading it as commands that run.
+func (p *walker) assignedCodeRuns(name string) bool {
+	if strings.HasPrefix(name, "PS") || codeEnvNames[name] != "" || p.cmd == nil {
+		return true
+	}
+	text := p.cmd.Text
+	for _, s := range []string{"${!", "@P", "eval", "((", "[[", "let", "declare", "typeset", "local", "source", "-c", "$((", "trap", "alias", "export", "readonly"} {
+		if strings.Contains(text, s) {
+			return true
+		}
+	}
+	for i := 0; i < len(text); i++ {
+		if text[i] != '$' {
+			continue
+		}
+		rest := text[i+1:]
+		switch {
+		case strings.HasPrefix(rest, "{"+name+"}"):
+		case strings.HasPrefix(rest, "{"+name):
+			return true // ${name[…]}, ${name:-…}, ${name@…}: an operator
+		case strings.HasPrefix(rest, name) && (len(rest) == len(name) || !isNameByte(rest[len(name)])):
+			if len(rest) > len(name) && rest[len(name)] == '[' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isNameByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}

@@ -255,8 +255,11 @@ func (p *walker) assign(f *frame, a *syntax.Assign, parent int) Assign {
 		switch {
 		case parent >= 0 && codeEnvNames[out.Name] != "":
 			p.codeEnv(f, p.cmd.Segments[parent], out.Name, w)
-		case !w.dynamic && looksLikeCode(w.text):
+		case !w.dynamic && looksLikeCode(w.text) && (parent < 0 || p.assignedCodeRuns(out.Name)):
 			p.script(f, w.text, parent, KindScript, false)
+		case !w.dynamic && looksLikeCode(w.text):
+			p.cmd.Segments[parent].tag(TagDynamicCode)
+			p.cmd.Segments[parent].Code = append(p.cmd.Segments[parent].Code, Code{Lang: "shell", Text: w.text, Dynamic: true})
 		}
 	}
 	if a.Naked && a.Value != nil && a.Name == nil {
