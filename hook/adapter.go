@@ -39,7 +39,7 @@ const (
 
 // Agents lists the supported agents. The ones after Codex have their
 // adapter in a file of their own (qwen.go, …), which registers a [profile].
-var Agents = []Agent{ClaudeCode, Gemini, Codex, Qwen, OpenCode}
+var Agents = []Agent{ClaudeCode, Gemini, Codex, Qwen, OpenCode, Pi}
 
 // ParseAgent returns the agent named s.
 func ParseAgent(s string) (Agent, error) {
@@ -99,6 +99,9 @@ type profile struct {
 	// writes instead of a settings entry (plugin.go); its timeout is in
 	// milliseconds and it blocks on anything but a clear answer.
 	plugin string
+	// fixInput, when set, rewrites the tool's input as the agent reads
+	// it before rivumi judges it (pi strips a leading @ from paths).
+	fixInput func(tool string, in map[string]any)
 }
 
 // profiles are the registered adapters, by agent.
@@ -433,6 +436,9 @@ func decide(ctx context.Context, cfg *Config, stdin io.Reader) Answer {
 	}
 	if err != nil {
 		return failed(err.Error())
+	}
+	if fix := profiles[cfg.Agent].fixInput; fix != nil {
+		fix(a.tool, input)
 	}
 	call, ok, err := toolCall(cfg, a.tool, input, a.cwd)
 	if err != nil {

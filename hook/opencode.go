@@ -39,7 +39,7 @@ export const RivumiGuard = async ({ directory, worktree }) => {
   const project = worktree && worktree !== "/" ? worktree : directory
   return {
     "tool.execute.before": async (input, output) => {
-      const r = await rivumiCheck(input.tool, output.args, input.sessionID, project)
+      const r = await rivumiCheck(input.tool, output.args, input.sessionID, project, false)
       if (r.decision === "deny" || r.decision === "ask") throw new Error(r.reason)
     },
   }

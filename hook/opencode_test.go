@@ -30,6 +30,7 @@ func TestOpenCodePayloads(t *testing.T) {
 		{name: "apply_patch rc", payload: head + `"tool_name":"apply_patch","tool_input":{"patchText":"*** Begin Patch\n*** Add File: /home/me/.bashrc\n+evil\n*** End Patch"}}`,
 			paths: []string{"/home/me/.bashrc"}, reply: "deny"},
 		{name: "own plugin", payload: head + `"tool_name":"write","tool_input":{"content":"x","filePath":"/work/proj/.opencode/plugin/rivumi.js"}}`, reply: "deny"},
+		{name: "own global plugin", payload: head + `"tool_name":"write","tool_input":{"content":"x","filePath":"/home/me/.config/opencode/plugin/x.js"}}`, reply: "deny", stdout: "agent"},
 		{name: "read", payload: head + `"tool_name":"read","tool_input":{"filePath":"/work/proj/README.md"}}`, reply: "allow"},
 		{name: "read secret", payload: head + `"tool_name":"read","tool_input":{"filePath":"/work/proj/.env"}}`, reply: "deny"},
 		{name: "grep secret", payload: head + `"tool_name":"grep","tool_input":{"pattern":"KEY","include":"*.env"}}`,

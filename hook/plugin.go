@@ -23,7 +23,9 @@ import (
 //	 "tool_name": TOOL, "tool_input": ARGS}
 //
 // with RIVUMI_AGENT_PROJECT set to the agent's project directory (the one
-// it was started for, never a directory the model chose). It reads Claude
+// it was started for, never a directory the model chose) and
+// RIVUMI_AGENT_CAN_ASK to 1 when the session can ask the user (a pi session
+// with a UI), else 0. It reads Claude
 // Code's answer: exit 0 with `hookSpecificOutput.permissionDecision` deny
 // blocks the tool with the reason, ask asks where the agent can (else it
 // blocks), allow or no answer lets it run. Unlike the agents' own hook
@@ -80,13 +82,14 @@ function rivumiSpawn(argv, input) {
 }
 
 // rivumiCheck asks rivumi about one tool call. It never throws.
-async function rivumiCheck(tool, args, sessionID, project) {
+// canAsk says whether the plugin can put an ask to the user.
+async function rivumiCheck(tool, args, sessionID, project, canAsk) {
   const deny = (why) => ({ decision: "deny", reason: "rivumi blocked this tool call: " + why + " (rivumi fails closed)" })
   try {
     if (!new RegExp("^(?:" + RIVUMI.tools + ")$").test(tool)) return { decision: "none", reason: "" }
     const payload = JSON.stringify({ session_id: String(sessionID ?? ""), cwd: project, hook_event_name: "PreToolUse",
       tool_name: tool, tool_input: args ?? null })
-    const env = { ...process.env, RIVUMI_AGENT_PROJECT: project }
+    const env = { ...process.env, RIVUMI_AGENT_PROJECT: project, RIVUMI_AGENT_CAN_ASK: canAsk ? "1" : "0" }
     let r = await rivumiSpawn(RIVUMI.command, { payload, env })
     if (r.error && r.error.code === "ENOENT" && RIVUMI.fallback) r = await rivumiSpawn(RIVUMI.fallback, { payload, env })
     if (r.error) return deny("the hook did not run: " + r.error.message)

@@ -84,6 +84,7 @@ var agentDirs = map[string]bool{
 	".continue": true, ".windsurf": true, ".rivumi": true, ".vscode": true, ".idea": true,
 	".husky": true, ".devcontainer": true, ".clinerules": true, ".roo": true, ".kiro": true, ".amazonq": true,
 	".kilocode": true, ".qwen": true, ".zed": true, ".hg": true, ".opencode": true, ".goose": true,
+	".pi": true, ".omp": true, ".copilot": true,
 }
 
 var agentFiles = map[string]bool{
@@ -816,7 +817,7 @@ func nameClass(p string) string {
 				return ClassSecret // .claude/.credentials.json, .gemini/oauth_creds.json
 			}
 			return ClassAgentConfig
-		case lp == "rivumi" && prev == ".config":
+		case (lp == "rivumi" || lp == "opencode") && prev == ".config":
 			return ClassAgentConfig
 		case lp == "fish" && prev == ".config", lp == ".bashrc.d", lp == "profile.d" && prev == "etc",
 			lp == "zsh" && prev == "etc", lp == "bash_completion.d" && prev == "etc",
