@@ -297,7 +297,8 @@ func TestCodePositions(t *testing.T) {
 		{"parallel rm -rf {} ::: /", []string{"parallel rm -rf {} ::: /", "rm -rf /"}},
 		{"parallel busybox rm -rf ::: /", []string{"parallel busybox rm -rf ::: /", "rm -rf /"}},
 		{"parallel bash -c 'rm -rf {}' ::: /", []string{"parallel bash -c rm -rf {} ::: /", "bash -c rm -rf /", "rm", "bash -c rm -rf /", "rm -rf /"}},
-		{"x='$(rm y)'", []string{"", "$(rm y)", "rm y"}},
+		{"x='$(rm y)'", []string{""}},
+		{"x='$(rm y)'; echo ${x@P}", []string{"", "$(rm y)", "rm y", "echo ${x@P}"}},
 		{"bash -c \"bash -c 'rm y'\"", []string{"bash -c bash -c 'rm y'", "bash -c rm y", "rm y"}},
 	}
 	for _, tt := range tests {
