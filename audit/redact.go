@@ -25,6 +25,10 @@ type detector struct {
 	replace func(m string) string
 	needs   []string
 	fold    bool
+	// names, when set, are strings of which every secret name holds one
+	// (in ASCII letters of either case): a text without any of them has
+	// no match that replace rewrites, so it is not run through re.
+	names []string
 }
 
 // mayMatch reports whether s holds one of d.needs: false means re finds
@@ -45,11 +49,27 @@ func (d *detector) mayMatch(s string) bool {
 	}
 	for _, n := range d.needs {
 		if strings.Contains(s, n) {
+			return len(d.names) == 0 || holdsName(s, d.names)
+		}
+	}
+	return false
+}
+
+// holdsName reports whether s, lowercased, holds one of names.
+func holdsName(s string, names []string) bool {
+	s = strings.ToLower(s)
+	for _, n := range names {
+		if strings.Contains(s, n) {
 			return true
 		}
 	}
 	return false
 }
+
+// secretNameParts are strings of which every name [secretName] accepts
+// holds one: each of secretSubstrings, secretComponents and the second
+// word of secretPairs holds one of them.
+var secretNameParts = []string{"token", "secret", "pass", "credential", "key", "pwd", "auth", "pat", "cookie"}
 
 // keep returns a replacement that keeps the submatches before group n and
 // redacts group n.
@@ -115,7 +135,7 @@ var detectors = []detector{
 		sub := urlCreds().FindStringSubmatch(m)
 		return sub[1] + sub[2] + Redacted + "@"
 	}},
-	{kind: "secret-assignment", re: assignment, needs: []string{"="}, replace: func(m string) string {
+	{kind: "secret-assignment", re: assignment, needs: []string{"="}, names: secretNameParts, replace: func(m string) string {
 		sub := assignment().FindStringSubmatch(m)
 		v := strings.TrimRight(strings.Trim(sub[3], `"'`), ",)]}")
 		// api_key=api_key passes a variable on (Python keywords, shell).
@@ -124,7 +144,7 @@ var detectors = []detector{
 		}
 		return sub[1] + sub[2] + Redacted
 	}},
-	{kind: "secret-assignment", re: keyValue, needs: []string{":"}, replace: func(m string) string {
+	{kind: "secret-assignment", re: keyValue, needs: []string{":"}, names: secretNameParts, replace: func(m string) string {
 		sub := keyValue().FindStringSubmatch(m)
 		v := strings.TrimSpace(strings.Trim(sub[5], `"'`))
 		if !secretName(sub[3]) || v == "" || strings.Contains(m, Redacted[:len(Redacted)-1]) {
@@ -175,7 +195,11 @@ type Finding struct {
 // auth-header, auth-scheme, url-credentials, secret-assignment.
 func Scan(s string) []Finding {
 	var out []Finding
-	for _, d := range detectors {
+	for i := range detectors {
+		d := &detectors[i]
+		if !d.mayMatch(s) {
+			continue // as in Redact: without one of its needs it cannot match
+		}
 		for _, loc := range d.re().FindAllStringIndex(s, -1) {
 			m := s[loc[0]:loc[1]]
 			if m == Redacted || (d.replace != nil && d.replace(m) == m) {

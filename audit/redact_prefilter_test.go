@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -18,6 +19,27 @@ func redactBare(s string) string {
 		s = detectors[i].replaceAll(s)
 	}
 	return s
+}
+
+// scanBare is Scan without the prefilter.
+func scanBare(s string) []Finding {
+	var out []Finding
+	for _, d := range detectors {
+		for _, loc := range d.re().FindAllStringIndex(s, -1) {
+			m := s[loc[0]:loc[1]]
+			if m == Redacted || (d.replace != nil && d.replace(m) == m) {
+				continue
+			}
+			start := loc[0] + len(m) - len(strings.TrimLeft(m, "\r\n"))
+			f := Finding{Kind: d.kind, Line: 1 + strings.Count(s[:start], "\n")}
+			if !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+		s = d.replaceAll(s)
+	}
+	slices.SortStableFunc(out, func(a, b Finding) int { return a.Line - b.Line })
+	return out
 }
 
 // prefilterCorpus: secrets of every kind, in upper case, with non-ASCII
@@ -76,6 +98,9 @@ func TestRedactPrefilter(t *testing.T) {
 		if got, want := Redact(s), redactBare(s); got != want {
 			t.Errorf("Redact(%.200q)\n= %.200q\nbare expressions: %.200q", s, got, want)
 		}
+		if got, want := Scan(s), scanBare(s); !slices.Equal(got, want) {
+			t.Errorf("Scan(%.200q) = %v; bare expressions: %v", s, got, want)
+		}
 	}
 }
 
@@ -87,6 +112,9 @@ func FuzzRedactPrefilter(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		if got, want := Redact(s), redactBare(s); got != want {
 			t.Fatalf("Redact(%q) = %q; bare expressions: %q", s, got, want)
+		}
+		if got, want := Scan(s), scanBare(s); !slices.Equal(got, want) {
+			t.Fatalf("Scan(%q) = %v; bare expressions: %v", s, got, want)
 		}
 	})
 }
