@@ -193,47 +193,48 @@ type FinishArgs struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// finish writes changes.patch and result.json and records the call.
+// finish writes changes.patch and result.json and records the call
+// ([workspace.FinishEvent], as the CLI's workspace finish does).
 func (s *Server) finish(ctx context.Context, raw json.RawMessage) (*mcp.CallToolResult, error) {
 	if len(raw) == 0 {
 		raw = json.RawMessage("{}")
 	}
 	var a FinishArgs
-	ev := bundle.Event{Tool: ToolFinish, Args: compact(raw), BytesIn: len(raw)}
 	var (
 		res bundle.Result
 		err error
 	)
 	if derr := strictjson.Decode(raw, &a); derr != nil {
-		ev.Error = audit.Redact("arguments: " + derr.Error())
-	} else if res, err = s.w.Finish(ctx, a.Reason); err != nil {
-		ev.Error = audit.Redact(err.Error())
-		if _, aerr := s.w.Bundle().Append(ev); aerr != nil {
-			err = errors.Join(err, aerr)
+		ev := workspace.FinishEvent(raw, res, errors.New("arguments: "+derr.Error()))
+		if _, err := s.w.Bundle().Append(ev); err != nil {
+			return nil, fmt.Errorf("rivumi: finish: %w", err)
 		}
-		err = errors.Join(err, s.tools.Called(ToolFinish))
-		return nil, fmt.Errorf("rivumi: finish: %w", err)
+		if err := s.tools.Called(ToolFinish); err != nil {
+			return nil, fmt.Errorf("rivumi: finish: %w", err)
+		}
+		return toResult(false, ev.Error, nil), nil
 	}
-	var out json.RawMessage
-	if ev.Error == "" {
-		ev.OK = true
-		ev.Summary = "status " + res.Status
-		b, err := json.Marshal(res)
-		if err != nil {
-			return nil, err
-		}
-		if out, err = audit.RedactJSON(b); err != nil {
-			return nil, err
-		}
+	res, err = s.w.Finish(ctx, a.Reason)
+	ev := workspace.FinishEvent(raw, res, err)
+	_, aerr := s.w.Bundle().Append(ev)
+	if err != nil {
+		return nil, fmt.Errorf("rivumi: finish: %w", errors.Join(err, aerr, s.tools.Called(ToolFinish)))
 	}
-	ev.BytesOut = len(out) + len(ev.Error)
-	if _, err := s.w.Bundle().Append(ev); err != nil {
-		return nil, fmt.Errorf("rivumi: finish: %w", err)
+	if aerr != nil {
+		return nil, fmt.Errorf("rivumi: finish: %w", aerr)
 	}
 	if err := s.tools.Called(ToolFinish); err != nil {
 		return nil, fmt.Errorf("rivumi: finish: %w", err)
 	}
-	return toResult(ev.OK, ev.Error, out), nil
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	out, err := audit.RedactJSON(b)
+	if err != nil {
+		return nil, err
+	}
+	return toResult(true, "", out), nil
 }
 
 // compact returns raw as compact JSON, or as a JSON string when it is not

@@ -1,7 +1,9 @@
 package workspace
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -187,6 +189,33 @@ func (w *Workspace) Finish(ctx context.Context, reason string) (bundle.Result, e
 		res.Status = bundle.StatusPassed
 	}
 	return res, w.bundle.WriteJSON(bundle.ResultFile, res)
+}
+
+// FinishEvent is the event that records a finish call, the same from
+// every front end (the MCP tool, the CLI): its arguments as given
+// (compact JSON), ok with the status as summary, or the error; bytes in
+// and out as the tools count them (out: result.json's JSON encoding, or
+// the error).
+func FinishEvent(args []byte, res bundle.Result, err error) bundle.Event {
+	ev := bundle.Event{Tool: "finish", BytesIn: len(args)}
+	var buf bytes.Buffer
+	if cerr := json.Compact(&buf, args); cerr == nil {
+		ev.Args = buf.Bytes()
+	} else {
+		ev.Args, _ = json.Marshal(string(args))
+	}
+	if err != nil {
+		ev.Error = audit.Redact(err.Error())
+		ev.BytesOut = len(ev.Error)
+		return ev
+	}
+	ev.OK, ev.Summary = true, "status "+res.Status
+	if b, merr := json.Marshal(res); merr == nil {
+		if red, rerr := audit.RedactJSON(b); rerr == nil {
+			ev.BytesOut = len(red)
+		}
+	}
+	return ev
 }
 
 // fresh reports whether every check has a passing result that started

@@ -305,13 +305,8 @@ func workspaceFinish(ctx context.Context, stdio Stdio, args []string) error {
 	}
 	res, err := w.Finish(ctx, *reason)
 	// Recorded as the MCP finish tool records its call.
-	ev := bundle.Event{Tool: "finish", Args: json.RawMessage(fmt.Sprintf(`{"reason":%q}`, *reason)), OK: err == nil}
-	if err != nil {
-		ev.Error = err.Error()
-	} else {
-		ev.Summary = "status " + res.Status
-	}
-	if _, aerr := w.Bundle().Append(ev); aerr != nil {
+	finishArgs, _ := json.Marshal(map[string]string{"reason": *reason})
+	if _, aerr := w.Bundle().Append(workspace.FinishEvent(finishArgs, res, err)); aerr != nil {
 		err = errors.Join(err, aerr)
 	}
 	if err != nil {
