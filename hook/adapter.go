@@ -39,7 +39,7 @@ const (
 
 // Agents lists the supported agents. The ones after Codex have their
 // adapter in a file of their own (qwen.go, …), which registers a [profile].
-var Agents = []Agent{ClaudeCode, Gemini, Codex, Qwen, OpenCode, Pi}
+var Agents = []Agent{ClaudeCode, Gemini, Codex, Qwen, OpenCode, Pi, OhMyPi}
 
 // ParseAgent returns the agent named s.
 func ParseAgent(s string) (Agent, error) {
@@ -725,9 +725,10 @@ func toolCall(cfg *Config, tool string, in map[string]any, cwd string) (call, bo
 			return c, false, errors.New(`shell tool input without a "command" string`)
 		}
 		// Gemini runs the command in "dir_path" (0.61; "directory" before),
-		// relative to the project; opencode in "workdir". All are read:
+		// relative to the project; opencode in "workdir", oh-my-pi in
+		// "cwd". All are read:
 		// either one moves the cwd, and two that disagree are refused.
-		d, err := dirParam(tool, in, "dir_path", "directory", "workdir")
+		d, err := dirParam(tool, in, "dir_path", "directory", "workdir", "cwd")
 		if err != nil {
 			return c, false, err
 		}
