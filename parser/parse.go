@@ -83,18 +83,16 @@ func Parse(text string, opts ...Option) (*Command, error) {
 		p.cmd.Shape.Error = pe
 		return p.cmd, pe
 	}
-	if i := bareCR(text); i >= 0 {
-		// bash reads a carriage return not ending a line as a character
-		// of the word (ls⏎npm install x runs a program named ls\rnpm);
-		// mvdan's parser reads it as a blank. The stricter reading is no
-		// reading: the text is refused.
-		line := 1 + strings.Count(text[:i], "\n")
-		col := i - strings.LastIndexByte(text[:i], '\n')
-		pe := &ParseError{Line: line, Col: col, Msg: "carriage return inside a line (bash reads it as part of a word)"}
+	src, cr := bashLineEnds(text, cfg.shell)
+	if cr >= 0 {
+		// A carriage return bash could read otherwise than mvdan's
+		// parser (see bashCRs): the stricter reading is no reading.
+		line := 1 + strings.Count(text[:cr], "\n")
+		col := cr - strings.LastIndexByte(text[:cr], '\n')
+		pe := &ParseError{Line: line, Col: col, Msg: "carriage return where rivumi cannot read it as bash does"}
 		p.cmd.Shape.Error = pe
 		return p.cmd, pe
 	}
-	src := bashLineEnds(text, cfg.shell)
 	file, err := parseText(src, cfg.shell)
 	if err != nil {
 		pe := toParseError(err)
@@ -114,22 +112,32 @@ func Parse(text string, opts ...Option) (*Command, error) {
 	return p.cmd, nil
 }
 
-// bashLineEnds rewrites the two places where mvdan's parser and bash
-// disagree about a backslash before a line end, so that the text parses as
-// bash runs it and no command hides on the next line:
+// bashLineEnds rewrites the places where mvdan's parser and bash
+// disagree about carriage returns and a backslash before a line end, so
+// that the text parses as bash runs it and no command hides on the next
+// line:
+//   - a carriage return: bash reads it as a character of a word, before a
+//     line feed too and inside quotes; mvdan's parser as a blank, and CR
+//     LF as a line end (bashCRs);
 //   - a comment ending in a backslash: bash ends the comment at the newline,
 //     mvdan continues the line (ls # \⏎rm -rf /); the backslash, inside a
-//     comment, is dropped;
-//   - a backslash before CR LF: bash escapes the CR (a word of its own) and
-//     ends the line at LF, mvdan continues it; it becomes $'\r' and LF.
-func bashLineEnds(text, shell string) string {
-	if strings.Contains(text, "\\\r\n") {
-		text = strings.ReplaceAll(text, "\\\r\n", "$'\\r'\n")
+//     comment, is dropped.
+//
+// cr is the offset of a carriage return it cannot rewrite (the text is
+// then to be refused), else -1.
+func bashLineEnds(text, shell string) (src string, cr int) {
+	if first := strings.IndexByte(text, '\r'); first >= 0 {
+		if shell != "bash" {
+			return text, first
+		}
+		if text, cr = bashCRs(text); cr >= 0 {
+			return text, cr
+		}
 	}
 	if !strings.Contains(text, "#") || !strings.Contains(text, "\\\n") {
-		return text
+		return text, -1
 	}
-	return commentBackslashes(text, shell)
+	return commentBackslashes(text, shell), -1
 }
 
 // commentBackslashes drops the backslash that ends a comment (see
@@ -486,8 +494,11 @@ func (p *walker) script(f *frame, text string, parent int, kind string, dynamic 
 		return
 	}
 	par := p.cmd.Segments[parent]
-	text = bashLineEnds(text, f.shell)
+	text, cr := bashLineEnds(text, f.shell)
 	file, err := parseText(text, f.shell)
+	if cr >= 0 {
+		err = errors.New("carriage return where rivumi cannot read it as bash does")
+	}
 	if err != nil {
 		// Unparsable inline code cannot be known; still look for the
 		// substitutions inside it by reading it as a no-op's argument.
@@ -594,18 +605,117 @@ func soleParam(w *syntax.Word) *syntax.ParamExp {
 	return pe
 }
 
-// bareCR returns the offset of the first carriage return of text that is
-// not followed by a line feed, or -1.
-func bareCR(text string) int {
-	for off := 0; ; {
-		i := strings.IndexByte(text[off:], '\r')
-		if i < 0 {
-			return -1
-		}
-		off += i
-		if off+1 >= len(text) || text[off+1] != '\n' {
-			return off
-		}
-		off++
+// bashCRs writes each carriage return of text (bash) in the form
+// mvdan's parser reads as the character bash reads: $'\r' in a word (an
+// escaped one too), '$'\r” inside single quotes, "$'\r'" inside double
+// quotes, \r inside $'…'; in a comment it is dropped (the comment ends at
+// the line feed either way). A command substitution $(…) outside double
+// quotes is read like the text around it. Text with a heredoc, a
+// substitution inside double quotes, a backquote, a parameter expansion
+// in braces or arithmetic, whose quoting nests, or with a $ before a
+// carriage return, is not rewritten: cr is then the offset of its first
+// carriage return, else -1. TestBashDivergenceSweep (adversarial) holds
+// the rewrite to what bash runs.
+func bashCRs(text string) (out string, cr int) {
+	first := strings.IndexByte(text, '\r')
+	if first < 0 {
+		return text, -1
 	}
+	// "$⏎": the rewrite would make $$ of it.
+	for _, nest := range []string{"<<", "`", "${", "((", "$[", "$\r", "$\\\r"} {
+		if strings.Contains(text, nest) {
+			return text, first
+		}
+	}
+	const (
+		plain = iota
+		single
+		double
+		ansi
+		comment
+	)
+	var b strings.Builder
+	b.Grow(len(text) + 16)
+	state, wordStart := plain, true
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		escCR := c == '\\' && i+1 < len(text) && text[i+1] == '\r'
+		switch state {
+		case plain:
+			switch {
+			case c == '\r' || escCR:
+				b.WriteString(`$'\r'`)
+				if escCR {
+					i++
+				}
+				wordStart = false
+				continue
+			case c == '\\' && i+1 < len(text):
+				b.WriteByte(c)
+				b.WriteByte(text[i+1])
+				i++
+				wordStart = wordStart && text[i] == '\n'
+				continue
+			case c == '\'':
+				state = single
+			case c == '"':
+				state = double
+			case c == '$' && i+1 < len(text) && text[i+1] == '\'':
+				b.WriteString("$'")
+				i++
+				state, wordStart = ansi, false
+				continue
+			case c == '#' && wordStart:
+				state = comment
+			}
+			b.WriteByte(c)
+			wordStart = state == plain && strings.IndexByte(" \t\n;&|()<>", c) >= 0
+		case single:
+			if c == '\r' {
+				b.WriteString(`'$'\r''`)
+				continue
+			}
+			if c == '\'' {
+				state = plain
+			}
+			b.WriteByte(c)
+		case double, ansi:
+			switch {
+			case c == '\r' && state == double:
+				b.WriteString(`"$'\r'"`)
+				continue
+			case c == '\r':
+				b.WriteString(`\r`)
+				continue
+			case escCR && state == double:
+				b.WriteString(`\\"$'\r'"`) // both stay: a backslash, then the CR
+				i++
+				continue
+			case escCR:
+				b.WriteString(`\\\r`) // $'\⏎' keeps both too
+				i++
+				continue
+			case c == '\\' && i+1 < len(text):
+				b.WriteByte(c)
+				b.WriteByte(text[i+1])
+				i++
+				continue
+			case c == '$' && state == double && i+1 < len(text) && text[i+1] == '(':
+				// Quoting starts afresh inside "$(…)": not followed here.
+				return text, first
+			case c == '"' && state == double, c == '\'' && state == ansi:
+				state = plain
+			}
+			b.WriteByte(c)
+		case comment:
+			if c == '\r' {
+				continue
+			}
+			if c == '\n' {
+				state, wordStart = plain, true
+			}
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), -1
 }

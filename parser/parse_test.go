@@ -57,7 +57,7 @@ func TestSegmentsEverywhere(t *testing.T) {
 		{"echo 'rm -rf /'", []string{"echo rm -rf /"}},
 		{"grep \"git reset --hard\" log", []string{"grep git reset --hard log"}},
 		{"# rm -rf /", []string{}},
-		{"ls\r\nnpm install x", []string{"ls", "npm install x"}},
+		{"ls \\\r\nnpm install x", []string{"ls \r", "npm install x"}},
 		{"echo a\\\nb", []string{"echo ab"}},
 	}
 	for _, tt := range tests {
