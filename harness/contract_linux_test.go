@@ -303,3 +303,43 @@ func TestSandboxWritableDirs(t *testing.T) {
 		}
 	}
 }
+
+// Request.ReadOnly makes paths inside the workspace read-only under bwrap
+// (mounted on top of the writable workspace: neither written, nor
+// renamed, nor removed), the rest of the workspace staying writable; any
+// other backend refuses such a request rather than run it without.
+func TestSandboxRequestReadOnlyInsideWorkspace(t *testing.T) {
+	t.Run("bwrap", func(t *testing.T) {
+		h, ws := sandboxed(t, harness.SandboxBwrap, harness.Config{})
+		for p, s := range map[string]string{"keep.txt": "keep\n", "oracle/f": "f\n", "free.txt": "free\n"} {
+			os.MkdirAll(filepath.Dir(filepath.Join(ws, p)), 0o755)
+			if err := os.WriteFile(filepath.Join(ws, p), []byte(s), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		script := "echo x > keep.txt; echo x > oracle/new; mv keep.txt moved; rm -f oracle/f; mv oracle gone; echo y > free.txt; echo z > fresh.txt; true"
+		res, err := h.Run(context.Background(), harness.Request{Argv: []string{"/bin/sh", "-c", script}, Dir: ws, Timeout: 20 * time.Second,
+			ReadOnly: []string{filepath.Join(ws, "keep.txt"), filepath.Join(ws, "oracle"), filepath.Join(ws, "missing")}})
+		if err != nil || !res.Ran {
+			t.Fatalf("%v %s", err, res.Refusal)
+		}
+		for p, want := range map[string]string{"keep.txt": "keep\n", "oracle/f": "f\n", "free.txt": "y\n", "fresh.txt": "z\n"} {
+			if b, err := os.ReadFile(filepath.Join(ws, p)); err != nil || string(b) != want {
+				t.Errorf("%s = %q, %v; want %q", p, b, err, want)
+			}
+		}
+		for _, p := range []string{"oracle/new", "moved", "gone"} {
+			if _, err := os.Lstat(filepath.Join(ws, p)); err == nil {
+				t.Errorf("%s exists: a read-only path was written, renamed or replaced", p)
+			}
+		}
+	})
+	t.Run("landlock", func(t *testing.T) {
+		h, ws := sandboxed(t, harness.SandboxLandlock, harness.Config{})
+		res, err := h.Run(context.Background(), harness.Request{Argv: []string{"/bin/true"}, Dir: ws, Timeout: 20 * time.Second,
+			ReadOnly: []string{filepath.Join(ws, "x")}})
+		if err == nil || res.Ran || !strings.Contains(err.Error(), "need the bwrap sandbox") {
+			t.Errorf("Run = %v, ran %v; want a refusal naming bwrap", err, res.Ran)
+		}
+	})
+}

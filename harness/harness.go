@@ -136,6 +136,15 @@ type Request struct {
 	// in full, besides the bounded copy in the Result. A slow writer slows
 	// the child.
 	Stdout, Stderr io.Writer
+	// ReadOnly are more paths (files or directories, clean and absolute)
+	// the command may read but not write, even inside the workspace: each
+	// is bind-mounted read-only over itself, on top of the writable
+	// directories (so it can be neither written, nor replaced, renamed or
+	// removed). Only the bwrap backend can make a path inside a writable
+	// directory read-only: under any other a request with ReadOnly is an
+	// error, never run without it. A path missing when the command starts
+	// is skipped.
+	ReadOnly []string
 }
 
 // Result describes one [Harness.Run]. When Run also returns an error,
@@ -353,6 +362,14 @@ func (h *Harness) Run(ctx context.Context, req Request) (Result, error) {
 	for _, a := range req.Argv {
 		if strings.IndexByte(a, 0) >= 0 {
 			return res, errors.New("harness: argv contains a NUL byte")
+		}
+	}
+	if len(req.ReadOnly) > 0 && h.sandbox.backend != SandboxBwrap {
+		return res, fmt.Errorf("harness: read-only paths inside the workspace need the bwrap sandbox, not %q", h.sandbox.backend)
+	}
+	for _, p := range req.ReadOnly {
+		if !filepath.IsAbs(p) || filepath.Clean(p) != p || p == string(filepath.Separator) {
+			return res, fmt.Errorf("harness: read-only path %q: want a clean absolute path other than the root", p)
 		}
 	}
 	dir, err := h.dir(req.Dir)
@@ -585,7 +602,7 @@ func (h *Harness) execute(ctx context.Context, res *Result, req Request, prog pr
 		}
 		defer filter.Close()
 		cmd.Path = h.sandbox.bwrap
-		cmd.Args = append([]string{"bwrap"}, bwrapArgs(prog.path, req.Argv, res.Dir, uniq(append([]string{workspace, root}, h.cfg.Writable...)...), h.cfg.ReadOnly, hiddenPaths(), h.cfg.AllowNetwork)...)
+		cmd.Args = append([]string{"bwrap"}, bwrapArgs(prog.path, req.Argv, res.Dir, uniq(append([]string{workspace, root}, h.cfg.Writable...)...), append(slices.Clone(h.cfg.ReadOnly), req.ReadOnly...), hiddenPaths(), h.cfg.AllowNetwork)...)
 		cmd.ExtraFiles = []*os.File{filter} // fd 3: --seccomp
 		sup.parentClose = []*os.File{filter}
 	case SandboxSeatbelt:

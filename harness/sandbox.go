@@ -272,11 +272,21 @@ func bwrapArgs(prog string, argv []string, dir string, writable, readOnly, hidde
 			args = append(args, "--tmpfs", h)
 		}
 	}
+	// Parents before children, so that a read-only path inside a
+	// writable directory (or the reverse) is mounted on top of it.
+	type bind struct{ opt, path string }
+	var binds []bind
 	for _, r := range readOnly {
-		args = append(args, "--ro-bind", r, r)
+		binds = append(binds, bind{"--ro-bind-try", r})
 	}
 	for _, w := range writable {
-		args = append(args, "--bind", w, w)
+		binds = append(binds, bind{"--bind", w})
+	}
+	slices.SortStableFunc(binds, func(a, b bind) int {
+		return strings.Count(a.path, string(filepath.Separator)) - strings.Count(b.path, string(filepath.Separator))
+	})
+	for _, b := range binds {
+		args = append(args, b.opt, b.path, b.path)
 	}
 	args = append(args,
 		// The program itself, read-only at its path: visible even under a
