@@ -153,6 +153,26 @@ func (p *Policy) Writable(rel string) bool {
 	return false
 }
 
+// MayHoldWritable reports whether some path beneath the cleaned relative
+// directory dir ("." for the root) may be written: true when the policy
+// has no patterns or a pattern could match a path dir/…. A directory
+// for which it is false holds nothing a tool or command may write.
+func (p *Policy) MayHoldWritable(dir string) bool {
+	if len(p.allowed) == 0 || dir == "." || dir == "" {
+		return true
+	}
+	if c, err := Clean(dir); err != nil || c != dir {
+		return false
+	}
+	name := strings.Split(dir, "/")
+	for _, pat := range p.allowed {
+		if pat.holdsBeneath(name) {
+			return true
+		}
+	}
+	return false
+}
+
 // Access is what a tool means to do with a path.
 type Access int
 

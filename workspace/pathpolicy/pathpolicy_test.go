@@ -215,3 +215,42 @@ func TestWalkNeverFollowsSymlinks(t *testing.T) {
 		t.Error("Walk into a symlinked directory allowed")
 	}
 }
+
+// MayHoldWritable: whether a directory can hold a path some pattern
+// matches; never beneath .git or for a name Clean would rewrite.
+func TestMayHoldWritable(t *testing.T) {
+	tests := []struct {
+		patterns []string
+		dir      string
+		want     bool
+	}{
+		{nil, "anything", true},
+		{[]string{"src/**"}, ".", true},
+		{[]string{"src/**"}, "src", true},
+		{[]string{"src/**"}, "src/deep/er", true},
+		{[]string{"src/**"}, "docs", false},
+		{[]string{"src/**"}, "srcx", false},
+		{[]string{"greeting.txt"}, "notes", false},
+		{[]string{"a/b"}, "a", true},
+		{[]string{"a/b"}, "a/b", false},
+		{[]string{"*.md"}, "docs", false},
+		{[]string{"*/README.md"}, "docs", true},
+		{[]string{"**/x.txt"}, "any/where", true},
+		{[]string{"**"}, ".git", false},
+		{[]string{"**"}, "a/../b", false},
+		{[]string{"docs/**", "greeting.txt"}, "docs/a", true},
+	}
+	for _, tt := range tests {
+		pats, err := pathpolicy.ParsePatterns(tt.patterns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := pathpolicy.New(t.TempDir(), pats)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.MayHoldWritable(tt.dir); got != tt.want {
+			t.Errorf("%v: MayHoldWritable(%q) = %v, want %v", tt.patterns, tt.dir, got, tt.want)
+		}
+	}
+}

@@ -116,3 +116,27 @@ func matchSegs(pat, name []string) bool {
 	}
 	return len(name) == 0
 }
+
+// holdsBeneath reports whether the pattern could match a path that has
+// the segments name as a proper prefix.
+func (p Pattern) holdsBeneath(name []string) bool {
+	pat := p.segs
+	for _, seg := range name {
+		if seg == ".." || strings.EqualFold(seg, ".git") {
+			return false
+		}
+	}
+	for len(name) > 0 {
+		switch {
+		case len(pat) == 0:
+			return false
+		case pat[0] == "**":
+			return true // it takes the rest of name and more
+		}
+		if ok, _ := path.Match(pat[0], name[0]); !ok {
+			return false
+		}
+		pat, name = pat[1:], name[1:]
+	}
+	return len(pat) > 0
+}

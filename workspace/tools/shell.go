@@ -450,8 +450,14 @@ func (r *shellRun) exec(ctx context.Context, args []string) error {
 	} else if !ok && hc.Stdin != nil {
 		stdin = hc.Stdin
 	}
+	// Under bwrap the workspace paths outside allowed_paths are mounted
+	// read-only over the writable workspace, as they stand now.
+	ro, refused := r.t.readOnlyPaths()
+	if refused != "" {
+		return refusef("%s did not run: %s", quoteArgv(args), refused)
+	}
 	res, err := r.t.h.Run(context.WithValue(ctx, clearanceKey{}, cl), harness.Request{
-		Argv: args, Dir: dir, Stdin: stdin, Stdout: hc.Stdout, Stderr: hc.Stderr,
+		Argv: args, Dir: dir, Stdin: stdin, Stdout: hc.Stdout, Stderr: hc.Stderr, ReadOnly: ro,
 	})
 	if err != nil {
 		if !res.Ran {
