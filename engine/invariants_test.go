@@ -88,6 +88,39 @@ func valuesUnsettled(x, y string) bool {
 		(hasTag(both, parser.TagChangedShell) || hasTag(both, parser.TagDynamicProgram))
 }
 
+// cwdUnsettled reports that x leaves the shell in a directory that cannot
+// be known (cd "$d") where y alone runs in a known one: y's relative names
+// (a link it makes, a file it writes and runs) may already exist there as
+// something else, and the parser does not follow them into an unknown
+// directory. y is never allowed there (its paths are unknown), but its
+// floor shape is no longer certain.
+func cwdUnsettled(x, y string) bool {
+	opts := []parser.Option{parser.Workspace("/work/proj"), parser.Home("/home/dev")}
+	alone, err := parser.Parse(y, opts...)
+	if err != nil {
+		return false
+	}
+	for _, s := range alone.Segments {
+		if !s.CwdKnown {
+			return false
+		}
+	}
+	first, err := parser.Parse(x, opts...)
+	if err != nil {
+		return false
+	}
+	both, err := parser.Parse(x+"\n"+y, opts...)
+	if err != nil || len(both.Segments) <= len(first.Segments) {
+		return false
+	}
+	for _, s := range both.Segments[len(first.Segments):] {
+		if !s.CwdKnown {
+			return true
+		}
+	}
+	return false
+}
+
 func hasTag(c *parser.Command, tag string) bool {
 	for _, s := range c.Segments {
 		if s.HasTag(tag) {
@@ -163,7 +196,7 @@ func TestInvariantMonotonic(t *testing.T) {
 		y := cmds[j]
 		if parses(y) {
 			floor := engine.Max(d, vs[j].Decision)
-			if vs[j].Decision == engine.Deny && d != engine.Deny && valuesUnsettled(x, y) {
+			if vs[j].Decision == engine.Deny && d != engine.Deny && (valuesUnsettled(x, y) || cwdUnsettled(x, y)) {
 				// y denies by values it sets itself (x=rm; $x -rf /), and x
 				// may change what those words mean (a function call can set
 				// IFS or type a variable, enable can swap a builtin): y's

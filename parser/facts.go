@@ -79,6 +79,9 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 		}
 	case prog == "tar" || prog == "bsdtar" || prog == "gtar":
 		p.tarWrites(seg)
+	case prog == "unzip" && (hasFlag(seg.Flags, "l") || hasFlag(seg.Flags, "v") || hasFlag(seg.Flags, "t") || hasFlag(seg.Flags, "Z") ||
+		hasFlag(seg.Flags, "z") || hasFlag(seg.Flags, "p") || hasFlag(seg.Flags, "c")):
+		// unzip -l/-v/-t/-Z/-z list, test or show; -p/-c print to stdout.
 	case prog == "unzip" || prog == "7z" || prog == "unrar" || prog == "cpio":
 		dir := "."
 		if d := seg.Options["d"]; len(d) > 0 {

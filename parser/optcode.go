@@ -1,7 +1,9 @@
 package parser
 
 import (
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/rivumi/rivumi/internal/shquote"
 	"github.com/rivumi/rivumi/programs"
@@ -208,9 +210,19 @@ func (p *walker) assignedCodeRuns(name string) bool {
 		return true
 	}
 	text := p.cmd.Text
-	for _, s := range []string{"${!", "@P", "eval", "((", "[[", "let", "declare", "typeset", "local", "source", "-c", "$((", "trap", "alias", "export", "readonly"} {
+	for _, s := range []string{"${!", "@P", "$((", "-c", "readonly"} {
 		if strings.Contains(text, s) {
 			return true
+		}
+	}
+	for _, s := range evaluatorSyntax() {
+		if strings.Contains(text, s) {
+			return true // (( x )), [[ $x -eq 0 ]]
+		}
+	}
+	for _, tok := range strings.FieldsFunc(text, func(r rune) bool { return r > 127 || !isNameByte(byte(r)) && r != '.' }) {
+		if e := programs.Lookup(tok); e != nil && (slices.Contains(e.Kinds, "inline_code") || slices.Contains(e.Kinds, "evaluates_values")) {
+			return true // eval "$x", let x, declare -n …
 		}
 	}
 	for i := 0; i < len(text); i++ {
@@ -230,6 +242,22 @@ func (p *walker) assignedCodeRuns(name string) bool {
 	}
 	return false
 }
+
+// evaluatorSyntax lists the registry's evaluates_values names that are not
+// words ((( and [[).
+var evaluatorSyntax = sync.OnceValue(func() []string {
+	var out []string
+	for _, e := range programs.All() {
+		if slices.Contains(e.Kinds, "evaluates_values") {
+			for _, n := range e.Names {
+				if strings.ContainsAny(n, "([") {
+					out = append(out, n)
+				}
+			}
+		}
+	}
+	return out
+})
 
 func isNameByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'

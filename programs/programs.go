@@ -66,6 +66,7 @@ type Program struct {
 	Readonly       *string               `yaml:"readonly"`
 	DynamicOK      bool                  `yaml:"dynamic_ok"`
 	NoOperands     bool                  `yaml:"no_operands"`
+	ReadonlyNeeds  []string              `yaml:"readonly_needs"`
 	WorkspaceWrite *string               `yaml:"workspace_write"`
 	VersionForms   map[string][][]string `yaml:"version_forms"`
 
@@ -264,6 +265,9 @@ func (p *Program) check(line int) []string {
 			}
 		}
 	}
+	if len(p.ReadonlyNeeds) > 0 && p.Readonly == nil {
+		bad("readonly_needs without readonly")
+	}
 	if p.WrapperOperands > 0 && p.WrapperOptions == nil {
 		bad("wrapper_operands of a program that is not a wrapper (wrapper_options)")
 	}
@@ -315,6 +319,7 @@ var Kinds = map[string]string{
 	"kills":             "stops processes (kill, pkill, killall …)",
 	"text_script":       "runs an awk or sed script (allowed in the parsed safe subset) (awk, sed, gsed)",
 	"inline_code":       "runs the shell code it is given (eval, source, trap …) (eval, source, . …)",
+	"evaluates_values":  "a builtin that may evaluate a variable's value as arithmetic or code (let, declare -i, declare -n …)",
 	"reads_vars":        "a builtin that reads input into variables (read, mapfile, readarray)",
 	"harmless_wrapper":  "a wrapper that may surround an allowed program (timeout, time, nice …)",
 }
@@ -474,7 +479,8 @@ func Source() []byte { return source }
 //   - project_loaders: program → files it loads even for --version;
 //   - programs.shells / .interpreters / .runs_anything: name sets;
 //   - readonly: program → {"any": true} or {"flags": set}, "dynamic_ok",
-//     "no_operands" (the allow layer's read-only programs);
+//     "no_operands", "needs" (the options one of which it needs to be
+//     read-only: ssh-keygen -l, tar -t) (the allow layer's read-only programs);
 //   - writers: program → flag set (covered when every write stays inside
 //     the workspace);
 //   - version_forms: program → exact argv forms that print a version;
@@ -517,6 +523,9 @@ func RegoData(r *Registry) []byte {
 				e["dynamic_ok"] = p.DynamicOK
 				if p.NoOperands {
 					e["no_operands"] = true
+				}
+				if len(p.ReadonlyNeeds) > 0 {
+					e["needs"] = flagSet(strings.Join(p.ReadonlyNeeds, " "))["flags"]
 				}
 				put("readonly", n, e)
 			}

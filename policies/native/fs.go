@@ -59,9 +59,9 @@ var fsRules = []Rule{
 	{ID: "allow.workspace-chmod", Layer: Allow, Match: workspaceChmod},
 	// fs.archive, two bodies:
 	//   kinds.archives[program]; count(writes) > 0
-	//   kinds.extracts[program]
+	//   kinds.extracts[program]; not readonly_listing
 	{ID: "fs.archive", Layer: Ask, Match: func(s *Seg, t *Tables) bool {
-		return t.Kind("archives", s.Program) && len(s.Writes) > 0 || t.Kind("extracts", s.Program)
+		return t.Kind("archives", s.Program) && len(s.Writes) > 0 || t.Kind("extracts", s.Program) && !readonlyListing(s, t)
 	}},
 	// fs.read-secret, two bodies:
 	//   some c in read_classes; sets.secret_classes[c]

@@ -17,7 +17,8 @@ var readonlyRules = []Rule{
 			return false
 		}
 		spec := t.Readonly[s.Program]
-		return spec != nil && readonlyFlagsOK(s, spec) && readonlyDynamicOK(s, spec) && readonlyOperandsOK(s, spec) &&
+		return spec != nil && readonlyFlagsOK(s, spec) && readonlyNeedsOK(s, spec) && readonlyDynamicOK(s, spec) &&
+			readonlyOperandsOK(s, spec) &&
 			readonlyCodeOK(s) && s.WritesInWorkspace() && s.Plain(t) && s.ReadsOK(t)
 	}},
 	// allow.git-readonly: program == "git"; git_readonly[subcommand];
@@ -148,6 +149,26 @@ func readonlyFlagsOK(s *Seg, spec *Spec) bool {
 		}
 	}
 	return true
+}
+
+// readonlyNeedsOK: readonly_needs_ok — no spec.needs, or some flag in it.
+func readonlyNeedsOK(s *Seg, spec *Spec) bool {
+	if spec.Needs == nil {
+		return true
+	}
+	for _, f := range s.Flags {
+		if spec.Needs[f] {
+			return true
+		}
+	}
+	return false
+}
+
+// readonlyListing: readonly_listing — readonly[program].needs;
+// readonly_needs_ok; readonly_flags_ok.
+func readonlyListing(s *Seg, t *Tables) bool {
+	spec := t.Readonly[s.Program]
+	return spec != nil && spec.Needs != nil && readonlyNeedsOK(s, spec) && readonlyFlagsOK(s, spec)
 }
 
 // readonlyOperandsOK: readonly_operands_ok — not spec.no_operands, or no

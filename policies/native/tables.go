@@ -35,6 +35,7 @@ type Spec struct {
 	DynamicOK  bool `json:"dynamic_ok"`
 	NoOperands bool `json:"no_operands"`
 	Flags      Set  `json:"flags"`
+	Needs      Set  `json:"needs"`
 }
 
 // Set is a Rego object of name → true, read as a set.

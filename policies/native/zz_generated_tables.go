@@ -3,7 +3,7 @@
 package native
 
 // generatedDigest is Digest of the data files the tables below were made from.
-const generatedDigest = "904a8eaf2d3a3237e8bc6087e238b63389bb91562c09afd07083d31982c90ec1"
+const generatedDigest = "c6cbb7e5f9956059fd46bca234d475e56cc48f6701f0453ed96bec4a9a93feca"
 
 // generatedTables is DecodeTables of those files.
 func generatedTables() *Tables {
@@ -420,6 +420,15 @@ func generatedTables() *Tables {
 			"shred":      true,
 			"tee":        true,
 			"wipefs":     true,
+		},
+		"evaluates_values": Set{
+			"((":      true,
+			"[[":      true,
+			"declare": true,
+			"export":  true,
+			"let":     true,
+			"local":   true,
+			"typeset": true,
 		},
 		"extracts": Set{
 			"7z":    true,
@@ -1073,6 +1082,20 @@ func generatedTables() *Tables {
 			"w":        true,
 			"warn":     true,
 		}},
+		"bsdtar": &Spec{Flags: Set{
+			"J":       true,
+			"f":       true,
+			"file":    true,
+			"j":       true,
+			"list":    true,
+			"t":       true,
+			"v":       true,
+			"verbose": true,
+			"z":       true,
+		}, Needs: Set{
+			"list": true,
+			"t":    true,
+		}},
 		"cat": &Spec{Any: true},
 		"cd": &Spec{DynamicOK: true, Flags: Set{
 			"@": true,
@@ -1249,6 +1272,20 @@ func generatedTables() *Tables {
 		}},
 		"grep":   &Spec{Any: true},
 		"groups": &Spec{Any: true, DynamicOK: true},
+		"gtar": &Spec{Flags: Set{
+			"J":       true,
+			"f":       true,
+			"file":    true,
+			"j":       true,
+			"list":    true,
+			"t":       true,
+			"v":       true,
+			"verbose": true,
+			"z":       true,
+		}, Needs: Set{
+			"list": true,
+			"t":    true,
+		}},
 		"hash": &Spec{DynamicOK: true, Flags: Set{
 			"l": true,
 			"t": true,
@@ -1458,13 +1495,41 @@ func generatedTables() *Tables {
 			"version-sort":          true,
 			"zero-terminated":       true,
 		}},
+		"ssh-keygen": &Spec{Flags: Set{
+			"E": true,
+			"F": true,
+			"f": true,
+			"l": true,
+			"v": true,
+		}, Needs: Set{
+			"F": true,
+			"l": true,
+		}},
 		"stat":    &Spec{Any: true},
 		"strings": &Spec{Any: true},
 		"sw_vers": &Spec{Any: true, DynamicOK: true},
 		"tac":     &Spec{Any: true},
 		"tail":    &Spec{Any: true},
-		"test":    &Spec{Any: true, DynamicOK: true},
-		"tr":      &Spec{Any: true},
+		"tar": &Spec{Flags: Set{
+			"auto-compress": true,
+			"bzip2":         true,
+			"compress":      true,
+			"directory":     true,
+			"exclude":       true,
+			"file":          true,
+			"gzip":          true,
+			"list":          true,
+			"lzma":          true,
+			"null":          true,
+			"verbose":       true,
+			"wildcards":     true,
+			"xz":            true,
+			"zstd":          true,
+		}, Needs: Set{
+			"list": true,
+		}},
+		"test": &Spec{Any: true, DynamicOK: true},
+		"tr":   &Spec{Any: true},
 		"tree": &Spec{Flags: Set{
 			"C":          true,
 			"D":          true,
@@ -1520,11 +1585,26 @@ func generatedTables() *Tables {
 		"uname":    &Spec{Any: true, DynamicOK: true},
 		"unexpand": &Spec{Any: true},
 		"uniq":     &Spec{Any: true},
-		"uptime":   &Spec{Any: true, DynamicOK: true},
-		"wc":       &Spec{Any: true},
-		"whereis":  &Spec{Any: true},
-		"which":    &Spec{Any: true, DynamicOK: true},
-		"whoami":   &Spec{DynamicOK: true, Flags: Set{}},
+		"unzip": &Spec{Flags: Set{
+			"Z":  true,
+			"l":  true,
+			"q":  true,
+			"qq": true,
+			"t":  true,
+			"v":  true,
+			"z":  true,
+		}, Needs: Set{
+			"Z": true,
+			"l": true,
+			"t": true,
+			"v": true,
+			"z": true,
+		}},
+		"uptime":  &Spec{Any: true, DynamicOK: true},
+		"wc":      &Spec{Any: true},
+		"whereis": &Spec{Any: true},
+		"which":   &Spec{Any: true, DynamicOK: true},
+		"whoami":  &Spec{DynamicOK: true, Flags: Set{}},
 		"xxd": &Spec{Flags: Set{
 			"C":          true,
 			"E":          true,
@@ -1589,6 +1669,7 @@ func generatedTables() *Tables {
 			"tojson":        true,
 			"unwrapScalar":  true,
 		}},
+		"zipinfo": &Spec{Any: true},
 	}, VersionForms: map[string][][]string{
 		"bun":       [][]string{[]string{"-v"}},
 		"clang":     [][]string{[]string{"-v"}},

@@ -174,6 +174,7 @@ ask contains {"id": "fs.archive"} if {
 
 ask contains {"id": "fs.archive"} if {
 	data.rivumi.tables.kinds.extracts[input.segment.program]
+	not readonly_listing
 }
 
 # METADATA

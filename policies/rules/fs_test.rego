@@ -165,6 +165,22 @@ test_archive_unpackers_always if {
 	}
 }
 
+test_archive_unzip_listing if {
+	# unzip -l lists: read-only with the option its entry needs.
+	not {"id": "fs.archive"} in rules.ask with input as fx.run(["unzip", "-l", "a.zip"], {
+		"flags": {"l"},
+		"operands": [fx.path("a.zip", "workspace")],
+	})
+		with data.rivumi.tables as fx.tables
+
+	# -l with -o (overwrite) is not a listing any more.
+	{"id": "fs.archive"} in rules.ask with input as fx.run(["unzip", "-l", "-o", "a.zip"], {
+		"flags": {"l", "o"},
+		"operands": [fx.path("a.zip", "workspace")],
+	})
+		with data.rivumi.tables as fx.tables
+}
+
 test_archive_tar_listing if {
 	not {"id": "fs.archive"} in rules.ask with input as fx.cmd("tar -tf a.tar")
 		with data.rivumi.tables as fx.tables

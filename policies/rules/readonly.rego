@@ -17,6 +17,7 @@ allow contains {"id": "allow.readonly"} if {
 	data.rivumi.tables.readonly[input.segment.program]
 	input.segment.program != "git"
 	readonly_flags_ok
+	readonly_needs_ok
 	readonly_dynamic_ok
 	readonly_operands_ok
 	seg.plain
@@ -47,6 +48,23 @@ readonly_flags_ok if {
 	every f in input.segment.flags {
 		spec.flags[f]
 	}
+}
+
+# tar -t lists, tar -c writes: some programs are read-only only with one of
+# the options their entry needs.
+readonly_needs_ok if not data.rivumi.tables.readonly[input.segment.program].needs
+
+readonly_needs_ok if {
+	some f in input.segment.flags
+	data.rivumi.tables.readonly[input.segment.program].needs[f]
+}
+
+# A program that is read-only with the options it needs, and uses no other:
+# an archive tool that lists (unzip -l, tar -t), not one that extracts.
+readonly_listing if {
+	data.rivumi.tables.readonly[input.segment.program].needs
+	readonly_needs_ok
+	readonly_flags_ok
 }
 
 # hostname NAME sets the host name: some programs are read-only only bare.

@@ -29,6 +29,24 @@ test_readonly if {
 	}))
 }
 
+test_readonly_needs if {
+	# ssh-keygen -l prints a fingerprint; bare, it makes a key.
+	allowed("allow.readonly", fx.run(["ssh-keygen", "-l", "-f", "k.pub"], {
+		"flags": {"l", "f"},
+		"operands": [fx.path("k.pub", "workspace")],
+	}))
+	not allowed("allow.readonly", fx.run(["ssh-keygen", "-f", "k"], {
+		"flags": {"f"},
+		"operands": [fx.path("k", "workspace")],
+	}))
+	not allowed("allow.readonly", fx.run(["ssh-keygen"], {}))
+
+	# tar -t lists; tar -x extracts.
+	allowed("allow.readonly", fx.run(["tar", "-tvf", "a.tar"], {"flags": {"list", "verbose", "file"}}))
+	not allowed("allow.readonly", fx.run(["tar", "-xvf", "a.tar"], {"flags": {"extract", "verbose", "file"}}))
+	not allowed("allow.readonly", fx.run(["tar", "-tf", "a.tar", "--to-command=sh"], {"flags": {"list", "file", "to-command"}}))
+}
+
 test_readonly_jq if {
 	# A jq filter in the safe subset, reading a workspace file.
 	allowed("allow.readonly", fx.run(["jq", "-r", ".name", "f.json"], {
