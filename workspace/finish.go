@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rivumi/rivumi/audit"
+	"github.com/rivumi/rivumi/internal/lazyre"
 	"github.com/rivumi/rivumi/workspace/bundle"
 )
 
@@ -116,7 +117,7 @@ func (w *Workspace) Finish(ctx context.Context, reason string) (bundle.Result, e
 	}
 	text := string(diff)
 	diff = nil // one copy of a large diff at a time
-	if err := w.bundle.WriteText(bundle.PatchFile, text); err != nil {
+	if err := bundle.WriteFileAtomic(w.bundle.File(bundle.PatchFile), RedactPatch(text), 0o600); err != nil {
 		return bundle.Result{}, err
 	}
 	res.ChangedFiles, res.Findings = ScanPatch(text)
@@ -255,6 +256,40 @@ func ScanPatch(diff string) (files []string, findings []bundle.FileFinding) {
 	}
 	return files, findings
 }
+
+// RedactPatch returns a unified diff redacted as [audit.Redact] redacts
+// it whole, in bounded time and memory on a large one: line by line, so
+// that each line meets only the detectors whose needs it holds, except a
+// private key block, redacted from its BEGIN line to its END line (or to
+// the end, as audit.Redact does with one that never ends) as one text. A
+// match that would run across a line's end in the whole text (a "bearer"
+// ending one line, a token starting the next) is not one here.
+func RedactPatch(diff string) []byte {
+	out := make([]byte, 0, len(diff)+len(diff)/16)
+	for diff != "" {
+		i := strings.IndexByte(diff, '\n')
+		if i < 0 {
+			i = len(diff) - 1
+		}
+		unit := diff[:i+1]
+		if b := strings.Index(unit, "-----BEGIN"); b >= 0 {
+			// A key block is one text, from this line to the end of its
+			// END line (or to the end of the diff).
+			unit = diff
+			if loc := pemEnd().FindStringIndex(diff[b:]); loc != nil {
+				e := b + loc[1]
+				if k := strings.IndexByte(diff[e:], '\n'); k >= 0 {
+					unit = diff[:e+k+1]
+				}
+			}
+		}
+		out = append(out, audit.Redact(unit)...)
+		diff = diff[len(unit):]
+	}
+	return out
+}
+
+var pemEnd = lazyre.New(`-----END[ A-Z0-9]*PRIVATE KEY-----`)
 
 // DiffGitPath returns the b/ path of a "diff --git a/X b/X" line (X
 // without spaces, or the second half when both halves are equal).

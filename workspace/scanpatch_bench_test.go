@@ -1,12 +1,17 @@
 package workspace_test
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/workspace"
+	"github.com/rivumi/rivumi/workspace/internal/gittest"
 )
 
 // bigPatch is a unified diff of about mb MiB of added lines over many
@@ -48,4 +53,31 @@ func BenchmarkRedactPatch(b *testing.B) {
 			b.Fatal("a token left")
 		}
 	}
+}
+
+// BenchmarkFinishBigDiff: finish on a change of scanMB MiB (a tracked
+// file rewritten with many lines), reporting the bytes allocated.
+func BenchmarkFinishBigDiff(b *testing.B) {
+	src, sha := gittest.Repo(b, map[string]string{"big.go": "package big\n"})
+	w, err := workspace.Prepare(context.Background(), workspace.PrepareOptions{
+		Source: src, Commit: sha, RunRoot: b.TempDir(), Name: "run"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	p := bigPatch(scanMB)
+	if err := os.WriteFile(filepath.Join(w.Dir(), "big.go"), []byte(p), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(p)))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for b.Loop() {
+		res, err := w.Finish(context.Background(), "")
+		if err != nil || len(res.Findings) == 0 {
+			b.Fatalf("finish: %v %+v", err, res.Findings)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/(1<<20), "MiB-alloc/op")
 }

@@ -26,7 +26,8 @@
 //
 // Every file passes through [audit.Redact] before it reaches the disk:
 // JSON files string by string (so they stay valid JSON), text files
-// whole. A redacted changes.patch may no longer apply; the findings of the
+// whole (changes.patch line by line, a private key block as one text:
+// workspace.RedactPatch, bounded on a large change). A redacted changes.patch may no longer apply; the findings of the
 // secret scan are listed in result.json, and the clone still holds the
 // unredacted change. Files other than events.jsonl are written atomically:
 // a temporary file in the bundle directory, fsync, rename over the target,
