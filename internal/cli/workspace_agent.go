@@ -154,10 +154,11 @@ func workspaceAgent(ctx context.Context, stdio Stdio, args []string) error {
 		roDirs = append(roDirs, a)
 	}
 	checks := func(ctx context.Context) error {
-		ts, err := tools.New(tools.Config{Workspace: w, Harness: harness.Config{Sandbox: mode}})
+		ts, err := tools.New(tools.Config{Workspace: w, Harness: harness.Config{Sandbox: mode}, SessionKind: tools.SessionCLI})
 		if err != nil {
 			return err
 		}
+		defer ts.Close()
 		for _, c := range w.Request().Checks {
 			res, err := ts.Call(ctx, tools.ToolRunCheck, json.RawMessage(fmt.Sprintf(`{"name":%q}`, c.Name)))
 			if err != nil {
