@@ -20,9 +20,10 @@
 //	                   kind, MCP client, start, end (none: killed), calls
 //	                   per tool, approvals and grants given, the sandbox
 //	checkpoint.json    [Checkpoint]: what a later process resumes from —
-//	                   the read versions, the approvals pending, the last
-//	                   event's seq and offset; written after every state
-//	                   change, with a digest and the run's identity
+//	                   the read versions, the approvals pending, the call
+//	                   under way, the last event's seq and offset; written
+//	                   after every state change, with a digest and the
+//	                   run's identity
 //
 // Every file passes through [audit.Redact] before it reaches the disk:
 // JSON files string by string (so they stay valid JSON), text files

@@ -113,6 +113,10 @@ type Checkpoint struct {
 	Reads map[string]string `json:"reads"`
 	// PendingApprovals are the approvals asked and not yet answered.
 	PendingApprovals []PendingApproval `json:"pending_approvals"`
+	// InFlight is the call that may change the work tree (or runs a
+	// check) under way when the checkpoint was written: none between
+	// calls.
+	InFlight *InFlight `json:"in_flight,omitempty"`
 	// Digest is the SHA-256 of the checkpoint's JSON encoding with Digest
 	// empty: a checkpoint changed after it was written is refused.
 	Digest string `json:"digest"`
@@ -126,6 +130,13 @@ type PendingApproval struct {
 	Dir     string    `json:"dir,omitempty"`
 	Rules   []string  `json:"rules,omitempty"`
 	Asked   time.Time `json:"asked"`
+}
+
+// InFlight is a call under way.
+type InFlight struct {
+	Tool    string          `json:"tool"`
+	Args    json.RawMessage `json:"args,omitempty"`
+	Started time.Time       `json:"started"`
 }
 
 // CheckpointError is [Dir.ReadCheckpoint]'s refusal of a corrupt or

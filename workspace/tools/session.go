@@ -25,10 +25,11 @@ const (
 // session is the tools' state that outlives a call: this process's entry
 // in session.json and what checkpoint.json holds.
 type session struct {
-	log     bundle.Sessions
-	i       int // this session's index in log
-	pending []bundle.PendingApproval
-	closed  bool
+	log      bundle.Sessions
+	i        int // this session's index in log
+	pending  []bundle.PendingApproval
+	inFlight *bundle.InFlight
+	closed   bool
 }
 
 func (t *Tools) self() *bundle.Session { return &t.sess.log.Sessions[t.sess.i] }
@@ -116,6 +117,15 @@ func (t *Tools) resume() error {
 func (t *Tools) recordInterrupted(cp bundle.Checkpoint, ok bool, now time.Time) error {
 	b := t.w.Bundle()
 
+	if ok && len(cp.PendingApprovals) == 0 && cp.InFlight != nil {
+		// Killed during a call: what it did is on disk, unrecorded.
+		c := cp.InFlight
+		ev := bundle.Event{Tool: c.Tool, Args: c.Args, BytesIn: len(c.Args),
+			Error: "interrupted: rivumi stopped during this call (started " + c.Started.Format(time.RFC3339) + "); what it changed is on disk: read the files again"}
+		if _, err := b.Append(ev); err != nil {
+			return fmt.Errorf("tools: %w", err)
+		}
+	}
 	if ok {
 		for _, p := range cp.PendingApprovals {
 			args, _ := json.Marshal(map[string]string{"command": p.Command})
@@ -144,7 +154,7 @@ func (t *Tools) saveState() error {
 	me.Updated = time.Now().UTC()
 	cp := bundle.Checkpoint{
 		Run: run, Session: me.ID, EventSeq: seq, EventOffset: off,
-		Reads: maps.Clone(t.version), PendingApprovals: slices.Clone(t.sess.pending),
+		Reads: maps.Clone(t.version), PendingApprovals: slices.Clone(t.sess.pending), InFlight: t.sess.inFlight,
 	}
 	return errors.Join(b.WriteCheckpoint(cp), b.WriteSessions(t.sess.log))
 }
@@ -215,5 +225,18 @@ func (t *Tools) askEnded(p bundle.PendingApproval, answer string, grants []engin
 	for _, g := range grants {
 		me.Grants = append(me.Grants, bundle.Grant{Prefix: g.Prefix, Rules: g.Rules})
 	}
+	return t.saveState()
+}
+
+// begin records, before a call that may change the work tree or runs a
+// check, that it is under way: a process killed during it leaves that in
+// the checkpoint, and the next records the call as interrupted.
+func (t *Tools) begin(name string, args []byte) error {
+	switch name {
+	case ToolReplaceText, ToolApplyPatch, ToolShell, ToolRunCheck:
+	default:
+		return nil
+	}
+	t.sess.inFlight = &bundle.InFlight{Tool: name, Args: compactArgs(args), Started: time.Now().UTC()}
 	return t.saveState()
 }

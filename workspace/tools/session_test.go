@@ -247,3 +247,46 @@ func TestCLICallsShareASession(t *testing.T) {
 		t.Errorf("sessions = %+v; want api, one cli with both calls, mcp", ss)
 	}
 }
+
+// A call that may change the work tree is in the checkpoint while it runs
+// and not after; a process killed during it leaves it there, and the next
+// records it as interrupted.
+func TestResumeRecordsInterruptedCall(t *testing.T) {
+	var during []byte
+	f := newFixture(t)
+	tools.SetReplaceHook(t, func(string) error {
+		b, err := os.ReadFile(f.w.Bundle().File(bundle.CheckpointFile))
+		if err != nil {
+			t.Error(err)
+		}
+		during = b
+		return nil
+	})
+	f.mustOK(t, tools.ToolReadFile, tools.ReadFileArgs{Path: "src/main.go"}, nil)
+	f.mustOK(t, tools.ToolReplaceText, tools.ReplaceTextArgs{Path: "src/main.go", Old: "hello", New: "bye"}, nil)
+	if !strings.Contains(string(during), `"in_flight"`) || !strings.Contains(string(during), `"tool": "replace_text"`) {
+		t.Fatalf("checkpoint during replace_text:\n%s\nwant the call in flight", during)
+	}
+	if cp, _, _ := f.w.Bundle().ReadCheckpoint(); cp.InFlight != nil {
+		t.Fatalf("in flight after the call: %+v", cp.InFlight)
+	}
+	// Killed during the call: its checkpoint, no event of it.
+	evs, _ := f.w.Bundle().Events()
+	raw, _ := os.ReadFile(f.w.Bundle().File(bundle.EventsFile))
+	lines := strings.SplitAfter(string(raw), "\n")
+	os.WriteFile(f.w.Bundle().File(bundle.EventsFile), []byte(strings.Join(lines[:len(evs)-1], "")), 0o600)
+	os.WriteFile(f.w.Bundle().File(bundle.CheckpointFile), during, 0o600)
+	if err := f.reopen(t, tools.Config{}); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := f.w.Bundle().Events()
+	last := after[len(after)-1]
+	if len(after) != len(evs) || last.Tool != tools.ToolReplaceText || last.OK || !strings.Contains(last.Error, "interrupted") ||
+		!strings.Contains(string(last.Args), `"old":"hello"`) {
+		t.Errorf("events after resume: %d (want %d), last %+v", len(after), len(evs), last)
+	}
+	// The file changed under the interrupted call: its read is stale.
+	if ss := sessions(t, f.w); !slices.Equal(ss[len(ss)-1].StaleReads, []string{"src/main.go"}) {
+		t.Errorf("stale reads %v, want src/main.go", ss[len(ss)-1].StaleReads)
+	}
+}

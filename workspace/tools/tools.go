@@ -230,6 +230,10 @@ func (t *Tools) Call(ctx context.Context, name string, args json.RawMessage) (Re
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage("{}")
 	}
+	if err := t.begin(name, args); err != nil {
+		return Result{Tool: name}, err
+	}
+	defer func() { t.sess.inFlight = nil }()
 	var (
 		out any
 		n   note
@@ -259,6 +263,7 @@ func (t *Tools) Call(ctx context.Context, name string, args json.RawMessage) (Re
 		}
 		err = refusef("unknown tool %q (tools: %s)", name, strings.Join(names, ", "))
 	}
+	t.sess.inFlight = nil // the call is over: its event and checkpoint follow
 	res := Result{Tool: name, OK: err == nil}
 	var ref *Refusal
 	switch {
