@@ -39,7 +39,7 @@ const (
 
 // Agents lists the supported agents. The ones after Codex have their
 // adapter in a file of their own (qwen.go, …), which registers a [profile].
-var Agents = []Agent{ClaudeCode, Gemini, Codex, Qwen, OpenCode, Pi, OhMyPi}
+var Agents = []Agent{ClaudeCode, Gemini, Codex, Qwen, OpenCode, Pi, OhMyPi, Copilot}
 
 // ParseAgent returns the agent named s.
 func ParseAgent(s string) (Agent, error) {
@@ -102,6 +102,12 @@ type profile struct {
 	// fixInput, when set, rewrites the tool's input as the agent reads
 	// it before rivumi judges it (pi strips a leading @ from paths).
 	fixInput func(tool string, in map[string]any)
+	// translate, when set, turns the agent's payload into the shape the
+	// others send (session_id, cwd, hook_event_name, tool_name,
+	// tool_input).
+	translate func(payload []byte) ([]byte, error)
+	// blocks is [Blocks] for the agent (nil: Claude Code's rules).
+	blocks func(stdout, stderr []byte, exit int) (bool, string)
 }
 
 // profiles are the registered adapters, by agent.
@@ -402,6 +408,11 @@ func decide(ctx context.Context, cfg *Config, stdin io.Reader) Answer {
 	}
 	if err := ctx.Err(); err != nil {
 		return failed(fmt.Sprintf("internal deadline of %v passed", cfg.Timeout))
+	}
+	if tr := profiles[cfg.Agent].translate; tr != nil {
+		if b, err = tr(b); err != nil {
+			return failed("malformed hook input: " + err.Error())
+		}
 	}
 	// Agents add payload fields over time, so unknown keys pass; a case
 	// variant or a second copy of a key would be read differently by the
@@ -783,6 +794,16 @@ func toolCall(cfg *Config, tool string, in map[string]any, cwd string) (call, bo
 			case string:
 				if d != "" {
 					dirs = append(dirs, joinCwd(cwd, d))
+				}
+			case []any: // several directories (Copilot CLI's grep)
+				for _, x := range d {
+					s, ok := x.(string)
+					if !ok {
+						return c, false, fmt.Errorf("%s: %q holds a non-string", tool, f)
+					}
+					if s != "" {
+						dirs = append(dirs, joinCwd(cwd, s))
+					}
 				}
 			default:
 				return c, false, fmt.Errorf("%s: %q is not a string", tool, f)

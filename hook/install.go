@@ -272,6 +272,11 @@ func SamplePayload(agent Agent, command, cwd string) []byte {
 	if p, ok := profiles[agent]; ok && p.sampleTool != "" {
 		tool = p.sampleTool
 	}
+	if agent == Copilot { // its own shape (copilotPayload reads it)
+		b, _ := json.Marshal(map[string]any{"sessionId": "rivumi-doctor", "timestamp": 0, "cwd": cwd,
+			"toolName": tool, "toolArgs": map[string]any{"command": command}})
+		return b
+	}
 	b, _ := json.Marshal(map[string]any{
 		"session_id": "rivumi-doctor", "cwd": cwd, "hook_event_name": agent.event(),
 		"tool_name": tool, "tool_input": map[string]any{"command": command},
@@ -293,8 +298,8 @@ func SamplePayload(agent Agent, command, cwd string) []byte {
 //     blocks unless the exit code is 0 or 1; no output at all never
 //     blocks.
 func Blocks(agent Agent, stdout, stderr []byte, exit int) (bool, string) {
-	if p := profiles[agent]; p.plugin != "" {
-		return pluginBlocks(stdout, stderr, exit)
+	if p := profiles[agent]; p.blocks != nil {
+		return p.blocks(stdout, stderr, exit)
 	}
 	stdout, stderr = bytes.TrimSpace(stdout), bytes.TrimSpace(stderr)
 	if agent == Gemini {

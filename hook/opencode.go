@@ -72,6 +72,7 @@ func init() {
 		sampleTool:     "bash",
 		defaultTimeout: 30 * time.Second,
 		plugin:         openCodePlugin,
+		blocks:         pluginBlocks,
 	}
 }
 

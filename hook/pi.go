@@ -91,6 +91,7 @@ func registerPiLike(agent Agent, dirVar, configDir, cannotAsk string) {
 		sampleTool:     "bash",
 		defaultTimeout: 30 * time.Second,
 		plugin:         piExtension,
+		blocks:         pluginBlocks,
 		fixInput:       piPaths,
 	}
 }

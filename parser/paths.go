@@ -834,6 +834,9 @@ func nameClass(p string) string {
 	if secretDirSet.within(lower) {
 		return ClassSecret
 	}
+	if agentDirSet.within(lower) {
+		return ClassAgentConfig
+	}
 	if ciDirSet.within(lower) {
 		return ClassCI
 	}
@@ -860,6 +863,10 @@ func nameClass(p string) string {
 }
 
 var ciDirSet, secretDirSet = newDirSet(ciDirs), newDirSet(secretDirs)
+
+// agentDirSet are agent configuration directories named by more than one
+// component: Copilot CLI's repository settings and hooks.
+var agentDirSet = newDirSet([]string{".github/copilot", ".github/hooks"})
 
 // dirSet is a set of directory names, each one or more slash-joined path
 // components (".aws", ".config/gcloud"), matched case-insensitively as
