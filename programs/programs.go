@@ -298,6 +298,7 @@ var Kinds = map[string]string{
 	"searches":          "reads the files of the directories it is given (grep -r, find, tar c …) (grep, egrep, fgrep …)",
 	"searches_contents": "reads the contents of the trees it is given (not only names and sizes) (grep, egrep, fgrep …)",
 	"reads_tree":        "reads a whole directory tree without a recursive flag (rg, ag, ack …)",
+	"lists_names":       "walks a tree for names and metadata only, with its read-only options and no -exec (find, tree)",
 	"deletes":           "removes its operands (rm, rmdir, unlink …)",
 	"shreds":            "destroys the operand in place (shred, wipe)",
 	"partitions":        "rewrites a disk's partition table (fdisk, sfdisk, cfdisk …)",

@@ -77,13 +77,15 @@ var fsRules = []Rule{
 	// fs.read-home: "home-read" in tags.
 	{ID: "fs.read-home", Layer: Ask, Match: func(s *Seg, _ *Tables) bool { return s.Tag("home-read") }},
 	// fs.read-broad, two bodies:
-	//   kinds.searches[program]; count(read_classes & {"root", "home", "system-top"}) > 0; broad_read
-	//   kinds.searches_contents[program]; some r in reads; startswith(r.path, "~/."); broad_read
+	//   kinds.searches[program]; count(read_classes & {"root", "home", "system-top"}) > 0; broad_read;
+	//   not names_only
+	//   kinds.searches_contents[program]; some r in reads; startswith(r.path, "~/."); broad_read;
+	//   not names_only
 	{ID: "fs.read-broad", Layer: Ask, Match: func(s *Seg, t *Tables) bool {
-		if t.Kind("searches", s.Program) && readsCritical(s) && broadRead(s, t) {
+		if t.Kind("searches", s.Program) && readsCritical(s) && broadRead(s, t) && !namesOnly(s, t) {
 			return true
 		}
-		return t.Kind("searches_contents", s.Program) && readsHomeHidden(s) && broadRead(s, t)
+		return t.Kind("searches_contents", s.Program) && readsHomeHidden(s) && broadRead(s, t) && !namesOnly(s, t)
 	}},
 	// fs.overwrite: kinds.overwrites[program].
 	{ID: "fs.overwrite", Layer: Ask, Match: func(s *Seg, t *Tables) bool { return t.Kind("overwrites", s.Program) }},
@@ -259,4 +261,11 @@ func historyStem(q string) bool {
 		}
 	}
 	return false
+}
+
+// namesOnly: names_only — kinds.lists_names[program]; readonly_flags_ok;
+// not "exec" in flags; not "execdir" in flags.
+func namesOnly(s *Seg, t *Tables) bool {
+	spec := t.Readonly[s.Program]
+	return t.Kind("lists_names", s.Program) && spec != nil && readonlyFlagsOK(s, spec) && !s.AnyFlag("exec", "execdir")
 }

@@ -19,7 +19,7 @@ var readonlyRules = []Rule{
 		spec := t.Readonly[s.Program]
 		return spec != nil && readonlyFlagsOK(s, spec) && readonlyNeedsOK(s, spec) && readonlyDynamicOK(s, spec) &&
 			readonlyOperandsOK(s, spec) &&
-			readonlyCodeOK(s) && s.WritesInWorkspace() && s.Plain(t) && s.ReadsOK(t)
+			readonlyCodeOK(s) && s.WritesInWorkspace() && s.Plain(t) && readonlyReadsOK(s, t)
 	}},
 	// allow.git-readonly: program == "git"; git_readonly[subcommand];
 	// seg.plain; seg.static_args; git_flags_ok; git_globals_ok; git_list_ok;
@@ -145,6 +145,23 @@ func readonlyFlagsOK(s *Seg, spec *Spec) bool {
 	}
 	for _, f := range s.Flags {
 		if !spec.Flags[f] {
+			return false
+		}
+	}
+	return true
+}
+
+// readonlyReadsOK: readonly_reads_ok — seg.reads_ok, or names_only and
+// every read class readable or one of root, home, system-top.
+func readonlyReadsOK(s *Seg, t *Tables) bool {
+	if s.ReadsOK(t) {
+		return true
+	}
+	if !namesOnly(s, t) {
+		return false
+	}
+	for _, c := range s.ReadClasses {
+		if t.UnreadableClass(c) && c != "root" && c != "home" && c != "system-top" {
 			return false
 		}
 	}

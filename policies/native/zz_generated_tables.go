@@ -3,7 +3,7 @@
 package native
 
 // generatedDigest is Digest of the data files the tables below were made from.
-const generatedDigest = "c6cbb7e5f9956059fd46bca234d475e56cc48f6701f0453ed96bec4a9a93feca"
+const generatedDigest = "f74b2e02699ec67aac91dc9ec6d57dcfda7ec4c998bf9db13ed48bd93a5ffbf2"
 
 // generatedTables is DecodeTables of those files.
 func generatedTables() *Tables {
@@ -497,6 +497,10 @@ func generatedTables() *Tables {
 		"kills_by_name": Set{
 			"killall": true,
 			"pkill":   true,
+		},
+		"lists_names": Set{
+			"find": true,
+			"tree": true,
 		},
 		"netcat": Set{
 			"nc":             true,

@@ -214,6 +214,7 @@ ask contains {"id": "fs.read-broad"} if {
 	data.rivumi.tables.kinds.searches[input.segment.program]
 	count(input.segment.read_classes & {"root", "home", "system-top"}) > 0
 	broad_read
+	not names_only
 }
 
 # A recursive read of a hidden directory of home (~/.config holds gh and
@@ -223,6 +224,17 @@ ask contains {"id": "fs.read-broad"} if {
 	some r in input.segment.reads
 	startswith(r.path, "~/.")
 	broad_read
+	not names_only
+}
+
+# find and tree list names and metadata: with only their read-only options
+# and nothing they run (-exec, -execdir), a wide walk reads no file's
+# contents (find / -maxdepth 2 -name '*.md').
+names_only if {
+	data.rivumi.tables.kinds.lists_names[input.segment.program]
+	readonly_flags_ok
+	not "exec" in input.segment.flags
+	not "execdir" in input.segment.flags
 }
 
 broad_read if data.rivumi.tables.kinds.reads_tree[input.segment.program]

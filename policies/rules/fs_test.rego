@@ -181,6 +181,21 @@ test_archive_unzip_listing if {
 		with data.rivumi.tables as fx.tables
 }
 
+test_read_broad_names_only if {
+	not {"id": "fs.read-broad"} in rules.ask with input as fx.run(["find", "/", "-name", "*.md"], {
+		"flags": {"name"},
+		"operands": [fx.path("/", "root")],
+		"reads": [fx.path("/", "root")],
+	})
+		with data.rivumi.tables as fx.tables
+	{"id": "fs.read-broad"} in rules.ask with input as fx.run(["find", "/", "-fprint", "/tmp/x"], {
+		"flags": {"fprint"},
+		"operands": [fx.path("/", "root")],
+		"reads": [fx.path("/", "root")],
+	})
+		with data.rivumi.tables as fx.tables
+}
+
 test_archive_tar_listing if {
 	not {"id": "fs.archive"} in rules.ask with input as fx.cmd("tar -tf a.tar")
 		with data.rivumi.tables as fx.tables

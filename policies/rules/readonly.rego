@@ -22,9 +22,24 @@ allow contains {"id": "allow.readonly"} if {
 	readonly_operands_ok
 	seg.plain
 	seg.writes_in_workspace
-	seg.reads_ok
+	readonly_reads_ok
 	readonly_code_ok
 }
+
+readonly_reads_ok if seg.reads_ok
+
+# A names-only walk (find, tree) of /, home or a top-level system directory
+# reads names and metadata there, no contents (fs.rego: names_only).
+readonly_reads_ok if {
+	names_only
+	every c in input.segment.read_classes {
+		readable_listing_class(c)
+	}
+}
+
+readable_listing_class(c) if not data.rivumi.tables.sets.unreadable_classes[c]
+
+readable_listing_class(c) if c in {"root", "home", "system-top"}
 
 # No code, or (jq) a filter in the parsed safe subset: paths, literals,
 # operators and pure builtins, no $ENV, env, input_filename, import or

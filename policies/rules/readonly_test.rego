@@ -47,6 +47,31 @@ test_readonly_needs if {
 	not allowed("allow.readonly", fx.run(["tar", "-tf", "a.tar", "--to-command=sh"], {"flags": {"list", "file", "to-command"}}))
 }
 
+test_readonly_names_only if {
+	# find listing names under a system directory or home: no contents.
+	allowed("allow.readonly", fx.run(["find", "/usr/share", "-maxdepth", "2", "-name", "*.md"], {
+		"flags": {"maxdepth", "name"},
+		"operands": [fx.path("/usr/share", "system-top")],
+		"reads": [fx.path("/usr/share", "system-top")],
+	}))
+	allowed("allow.readonly", fx.run(["find", "~", "-maxdepth", "1"], {
+		"flags": {"maxdepth"},
+		"operands": [fx.path("~", "home")],
+		"reads": [fx.path("~", "home")],
+	}))
+
+	# A secret class stays a secret; -exec runs what reads contents.
+	not allowed("allow.readonly", fx.run(["find", "~/.ssh"], {
+		"operands": [fx.path("~/.ssh", "ssh")],
+		"reads": [fx.path("~/.ssh", "ssh")],
+	}))
+	not allowed("allow.readonly", fx.run(["find", "/", "-exec", "cat", "{}", "+"], {
+		"flags": {"exec"},
+		"operands": [fx.path("/", "root")],
+		"reads": [fx.path("/", "root")],
+	}))
+}
+
 test_readonly_jq if {
 	# A jq filter in the safe subset, reading a workspace file.
 	allowed("allow.readonly", fx.run(["jq", "-r", ".name", "f.json"], {
