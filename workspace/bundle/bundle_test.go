@@ -2,6 +2,7 @@ package bundle_test
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -158,5 +159,33 @@ func TestCheckpointRoundTrip(t *testing.T) {
 	evs, err := d.EventsAfter(got.EventOffset)
 	if err != nil || len(evs) != 1 || evs[0].Tool != "git_diff" {
 		t.Errorf("EventsAfter = %+v %v", evs, err)
+	}
+}
+
+// A checkpoint after an event line far longer than any read buffer (an
+// apply_patch of megabytes) reads back.
+func TestCheckpointAfterLongEvent(t *testing.T) {
+	d, _ := bundle.Create(filepath.Join(t.TempDir(), "b"))
+	if err := d.WriteJSON(bundle.RequestFile, bundle.Request{Task: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	d.Append(bundle.Event{Tool: "read_file"})
+	args, _ := json.Marshal(map[string]string{"patch": strings.Repeat("+x\n", 7<<20)})
+	d.Append(bundle.Event{Tool: "apply_patch", Args: args})
+	run, _ := d.RunID()
+	seq, off := d.EventsEnd()
+	if err := d.WriteCheckpoint(bundle.Checkpoint{Run: run, Session: "s", EventSeq: seq, EventOffset: off}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := d.ReadCheckpoint(); err != nil || !ok {
+		t.Fatalf("ReadCheckpoint = %v %v", ok, err)
+	}
+	// One byte off is refused.
+	if err := d.WriteCheckpoint(bundle.Checkpoint{Run: run, Session: "s", EventSeq: seq, EventOffset: off - 1}); err != nil {
+		t.Fatal(err)
+	}
+	var ce *bundle.CheckpointError
+	if _, _, err := d.ReadCheckpoint(); !errors.As(err, &ce) {
+		t.Errorf("offset one byte short: %v, want a refusal", err)
 	}
 }

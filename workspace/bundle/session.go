@@ -254,27 +254,35 @@ func (d *Dir) ReadCheckpoint() (c Checkpoint, ok bool, err error) {
 	return c, true, nil
 }
 
-// eventEndingAt decodes the line of events.jsonl that ends at offset.
+// eventEndingAt decodes the line of events.jsonl that ends at offset
+// (its newline the byte before offset), however long.
 func (d *Dir) eventEndingAt(offset int64) (Event, error) {
 	f, err := os.Open(d.File(EventsFile))
 	if err != nil {
 		return Event{}, err
 	}
 	defer f.Close()
-	const maxLine = 16 << 20
-	start := max(offset-maxLine, 0)
-	buf := make([]byte, offset-start)
-	if _, err := f.ReadAt(buf, start); err != nil {
-		return Event{}, err
-	}
-	if len(buf) == 0 || buf[len(buf)-1] != '\n' {
+	var last [1]byte
+	if _, err := f.ReadAt(last[:], offset-1); err != nil || last[0] != '\n' {
 		return Event{}, errors.New("no line ends there")
 	}
-	line := buf[:len(buf)-1]
-	if i := bytes.LastIndexByte(line, '\n'); i >= 0 {
-		line = line[i+1:]
-	} else if start > 0 {
-		return Event{}, errors.New("line too long")
+	// Back from the newline to the one before it (or the file's start).
+	start := int64(0)
+	buf := make([]byte, 64<<10)
+	for end := offset - 1; end > 0; {
+		n := min(int64(len(buf)), end)
+		if _, err := f.ReadAt(buf[:n], end-n); err != nil {
+			return Event{}, err
+		}
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			start = end - n + int64(i) + 1
+			break
+		}
+		end -= n
+	}
+	line := make([]byte, offset-1-start)
+	if _, err := f.ReadAt(line, start); err != nil {
+		return Event{}, err
 	}
 	var e Event
 	err = json.Unmarshal(line, &e)
