@@ -14,12 +14,13 @@ import (
 	"testing"
 )
 
-// End-to-end tests of the adapters for Qwen Code, opencode, pi and
-// oh-my-pi against the real CLIs (installed from npm by .ci/agents-e2e),
+// End-to-end tests of the adapters for Qwen Code, opencode, pi, oh-my-pi
+// and GitHub Copilot CLI against the real CLIs (installed from npm by .ci/agents-e2e),
 // each driven by a loopback mock of an OpenAI-compatible chat completions
 // API that answers with one scripted tool call and then with text.
 //
-//	RIVUMI_E2E_QWEN, _OPENCODE, _PI, _OMP   the CLIs' executables
+//	RIVUMI_E2E_QWEN, _OPENCODE, _PI, _OMP,  the CLIs' executables
+//	_COPILOT
 //	RIVUMI_E2E_QWEN_VERSION, …              the versions they must report
 //	RIVUMI_E2E_OPENCODE_CACHE               opencode's cache directory, kept
 //	                                        between runs (it installs the
@@ -28,7 +29,7 @@ import (
 // moreAgents are the agents of this file, with the suffix of their
 // variables.
 var moreAgents = []struct{ name, key string }{
-	{"qwen", "QWEN"}, {"opencode", "OPENCODE"}, {"pi", "PI"}, {"omp", "OMP"},
+	{"qwen", "QWEN"}, {"opencode", "OPENCODE"}, {"pi", "PI"}, {"omp", "OMP"}, {"copilot", "COPILOT"},
 }
 
 func TestAgentsE2EMore(t *testing.T) {
@@ -142,6 +143,9 @@ func moreRun(a *e2eAgent, m *chatMock, tool string, args any) string {
 			"--approval-mode", "yolo", "-o", "stream-json", "do it")
 	case "opencode":
 		return a.run(nil, "run", "--format", "json", "do it")
+	case "copilot":
+		return a.run([]string{"COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL=" + m.url + "/v1", "COPILOT_PROVIDER_API_KEY=sk-x",
+			"COPILOT_MODEL=mock-model", "COPILOT_AUTO_UPDATE=false"}, "-p", "do it", "--allow-all-tools", "--output-format", "json")
 	default: // pi, omp
 		return a.run(nil, "--provider", "mock", "--model", "mock-model", "--mode", "json", "-p", "do it")
 	}
@@ -150,13 +154,14 @@ func moreRun(a *e2eAgent, m *chatMock, tool string, args any) string {
 // The tool names and arguments of each agent.
 var moreTools = map[string]struct {
 	shell, write, read string
-	path               string // the path argument of write and read
+	path, content      string // the path argument of write and read, the content of write
 	shellArgs          func(cmd string) map[string]any
 }{
-	"qwen":     {"run_shell_command", "write_file", "read_file", "file_path", func(c string) map[string]any { return map[string]any{"command": c, "is_background": false} }},
-	"opencode": {"bash", "write", "read", "filePath", func(c string) map[string]any { return map[string]any{"command": c, "description": "probe"} }},
-	"pi":       {"bash", "write", "read", "path", func(c string) map[string]any { return map[string]any{"command": c} }},
-	"omp":      {"bash", "write", "read", "path", func(c string) map[string]any { return map[string]any{"command": c} }},
+	"qwen":     {"run_shell_command", "write_file", "read_file", "file_path", "content", func(c string) map[string]any { return map[string]any{"command": c, "is_background": false} }},
+	"opencode": {"bash", "write", "read", "filePath", "content", func(c string) map[string]any { return map[string]any{"command": c, "description": "probe"} }},
+	"pi":       {"bash", "write", "read", "path", "content", func(c string) map[string]any { return map[string]any{"command": c} }},
+	"omp":      {"bash", "write", "read", "path", "content", func(c string) map[string]any { return map[string]any{"command": c} }},
+	"copilot":  {"bash", "create", "view", "path", "file_text", func(c string) map[string]any { return map[string]any{"command": c, "description": "probe"} }},
 }
 
 func e2eMore(t *testing.T, a *e2eAgent, m *chatMock) {
@@ -188,23 +193,24 @@ func e2eMore(t *testing.T, a *e2eAgent, m *chatMock) {
 		t.Errorf("allowed read: the file's content did not reach the model\n%s", tail(a.lastOut, 3000))
 	}
 
-	// An ask: Qwen asks (and denies headless); the plugins cannot ask
-	// headless, so rivumi denies.
+	// An ask: Qwen Code and Copilot CLI ask (and deny headless); the
+	// plugins cannot ask headless, so rivumi denies.
 	n = a.calls()
 	moreRun(a, m, tools.shell, tools.shellArgs(askProbe))
 	want := "deny"
-	if a.name == "qwen" {
+	if a.name == "qwen" || a.name == "copilot" {
 		want = "ask"
 	}
 	a.expect("ask", "ASK-RAN", false, want, n)
 
 	// A protected file through the write tool.
 	n = a.calls()
-	moreRun(a, m, tools.write, map[string]any{tools.path: filepath.Join(a.proj, ".github", "workflows", "WRITE-RAN.yml"), "content": "on: push\n"})
+	moreRun(a, m, tools.write, map[string]any{tools.path: filepath.Join(a.proj, ".github", "workflows", "WRITE-RAN.yml"), tools.content: "on: push\n"})
 	a.expect("protected write", ".github/workflows/WRITE-RAN.yml", false, "deny", n)
 
 	// The binary gone: Qwen Code runs the tool (a hook that cannot start
-	// does not block, as in Claude Code); rivumi's plugins block it.
+	// does not block, as in Claude Code); Copilot CLI and rivumi's
+	// plugins block it.
 	if err := os.Rename(a.rivumi, a.rivumi+".gone"); err != nil {
 		t.Fatal(err)
 	}
