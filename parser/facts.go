@@ -67,6 +67,11 @@ func (p *walker) facts(f *frame, seg *Segment, operands []word) {
 			}
 			if v, ok := strings.CutPrefix(o.Text, "if="); ok {
 				seg.Options["if"] = append(seg.Options["if"], v)
+				switch v {
+				case "/dev/zero", "/dev/null", "/dev/urandom", "/dev/random":
+				default:
+					seg.Reads = append(seg.Reads, p.operand(word{text: v, path: v, dynamic: o.Dynamic}))
+				}
 			}
 		}
 	case (prog == "uniq" || prog == "xxd") && len(ops) > 1:

@@ -475,11 +475,11 @@ func (p *walker) unwrapSimple(f *frame, seg *Segment, name string, ws []word) ([
 		}
 		i = k
 	case "xargs":
+		if i >= len(ws) {
+			return ws, false // no command: xargs runs echo
+		}
 		seg.tag(TagAppendedArgs)
 		seg.xargsOpts = opts
-		if i >= len(ws) {
-			return ws, false
-		}
 		seg.xargs = append(seg.xargs, &xargsPlan{opts: wrapperArgs(ws, 1, i), cmd: append([]word(nil), ws[i:]...), argSubst: seg.argSubst})
 		seg.argSubst = [2]int{}
 		repl := ""

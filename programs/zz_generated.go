@@ -103,7 +103,7 @@ var generated = []*Program{
 	{Name: "dbus-launch", Names: []string{"dbus-launch"}, RunsAnything: true, WrapperOptions: &generatedStrings[4]},
 	{Name: "dbus-run-session", Names: []string{"dbus-run-session"}, RunsAnything: true, WrapperOptions: &generatedStrings[4]},
 	{Name: "dbus-send", Names: []string{"dbus-send"}, Kinds: []string{"dbus"}},
-	{Name: "dd", Names: []string{"dd"}, Options: "help version", Abbrev: true, Kinds: []string{"credential_writer"}},
+	{Name: "dd", Names: []string{"dd"}, Options: "help version", Abbrev: true, WorkspaceWrite: &generatedStrings[4], Kinds: []string{"credential_writer"}},
 	{Name: "declare", Names: []string{"declare"}, StringOperands: true, Readonly: &generatedStrings[14], Kinds: []string{"evaluates_values"}},
 	{Name: "deno", Names: []string{"deno"}, Language: "node", RunsAnything: true, Options: "A|allow-all q|quiet unstable h|help V|version L|log-level=", InOrder: true, Subcommands: true},
 	{Name: "df", Names: []string{"df"}, Options: "a|all B|block-size= h|human-readable H|si i|inodes k l|local P|portability T|print-type t|type= x|exclude-type= output=? total help version", Abbrev: true, StringOperands: true, Readonly: &generatedStrings[0], DynamicOK: true},
@@ -172,11 +172,11 @@ var generated = []*Program{
 	{Name: "getopts", Names: []string{"getopts"}, StringOperands: true, Readonly: &generatedStrings[0], DynamicOK: true},
 	{Name: "gh", Names: []string{"gh"}, Subcommands: true, Network: true, Ops: true},
 	{Name: "ghci", Names: []string{"ghci"}, RunsAnything: true},
-	{Name: "git", Names: []string{"git"}, Options: "C= c= git-dir= work-tree= exec-path=? config-env= bare no-pager p|paginate P namespace= literal-pathspecs glob-pathspecs noglob-pathspecs icase-pathspecs no-replace-objects no-optional-locks html-path man-path info-path super-prefix= list-cmds= attr-source= h|help v|version", Abbrev: true, Subcommands: true, WriteOptions: []string{"output"}, ReadOptions: []string{"F", "contents", "f", "file", "ignore-revs-file", "pathspec-from-file"}},
+	{Name: "git", Names: []string{"git"}, Options: "C= c= git-dir= work-tree= exec-path=? config-env= bare no-pager p|paginate P namespace= literal-pathspecs glob-pathspecs noglob-pathspecs icase-pathspecs no-replace-objects no-optional-locks html-path man-path info-path super-prefix= list-cmds= attr-source= h|help v|version", Abbrev: true, Subcommands: true, WriteOptions: []string{"output", "output-directory"}, ReadOptions: []string{"F", "contents", "f", "file", "ignore-revs-file", "pathspec-from-file"}},
 	{Name: "git-ls", Names: []string{"git-ls"}, Readonly: &generatedStrings[4]},
 	{Name: "glab", Names: []string{"glab"}, Subcommands: true, Network: true, Ops: true},
 	{Name: "go", Names: []string{"go"}, RunnerSubcommands: []string{"tool"}, Subcommands: true, WriteOptions: []string{"o"}},
-	{Name: "gofmt", Names: []string{"gofmt"}, Readonly: &generatedStrings[38]},
+	{Name: "gofmt", Names: []string{"gofmt"}, Readonly: &generatedStrings[40]},
 	{Name: "gojq", Names: []string{"gojq"}, ReadOptions: []string{"from-file", "rawfile", "slurpfile", "argfile", "library-path"}},
 	{Name: "gosu", Names: []string{"gosu"}, RunsAnything: true, Kinds: []string{"privilege_wrapper"}, WrapperOptions: &generatedStrings[4]},
 	{Name: "gradle", Names: []string{"gradle"}, Loads: []string{"gradle.properties"}, LoadsOnVersion: true, RunsWorkspace: true},
@@ -191,7 +191,7 @@ var generated = []*Program{
 	{Name: "gtar", Names: []string{"gtar"}, ShellOptions: []string{"to-command", "use-compress-program", "info-script", "F", "new-volume-script"}, Readonly: &generatedStrings[3], ReadonlyNeeds: []string{"t", "list"}, Kinds: []string{"archives"}},
 	{Name: "guile", Names: []string{"guile"}, Versioned: true, Language: "scheme", CodeOptions: []string{"c"}, RunsAnything: true, Options: "c= l= e= s= x= L= C= ds debug no-debug q no-auto-compile fresh-auto-compile listen=? h|help v|version", InOrder: true},
 	{Name: "halt", Names: []string{"halt"}, Kinds: []string{"power"}},
-	{Name: "hash", Names: []string{"hash"}, Options: "d l p= r t", StringOperands: true, Readonly: &generatedStrings[39], DynamicOK: true},
+	{Name: "hash", Names: []string{"hash"}, Options: "d l p= r t", StringOperands: true, Readonly: &generatedStrings[41], DynamicOK: true},
 	{Name: "hatch", Names: []string{"hatch"}, Subcommands: true},
 	{Name: "head", Names: []string{"head"}, Options: "c|bytes= n|lines= q|quiet|silent v|verbose z|zero-terminated help version", Abbrev: true, Readonly: &generatedStrings[0]},
 	{Name: "helm", Names: []string{"helm"}, Subcommands: true, Ops: true},
@@ -201,7 +201,7 @@ var generated = []*Program{
 	{Name: "hg", Names: []string{"hg"}, Subcommands: true},
 	{Name: "history", Names: []string{"history"}, Readonly: &generatedStrings[4], DynamicOK: true, NoOperands: true},
 	{Name: "host", Names: []string{"host"}, Network: true},
-	{Name: "hostname", Names: []string{"hostname"}, StringOperands: true, Readonly: &generatedStrings[40], NoOperands: true},
+	{Name: "hostname", Names: []string{"hostname"}, StringOperands: true, Readonly: &generatedStrings[42], NoOperands: true},
 	{Name: "http", Names: []string{"http"}, Network: true, Fetches: true},
 	{Name: "httpie", Names: []string{"httpie"}, Network: true, Fetches: true},
 	{Name: "https", Names: []string{"https"}, Network: true, Fetches: true},
@@ -223,7 +223,7 @@ var generated = []*Program{
 	{Name: "jest", Names: []string{"jest"}, RunsWorkspace: true},
 	{Name: "jj", Names: []string{"jj"}, Subcommands: true},
 	{Name: "join", Names: []string{"join"}, Readonly: &generatedStrings[0]},
-	{Name: "jq", Names: []string{"jq"}, ReadOptions: []string{"from-file", "rawfile", "slurpfile", "argfile", "library-path"}, Readonly: &generatedStrings[41]},
+	{Name: "jq", Names: []string{"jq"}, ReadOptions: []string{"from-file", "rawfile", "slurpfile", "argfile", "library-path"}, Readonly: &generatedStrings[43]},
 	{Name: "jshell", Names: []string{"jshell"}, Language: "java", RunsAnything: true},
 	{Name: "julia", Names: []string{"julia"}, Versioned: true, Language: "julia", CodeOptions: []string{"eval", "print"}, RunsAnything: true, Options: "e|eval= E|print= L|load= i q|quiet banner= color= startup-file= history-file= project=? t|threads= p|procs= O|optimize=? g=? C|cpu-target= J|sysimage= H|home= depwarn= inline= check-bounds= math-mode= code-coverage=? track-allocation=? compile= handle-signals= machine-file= worker=? bind-to= heap-size-hint= gcthreads= h|help v|version", InOrder: true},
 	{Name: "just", Names: []string{"just"}, RunsWorkspace: true},
@@ -253,7 +253,7 @@ var generated = []*Program{
 	{Name: "lsblk", Names: []string{"lsblk"}, StringOperands: true, Readonly: &generatedStrings[0], DynamicOK: true},
 	{Name: "lscpu", Names: []string{"lscpu"}, Readonly: &generatedStrings[0], DynamicOK: true},
 	{Name: "lsof", Names: []string{"lsof"}, StringOperands: true, Readonly: &generatedStrings[0], DynamicOK: true},
-	{Name: "ltrace", Names: []string{"ltrace"}, RunsAnything: true, WriteOptions: []string{"o"}, WrapperOptions: &generatedStrings[42]},
+	{Name: "ltrace", Names: []string{"ltrace"}, RunsAnything: true, WriteOptions: []string{"o"}, WrapperOptions: &generatedStrings[44]},
 	{Name: "lua", Names: []string{"lua", "luajit"}, Versioned: true, Language: "lua", CodeOptions: []string{"e"}, RunsAnything: true, Options: "e= l= i v E W j= b O=?", InOrder: true},
 	{Name: "lvremove", Names: []string{"lvremove"}, Kinds: []string{"formats_devices"}},
 	{Name: "lynx", Names: []string{"lynx"}, Network: true, Fetches: true},
@@ -265,7 +265,7 @@ var generated = []*Program{
 	{Name: "minikube", Names: []string{"minikube"}, Subcommands: true, Ops: true},
 	{Name: "mise", Names: []string{"mise"}, Subcommands: true, Loads: []string{".mise.toml", "mise.toml", ".tool-versions"}, LoadsOnVersion: true},
 	{Name: "mix", Names: []string{"mix"}, Subcommands: true},
-	{Name: "mkdir", Names: []string{"mkdir"}, Options: "m|mode= p|parents v|verbose Z context=? help version", Abbrev: true, WritesOperands: true, StringOperands: true, WorkspaceWrite: &generatedStrings[43]},
+	{Name: "mkdir", Names: []string{"mkdir"}, Options: "m|mode= p|parents v|verbose Z context=? help version", Abbrev: true, WritesOperands: true, StringOperands: true, WorkspaceWrite: &generatedStrings[45]},
 	{Name: "mke2fs", Names: []string{"mke2fs"}, Kinds: []string{"disk_writer", "formats_devices"}},
 	{Name: "mkfifo", Names: []string{"mkfifo"}, WritesOperands: true},
 	{Name: "mknod", Names: []string{"mknod"}, WritesOperands: true},
@@ -277,7 +277,7 @@ var generated = []*Program{
 	{Name: "mosh", Names: []string{"mosh"}, Network: true},
 	{Name: "mount", Names: []string{"mount"}, Kinds: []string{"system"}},
 	{Name: "mtr", Names: []string{"mtr"}, Network: true},
-	{Name: "mv", Names: []string{"mv"}, Options: "b backup=? f|force i|interactive n|no-clobber S|suffix= t|target-directory= T|no-target-directory u|update=? v|verbose Z|context strip-trailing-slashes exchange no-copy debug help version", Abbrev: true, WriteOptions: []string{"target-directory"}, WorkspaceWrite: &generatedStrings[44], Kinds: []string{"credential_writer"}},
+	{Name: "mv", Names: []string{"mv"}, Options: "b backup=? f|force i|interactive n|no-clobber S|suffix= t|target-directory= T|no-target-directory u|update=? v|verbose Z|context strip-trailing-slashes exchange no-copy debug help version", Abbrev: true, WriteOptions: []string{"target-directory"}, WorkspaceWrite: &generatedStrings[46], Kinds: []string{"credential_writer"}},
 	{Name: "mvn", Names: []string{"mvn"}, Loads: []string{".mvn/jvm.config", ".mvn/maven.config", ".mvn/extensions.xml"}, LoadsOnVersion: true, RunsWorkspace: true},
 	{Name: "mvnw", Names: []string{"mvnw"}, Loads: []string{".mvn/wrapper/maven-wrapper.properties"}, LoadsOnVersion: true},
 	{Name: "mysql", Names: []string{"mysql"}, Ops: true, Kinds: []string{"database"}},
@@ -302,9 +302,9 @@ var generated = []*Program{
 	{Name: "npm", Names: []string{"npm"}, RunnerSubcommands: []string{"exec", "x"}, Subcommands: true, Loads: []string{"package.json"}},
 	{Name: "nproc", Names: []string{"nproc"}, Readonly: &generatedStrings[0], DynamicOK: true},
 	{Name: "npx", Names: []string{"npx"}, RunsAnything: true, Kinds: []string{"installs"}},
-	{Name: "nsenter", Names: []string{"nsenter"}, RunsAnything: true, Options: "a|all t|target= m|mount=? u|uts=? i|ipc=? n|net=? p|pid=? U|user=? C|cgroup=? T|time=? S|setuid= G|setgid= preserve-credentials keep-caps r|root=? w|wd=? W|wdns= e|env F|no-fork Z|follow-context c|join-cgroup h|help V|version", InOrder: true, Kinds: []string{"privilege_wrapper"}, WrapperOptions: &generatedStrings[45]},
+	{Name: "nsenter", Names: []string{"nsenter"}, RunsAnything: true, Options: "a|all t|target= m|mount=? u|uts=? i|ipc=? n|net=? p|pid=? U|user=? C|cgroup=? T|time=? S|setuid= G|setgid= preserve-credentials keep-caps r|root=? w|wd=? W|wdns= e|env F|no-fork Z|follow-context c|join-cgroup h|help V|version", InOrder: true, Kinds: []string{"privilege_wrapper"}, WrapperOptions: &generatedStrings[47]},
 	{Name: "nslookup", Names: []string{"nslookup"}, Network: true},
-	{Name: "numactl", Names: []string{"numactl"}, RunsAnything: true, WrapperOptions: &generatedStrings[46]},
+	{Name: "numactl", Names: []string{"numactl"}, RunsAnything: true, WrapperOptions: &generatedStrings[48]},
 	{Name: "numfmt", Names: []string{"numfmt"}, Readonly: &generatedStrings[0], DynamicOK: true},
 	{Name: "nvm", Names: []string{"nvm"}, Subcommands: true},
 	{Name: "nvme", Names: []string{"nvme"}, Subcommands: true},
@@ -321,7 +321,7 @@ var generated = []*Program{
 	{Name: "passwd", Names: []string{"passwd"}, Kinds: []string{"privilege"}},
 	{Name: "paste", Names: []string{"paste"}, Readonly: &generatedStrings[0]},
 	{Name: "pax", Names: []string{"pax"}, Kinds: []string{"extracts"}},
-	{Name: "perf", Names: []string{"perf"}, RunsAnything: true, WrapperOptions: &generatedStrings[47], WrapperOperands: 1},
+	{Name: "perf", Names: []string{"perf"}, RunsAnything: true, WrapperOptions: &generatedStrings[49], WrapperOperands: 1},
 	{Name: "perl", Names: []string{"perl"}, Versioned: true, Language: "perl", CodeOptions: []string{"e", "E"}, RunsAnything: true, Options: "e= E= n p a l=? i=? I= M= m= c w W X s T t U C=? d=? D= F= x=? 0=? v V", InOrder: true, SpliceOptions: []string{"M", "m"}, EnvOptions: []string{"PERL5OPT"}},
 	{Name: "php", Names: []string{"php", "php-cgi", "php-cli"}, Versioned: true, Language: "php", CodeOptions: []string{"r"}, RunsAnything: true, Options: "r= f= a B= R= F= E= c= d= e h H i l m n q s v w z= b= C T=", InOrder: true},
 	{Name: "phpunit", Names: []string{"phpunit"}, RunsWorkspace: true},
@@ -338,23 +338,23 @@ var generated = []*Program{
 	{Name: "pnpx", Names: []string{"pnpx"}, RunsAnything: true, Kinds: []string{"installs"}},
 	{Name: "podman", Names: []string{"podman"}, RunnerSubcommands: []string{"run", "exec"}, InOrder: true, Subcommands: true, Ops: true},
 	{Name: "poetry", Names: []string{"poetry"}, Subcommands: true},
-	{Name: "popd", Names: []string{"popd"}, Readonly: &generatedStrings[48], DynamicOK: true},
+	{Name: "popd", Names: []string{"popd"}, Readonly: &generatedStrings[50], DynamicOK: true},
 	{Name: "port", Names: []string{"port"}, Subcommands: true},
 	{Name: "poweroff", Names: []string{"poweroff"}, Kinds: []string{"power"}},
 	{Name: "pre-commit", Names: []string{"pre-commit"}, RunsWorkspace: true},
 	{Name: "prettier", Names: []string{"prettier"}, RunsWorkspace: true},
-	{Name: "printenv", Names: []string{"printenv"}, StringOperands: true, Readonly: &generatedStrings[49], DynamicOK: true},
+	{Name: "printenv", Names: []string{"printenv"}, StringOperands: true, Readonly: &generatedStrings[51], DynamicOK: true},
 	{Name: "printf", Names: []string{"printf"}, Options: "v=", InOrder: true, StringOperands: true, Readonly: &generatedStrings[4], DynamicOK: true},
-	{Name: "prlimit", Names: []string{"prlimit"}, RunsAnything: true, WrapperOptions: &generatedStrings[50]},
-	{Name: "proot", Names: []string{"proot"}, RunsAnything: true, WrapperOptions: &generatedStrings[51]},
-	{Name: "proxychains", Names: []string{"proxychains"}, RunsAnything: true, WrapperOptions: &generatedStrings[52]},
-	{Name: "proxychains4", Names: []string{"proxychains4"}, RunsAnything: true, WrapperOptions: &generatedStrings[52]},
+	{Name: "prlimit", Names: []string{"prlimit"}, RunsAnything: true, WrapperOptions: &generatedStrings[52]},
+	{Name: "proot", Names: []string{"proot"}, RunsAnything: true, WrapperOptions: &generatedStrings[53]},
+	{Name: "proxychains", Names: []string{"proxychains"}, RunsAnything: true, WrapperOptions: &generatedStrings[54]},
+	{Name: "proxychains4", Names: []string{"proxychains4"}, RunsAnything: true, WrapperOptions: &generatedStrings[54]},
 	{Name: "ps", Names: []string{"ps"}, Options: "e A a x u f l j o= O= p= q= t= U= u= G= g= C= s= w h H L m T V help version sort= format= cols= columns= rows= pid= ppid= forest", Readonly: &generatedStrings[0], DynamicOK: true},
 	{Name: "psql", Names: []string{"psql"}, Ops: true, Kinds: []string{"database"}},
 	{Name: "pulumi", Names: []string{"pulumi"}, Subcommands: true, Ops: true},
-	{Name: "pushd", Names: []string{"pushd"}, StringOperands: true, Readonly: &generatedStrings[48], DynamicOK: true},
+	{Name: "pushd", Names: []string{"pushd"}, StringOperands: true, Readonly: &generatedStrings[50], DynamicOK: true},
 	{Name: "pvremove", Names: []string{"pvremove"}, Kinds: []string{"formats_devices"}},
-	{Name: "pwd", Names: []string{"pwd"}, Readonly: &generatedStrings[53], DynamicOK: true},
+	{Name: "pwd", Names: []string{"pwd"}, Readonly: &generatedStrings[55], DynamicOK: true},
 	{Name: "pwsh", Names: []string{"pwsh", "powershell"}, Language: "pwsh", CodeOptions: []string{"command", "encodedcommand", "ec", "commandwithargs"}, RunsAnything: true, Options: "command|comman|comma|comm|com|co|c= encodedcommand|encodedcomman|encodedcomma|encodedcomm|encodedcom|encodedco|encodedc|encoded|encode|encod|enco|enc|en|e= ec= file|fil|fi|f= commandwithargs|commandwitharg|commandwithar|commandwitha|commandwith|commandwit|commandwi|commandw= configurationname|configurationnam|configurationna|configurationn|configuration|configuratio|configurati|configurat|configura|configur|configu|config= configurationfile|configurationfil|configurationfi|configurationf= custompipename|custompipenam|custompipena|custompipen|custompipe|custompip|custompi|customp|custom|custo|cust|cus= executionpolicy|executionpolic|executionpoli|executionpol|executionpo|executionp|execution|executio|executi|execut|execu|exec|exe|ex= ep= inputformat|inputforma|inputform|inputfor|inputfo|inputf|input|inpu|inp|in= outputformat|outputforma|outputform|outputfor|outputfo|outputf|output|outpu|outp|out|ou|o= settingsfile|settingsfil|settingsfi|settingsf|settings= windowstyle|windowstyl|windowsty|windowst|windows|window|windo|wind|win|wi|w= workingdirectory|workingdirector|workingdirecto|workingdirect|workingdirec|workingdire|workingdir|workingdi|workingd|working|workin|worki|work|wor|wo= wd= interactive|interactiv|interacti|interact|interac|intera|inter|inte|int|i login|logi|log|lo|l mta sta noexit|noexi|noex|noe nologo|nolog|nolo|nol noninteractive|noninteractiv|noninteracti|noninteract|noninterac|nonintera|noninter|noninte|nonint|nonin|noni noprofile|noprofil|noprofi|noprof|nopro|nopr|nop noprofileloadtime|noprofileloadtim|noprofileloadti|noprofileloadt|noprofileload|noprofileloa|noprofilelo|noprofilel version|versio|versi|vers|ver|ve|v help|hel|he|h ?", InOrder: true, SingleDashLong: true, FoldCase: true},
 	{Name: "py.test", Names: []string{"py.test"}, Loads: []string{"conftest.py", "pytest.ini"}, LoadsOnVersion: true},
 	{Name: "pyenv", Names: []string{"pyenv"}, Subcommands: true},
@@ -379,7 +379,7 @@ var generated = []*Program{
 	{Name: "return", Names: []string{"return"}, StringOperands: true},
 	{Name: "rev", Names: []string{"rev"}, Readonly: &generatedStrings[0]},
 	{Name: "rexx", Names: []string{"rexx"}, RunsAnything: true},
-	{Name: "rg", Names: []string{"rg"}, Options: "e|regexp= f|file= A|after-context= B|before-context= C|context= c|count count-matches color= colors= column no-column d|max-depth|maxdepth= E|encoding= F|fixed-strings files l|files-with-matches files-without-match g|glob= iglob= h|help hidden . H|with-filename I|no-filename i|ignore-case j|threads= json L|follow m|max-count= M|max-columns= max-filesize= n|line-number N|no-line-number no-heading heading o|only-matching p|pretty q|quiet r|replace= s|case-sensitive S|smart-case sort= sortr= t|type= T|type-not= type-list u|unrestricted v|invert-match V|version w|word-regexp x|line-regexp z|search-zip pre= pre-glob= 0|null U|multiline multiline-dotall P|pcre2 no-ignore no-ignore-vcs no-ignore-dot no-ignore-parent no-ignore-global trim vimgrep stats null-data no-messages no-config debug passthru b|byte-offset a|text binary block-buffered line-buffered crlf follow one-file-system no-follow list-file glob-case-insensitive ignore-file= field-match-separator= field-context-separator= path-separator= max-count-matches engine= sort-files", Abbrev: true, ReadOptions: []string{"file", "ignore-file"}, Readonly: &generatedStrings[54], Kinds: []string{"searches", "searches_contents", "reads_tree"}},
+	{Name: "rg", Names: []string{"rg"}, Options: "e|regexp= f|file= A|after-context= B|before-context= C|context= c|count count-matches color= colors= column no-column d|max-depth|maxdepth= E|encoding= F|fixed-strings files l|files-with-matches files-without-match g|glob= iglob= h|help hidden . H|with-filename I|no-filename i|ignore-case j|threads= json L|follow m|max-count= M|max-columns= max-filesize= n|line-number N|no-line-number no-heading heading o|only-matching p|pretty q|quiet r|replace= s|case-sensitive S|smart-case sort= sortr= t|type= T|type-not= type-list u|unrestricted v|invert-match V|version w|word-regexp x|line-regexp z|search-zip pre= pre-glob= 0|null U|multiline multiline-dotall P|pcre2 no-ignore no-ignore-vcs no-ignore-dot no-ignore-parent no-ignore-global trim vimgrep stats null-data no-messages no-config debug passthru b|byte-offset a|text binary block-buffered line-buffered crlf follow one-file-system no-follow list-file glob-case-insensitive ignore-file= field-match-separator= field-context-separator= path-separator= max-count-matches engine= sort-files", Abbrev: true, ReadOptions: []string{"file", "ignore-file"}, Readonly: &generatedStrings[56], Kinds: []string{"searches", "searches_contents", "reads_tree"}},
 	{Name: "rivumi", Names: []string{"rivumi"}, RunsAnything: true},
 	{Name: "rm", Names: []string{"rm"}, Options: "f|force r|R|recursive d|dir i I interactive=? v|verbose one-file-system no-preserve-root preserve-root=? help version", Abbrev: true, WritesOperands: true, StringOperands: true, Kinds: []string{"deletes", "credential_writer", "deletes_named"}},
 	{Name: "rmdir", Names: []string{"rmdir"}, Options: "p|parents v|verbose ignore-fail-on-non-empty help version", Abbrev: true, WritesOperands: true, StringOperands: true, Kinds: []string{"deletes"}},
@@ -389,8 +389,8 @@ var generated = []*Program{
 	{Name: "rspec", Names: []string{"rspec"}, RunsWorkspace: true},
 	{Name: "rsync", Names: []string{"rsync"}, Options: "v|verbose q|quiet c|checksum a|archive r|recursive R|relative b|backup backup-dir= suffix= u|update inplace append d|dirs l|links L|copy-links H|hard-links p|perms E|executability o|owner g|group D t|times n|dry-run W|whole-file x|one-file-system e|rsh= rsync-path= existing ignore-existing remove-source-files del delete delete-before delete-during delete-delay delete-after delete-excluded ignore-errors force max-delete= z|compress exclude= exclude-from= include= include-from= files-from= f|filter= P progress h|human-readable i|itemize-changes stats partial partial-dir= info= debug= 4|ipv4 6|ipv6 chmod= chown= help V|version password-file=", Abbrev: true, Network: true, ShellOptions: []string{"rsh"}, ReadOptions: []string{"exclude-from", "files-from", "include-from", "password-file"}, Kinds: []string{"uploads", "searches", "searches_contents", "reads_tree", "credential_writer"}},
 	{Name: "ruby", Names: []string{"ruby", "jruby"}, Versioned: true, Language: "ruby", CodeOptions: []string{"e"}, RunsAnything: true, Options: "e= r= I= n p a l c w W=? v d y C= E= F= i=? s x=? help version", InOrder: true},
-	{Name: "run0", Names: []string{"run0"}, RunsAnything: true, Kinds: []string{"privilege_wrapper", "privilege"}, WrapperOptions: &generatedStrings[55]},
-	{Name: "runcon", Names: []string{"runcon"}, RunsAnything: true, WrapperOptions: &generatedStrings[56], WrapperOperands: 1},
+	{Name: "run0", Names: []string{"run0"}, RunsAnything: true, Kinds: []string{"privilege_wrapper", "privilege"}, WrapperOptions: &generatedStrings[57]},
+	{Name: "runcon", Names: []string{"runcon"}, RunsAnything: true, WrapperOptions: &generatedStrings[58], WrapperOperands: 1},
 	{Name: "runghc", Names: []string{"runghc"}, RunsAnything: true},
 	{Name: "runuser", Names: []string{"runuser"}, RunsAnything: true, Options: "c|command= s|shell= l|login m|p|preserve-environment g|group= G|supp-group= u|user= w|whitelist-environment= session-command= P|pty", Abbrev: true, Kinds: []string{"privilege_wrapper", "inline_code"}},
 	{Name: "rustc", Names: []string{"rustc"}, Loads: []string{"rust-toolchain.toml", "rust-toolchain"}, LoadsOnVersion: true},
@@ -424,7 +424,7 @@ var generated = []*Program{
 	{Name: "sha512sum", Names: []string{"sha512sum"}, Readonly: &generatedStrings[0]},
 	{Name: "shasum", Names: []string{"shasum"}, Readonly: &generatedStrings[0]},
 	{Name: "shift", Names: []string{"shift"}, StringOperands: true, Readonly: &generatedStrings[0], DynamicOK: true},
-	{Name: "shopt", Names: []string{"shopt"}, Readonly: &generatedStrings[57]},
+	{Name: "shopt", Names: []string{"shopt"}, Readonly: &generatedStrings[59]},
 	{Name: "shred", Names: []string{"shred"}, Options: "f|force n|iterations= random-source= s|size= u remove=? v|verbose x|exact z|zero help version", Abbrev: true, WritesOperands: true, Kinds: []string{"deletes", "shreds", "disk_writer", "credential_writer", "formats_devices"}},
 	{Name: "shutdown", Names: []string{"shutdown"}, Kinds: []string{"power"}},
 	{Name: "skaffold", Names: []string{"skaffold"}, Subcommands: true},
@@ -432,20 +432,20 @@ var generated = []*Program{
 	{Name: "sleep", Names: []string{"sleep"}, StringOperands: true, Readonly: &generatedStrings[0], DynamicOK: true},
 	{Name: "snap", Names: []string{"snap"}, Subcommands: true},
 	{Name: "socat", Names: []string{"socat"}, Network: true, Fetches: true, Kinds: []string{"socket_relay"}},
-	{Name: "sort", Names: []string{"sort"}, Options: "b|ignore-leading-blanks d|dictionary-order f|ignore-case g|general-numeric-sort i|ignore-nonprinting M|month-sort h|human-numeric-sort n|numeric-sort R|random-sort random-source= r|reverse sort= V|version-sort batch-size= c|check=? C compress-program= debug files0-from= k|key= m|merge o|output= s|stable S|buffer-size= t|field-separator= T|temporary-directory= parallel= u|unique z|zero-terminated help version", Abbrev: true, WriteOptions: []string{"output"}, ReadOptions: []string{"files0-from", "random-source"}, Readonly: &generatedStrings[58]},
+	{Name: "sort", Names: []string{"sort"}, Options: "b|ignore-leading-blanks d|dictionary-order f|ignore-case g|general-numeric-sort i|ignore-nonprinting M|month-sort h|human-numeric-sort n|numeric-sort R|random-sort random-source= r|reverse sort= V|version-sort batch-size= c|check=? C compress-program= debug files0-from= k|key= m|merge o|output= s|stable S|buffer-size= t|field-separator= T|temporary-directory= parallel= u|unique z|zero-terminated help version", Abbrev: true, WriteOptions: []string{"output"}, ReadOptions: []string{"files0-from", "random-source"}, Readonly: &generatedStrings[60]},
 	{Name: "source", Names: []string{"source"}, RunsAnything: true, Kinds: []string{"inline_code"}},
 	{Name: "split", Names: []string{"split"}, Options: "a|suffix-length= additional-suffix= b|bytes= C|line-bytes= d numeric-suffixes=? x hex-suffixes=? e|elide-empty-files filter= l|lines= n|number= t|separator= u|unbuffered verbose help version", Abbrev: true, ShellOptions: []string{"filter"}},
 	{Name: "sqlite3", Names: []string{"sqlite3"}, Kinds: []string{"database"}},
 	{Name: "srm", Names: []string{"srm"}, WritesOperands: true, Kinds: []string{"deletes"}},
 	{Name: "ssh", Names: []string{"ssh"}, RunsAnything: true, Options: "4 6 A a C f G g K k M N n q s T t V v X x Y y B= b= c= D= E= e= F= I= i= J= L= l= m= O= o= P= p= Q= R= S= W= w=", InOrder: true, Network: true, Fetches: true, ReadOptions: []string{"F", "i"}},
-	{Name: "ssh-agent", Names: []string{"ssh-agent"}, RunsAnything: true, WrapperOptions: &generatedStrings[59]},
-	{Name: "ssh-keygen", Names: []string{"ssh-keygen"}, WriteOptions: []string{"f"}, Readonly: &generatedStrings[60], ReadonlyNeeds: []string{"l", "F"}},
+	{Name: "ssh-agent", Names: []string{"ssh-agent"}, RunsAnything: true, WrapperOptions: &generatedStrings[61]},
+	{Name: "ssh-keygen", Names: []string{"ssh-keygen"}, WriteOptions: []string{"f"}, Readonly: &generatedStrings[62], ReadonlyNeeds: []string{"l", "F"}},
 	{Name: "ssh-keyscan", Names: []string{"ssh-keyscan"}, Network: true},
 	{Name: "stack", Names: []string{"stack"}, Subcommands: true},
 	{Name: "start-stop-daemon", Names: []string{"start-stop-daemon"}, RunsAnything: true, WrapperOptions: &generatedStrings[4]},
 	{Name: "stat", Names: []string{"stat"}, Options: "L|dereference f|file-system c|format= printf= t|terse cached= help version", Abbrev: true, StringOperands: true, Readonly: &generatedStrings[0]},
 	{Name: "stdbuf", Names: []string{"stdbuf"}, RunsAnything: true, Options: "i|input= o|output= e|error= help version", Abbrev: true, Kinds: []string{"harmless_wrapper"}},
-	{Name: "strace", Names: []string{"strace"}, RunsAnything: true, PipeOptions: []string{"o"}, WriteOptions: []string{"o"}, WrapperOptions: &generatedStrings[61]},
+	{Name: "strace", Names: []string{"strace"}, RunsAnything: true, PipeOptions: []string{"o"}, WriteOptions: []string{"o"}, WrapperOptions: &generatedStrings[63]},
 	{Name: "strings", Names: []string{"strings"}, Readonly: &generatedStrings[0]},
 	{Name: "stripe", Names: []string{"stripe"}, Subcommands: true, Ops: true},
 	{Name: "su", Names: []string{"su"}, RunsAnything: true, Options: "c|command= s|shell= l|login m|p|preserve-environment g|group= G|supp-group= f|fast P|pty session-command= w|whitelist-environment=", Abbrev: true, Kinds: []string{"privilege_wrapper", "privilege", "inline_code"}},
@@ -461,16 +461,16 @@ var generated = []*Program{
 	{Name: "swift", Names: []string{"swift"}, Language: "swift", RunsAnything: true, Subcommands: true},
 	{Name: "sysctl", Names: []string{"sysctl"}, Kinds: []string{"system"}},
 	{Name: "systemctl", Names: []string{"systemctl"}, Subcommands: true, Kinds: []string{"system"}},
-	{Name: "systemd-run", Names: []string{"systemd-run"}, RunsAnything: true, WrapperOptions: &generatedStrings[62]},
+	{Name: "systemd-run", Names: []string{"systemd-run"}, RunsAnything: true, WrapperOptions: &generatedStrings[64]},
 	{Name: "tac", Names: []string{"tac"}, Readonly: &generatedStrings[0]},
 	{Name: "tail", Names: []string{"tail"}, Options: "c|bytes= f|follow=? F max-unchanged-stats= n|lines= pid= q|quiet|silent retry s|sleep-interval= v|verbose z|zero-terminated help version", Abbrev: true, Readonly: &generatedStrings[0]},
 	{Name: "tailscale", Names: []string{"tailscale"}, Network: true},
-	{Name: "tar", Names: []string{"tar"}, Options: "c|create x|extract|get t|list r|append u|update A|catenate|concatenate d|diff|compare delete f|file= C|directory= z|gzip|gunzip|ungzip j|bzip2 J|xz lzma zstd Z|compress|uncompress a|auto-compress I|use-compress-program= to-command= checkpoint=? checkpoint-action= info-script|new-volume-script= F= v|verbose k|keep-old-files overwrite p|preserve-permissions same-owner no-same-owner strip-components= exclude= X|exclude-from= T|files-from= O|to-stdout P|absolute-names h|dereference transform|xform= wildcards null remove-files help version", Abbrev: true, ShellOptions: []string{"to-command", "use-compress-program", "info-script", "F"}, ReadOptions: []string{"exclude-from", "files-from"}, Readonly: &generatedStrings[63], ReadonlyNeeds: []string{"list"}, Kinds: []string{"archives", "searches", "searches_contents", "reads_tree"}},
+	{Name: "tar", Names: []string{"tar"}, Options: "c|create x|extract|get t|list r|append u|update A|catenate|concatenate d|diff|compare delete f|file= C|directory= z|gzip|gunzip|ungzip j|bzip2 J|xz lzma zstd Z|compress|uncompress a|auto-compress I|use-compress-program= to-command= checkpoint=? checkpoint-action= info-script|new-volume-script= F= v|verbose k|keep-old-files overwrite p|preserve-permissions same-owner no-same-owner strip-components= exclude= X|exclude-from= T|files-from= O|to-stdout P|absolute-names h|dereference transform|xform= wildcards null remove-files help version", Abbrev: true, ShellOptions: []string{"to-command", "use-compress-program", "info-script", "F"}, ReadOptions: []string{"exclude-from", "files-from"}, Readonly: &generatedStrings[65], ReadonlyNeeds: []string{"list"}, Kinds: []string{"archives", "searches", "searches_contents", "reads_tree"}},
 	{Name: "task", Names: []string{"task"}, RunsWorkspace: true},
 	{Name: "taskset", Names: []string{"taskset"}, RunsAnything: true, Options: "a|all-tasks c|cpu-list p|pid h|help V|version", Abbrev: true},
 	{Name: "tcl", Names: []string{"tcl"}, RunsAnything: true},
 	{Name: "tclsh", Names: []string{"tclsh", "wish"}, Versioned: true, Language: "tcl", RunsAnything: true},
-	{Name: "tee", Names: []string{"tee"}, Options: "a|append i|ignore-interrupts p output-error=? help version", Abbrev: true, WritesOperands: true, WorkspaceWrite: &generatedStrings[64], Kinds: []string{"disk_writer", "credential_writer"}},
+	{Name: "tee", Names: []string{"tee"}, Options: "a|append i|ignore-interrupts p output-error=? help version", Abbrev: true, WritesOperands: true, WorkspaceWrite: &generatedStrings[66], Kinds: []string{"disk_writer", "credential_writer"}},
 	{Name: "telinit", Names: []string{"telinit"}, Kinds: []string{"power"}},
 	{Name: "telnet", Names: []string{"telnet"}, Network: true, Kinds: []string{"socket_relay"}},
 	{Name: "terraform", Names: []string{"terraform"}, Subcommands: true, Ops: true},
@@ -478,11 +478,11 @@ var generated = []*Program{
 	{Name: "tftp", Names: []string{"tftp"}, Network: true, Fetches: true},
 	{Name: "time", Names: []string{"time"}, RunsAnything: true, Options: "p f|format= o|output= a|append v|verbose q|quiet portability", Abbrev: true, Kinds: []string{"harmless_wrapper"}},
 	{Name: "timeout", Names: []string{"timeout"}, RunsAnything: true, Options: "f|foreground k|kill-after= p|preserve-status s|signal= v|verbose help version", Abbrev: true, Kinds: []string{"harmless_wrapper"}},
-	{Name: "tini", Names: []string{"tini"}, RunsAnything: true, WrapperOptions: &generatedStrings[65]},
+	{Name: "tini", Names: []string{"tini"}, RunsAnything: true, WrapperOptions: &generatedStrings[67]},
 	{Name: "tmux", Names: []string{"tmux"}, RunsAnything: true, Options: "2 C l N u v V c= f= L= S= T=", InOrder: true},
 	{Name: "tofu", Names: []string{"tofu"}, Subcommands: true, Ops: true},
-	{Name: "torsocks", Names: []string{"torsocks"}, RunsAnything: true, WrapperOptions: &generatedStrings[66]},
-	{Name: "touch", Names: []string{"touch"}, Options: "a c|no-create d|date= f h|no-dereference m r|reference= t= time= help version", Abbrev: true, WritesOperands: true, StringOperands: true, WorkspaceWrite: &generatedStrings[67]},
+	{Name: "torsocks", Names: []string{"torsocks"}, RunsAnything: true, WrapperOptions: &generatedStrings[68]},
+	{Name: "touch", Names: []string{"touch"}, Options: "a c|no-create d|date= f h|no-dereference m r|reference= t= time= help version", Abbrev: true, WritesOperands: true, StringOperands: true, WorkspaceWrite: &generatedStrings[69]},
 	{Name: "tox", Names: []string{"tox"}, Loads: []string{"tox.ini"}, LoadsOnVersion: true, RunsWorkspace: true},
 	{Name: "toybox", Names: []string{"toybox"}, RunsAnything: true, InOrder: true},
 	{Name: "tr", Names: []string{"tr"}, StringOperands: true, Readonly: &generatedStrings[0]},
@@ -490,9 +490,9 @@ var generated = []*Program{
 	{Name: "trap", Names: []string{"trap"}, StringOperands: true, Kinds: []string{"inline_code"}},
 	{Name: "trash", Names: []string{"trash"}, WritesOperands: true, Kinds: []string{"deletes"}},
 	{Name: "trash-put", Names: []string{"trash-put"}, WritesOperands: true, Kinds: []string{"deletes"}},
-	{Name: "tree", Names: []string{"tree"}, Options: "a d l f i q N Q p u g s h D F r t v U x L= P= I= o= gitignore noreport charset= dirsfirst filesfirst sort= du prune J X C n", WriteOptions: []string{"o"}, Readonly: &generatedStrings[68], Kinds: []string{"searches", "reads_tree", "lists_names"}},
+	{Name: "tree", Names: []string{"tree"}, Options: "a d l f i q N Q p u g s h D F r t v U x L= P= I= o= gitignore noreport charset= dirsfirst filesfirst sort= du prune J X C n", WriteOptions: []string{"o"}, Readonly: &generatedStrings[70], Kinds: []string{"searches", "reads_tree", "lists_names"}},
 	{Name: "true", Names: []string{"true"}, Readonly: &generatedStrings[0], DynamicOK: true},
-	{Name: "truncate", Names: []string{"truncate"}, Options: "c|no-create o|io-blocks r|reference= s|size= help version", Abbrev: true, WritesOperands: true, Kinds: []string{"credential_writer"}},
+	{Name: "truncate", Names: []string{"truncate"}, Options: "c|no-create o|io-blocks r|reference= s|size= help version", Abbrev: true, WritesOperands: true, WorkspaceWrite: &generatedStrings[71], Kinds: []string{"credential_writer"}},
 	{Name: "ts-node", Names: []string{"ts-node"}, Language: "node", CodeOptions: []string{"eval", "print"}, RunsAnything: true, Options: "e|eval= p|print= r|require= i|interactive P|project= C|compiler= T|transpile-only H|compiler-host I|ignore= O|compiler-options= esm swc files cwd= scope v|version h|help", InOrder: true},
 	{Name: "tsc", Names: []string{"tsc"}, RunsWorkspace: true},
 	{Name: "tsocks", Names: []string{"tsocks"}, RunsAnything: true, WrapperOptions: &generatedStrings[4]},
@@ -515,7 +515,7 @@ var generated = []*Program{
 	{Name: "unrar", Names: []string{"unrar"}, Kinds: []string{"archives", "extracts"}},
 	{Name: "unset", Names: []string{"unset"}, StringOperands: true},
 	{Name: "unshare", Names: []string{"unshare"}, RunsAnything: true, WrapperOptions: &generatedStrings[4]},
-	{Name: "unzip", Names: []string{"unzip"}, Options: "d= o n q qq l t v x= j C L X a b M u f p Z z", Readonly: &generatedStrings[69], ReadonlyNeeds: []string{"l", "v", "t", "Z", "z"}, Kinds: []string{"archives", "extracts"}},
+	{Name: "unzip", Names: []string{"unzip"}, Options: "d= o n q qq l t v x= j C L X a b M u f p Z z", Readonly: &generatedStrings[72], ReadonlyNeeds: []string{"l", "v", "t", "Z", "z"}, Kinds: []string{"archives", "extracts"}},
 	{Name: "update-rc.d", Names: []string{"update-rc.d"}, Kinds: []string{"system"}},
 	{Name: "uptime", Names: []string{"uptime"}, Readonly: &generatedStrings[0], DynamicOK: true},
 	{Name: "useradd", Names: []string{"useradd"}, Kinds: []string{"privilege"}},
@@ -547,13 +547,13 @@ var generated = []*Program{
 	{Name: "with-contenv", Names: []string{"with-contenv"}, RunsAnything: true, WrapperOptions: &generatedStrings[4]},
 	{Name: "wrangler", Names: []string{"wrangler"}, Subcommands: true, Ops: true},
 	{Name: "x86_64", Names: []string{"x86_64"}, RunsAnything: true, WrapperOptions: &generatedStrings[4]},
-	{Name: "xargs", Names: []string{"xargs"}, RunsAnything: true, Options: "0|null a|arg-file= d|delimiter= E= e|eof=? I= i|replace=? L= l|max-lines=? n|max-args= o|open-tty P|max-procs= p|interactive process-slot-var= r|no-run-if-empty s|max-chars= show-limits t|verbose x|exit help version J= R= S=", InOrder: true, Abbrev: true, Kinds: []string{"hands_listing"}},
+	{Name: "xargs", Names: []string{"xargs"}, RunsAnything: true, Options: "0|null a|arg-file= d|delimiter= E= e|eof=? I= i|replace=? L= l|max-lines=? n|max-args= o|open-tty P|max-procs= p|interactive process-slot-var= r|no-run-if-empty s|max-chars= show-limits t|verbose x|exit help version J= R= S=", InOrder: true, Abbrev: true, Readonly: &generatedStrings[73], NoOperands: true, Kinds: []string{"hands_listing"}},
 	{Name: "xh", Names: []string{"xh"}, Network: true, Fetches: true},
 	{Name: "xkill", Names: []string{"xkill"}, Kinds: []string{"kills"}},
-	{Name: "xvfb-run", Names: []string{"xvfb-run"}, RunsAnything: true, WrapperOptions: &generatedStrings[70]},
-	{Name: "xxd", Names: []string{"xxd"}, Options: "a|autoskip b|bits c|cols= C|capitalize E|EBCDIC e g|groupsize= h|help i|include l|len= n|name= o|offset= p|ps|postscript|plain r|revert R= d s|seek= u v|version", Abbrev: true, SingleDashLong: true, Readonly: &generatedStrings[71]},
+	{Name: "xvfb-run", Names: []string{"xvfb-run"}, RunsAnything: true, WrapperOptions: &generatedStrings[74]},
+	{Name: "xxd", Names: []string{"xxd"}, Options: "a|autoskip b|bits c|cols= C|capitalize E|EBCDIC e g|groupsize= h|help i|include l|len= n|name= o|offset= p|ps|postscript|plain r|revert R= d s|seek= u v|version", Abbrev: true, SingleDashLong: true, Readonly: &generatedStrings[75]},
 	{Name: "yarn", Names: []string{"yarn"}, RunnerSubcommands: []string{"dlx", "exec"}, Subcommands: true, Loads: []string{".yarnrc.yml", ".yarnrc", "package.json"}, LoadsOnVersion: true},
-	{Name: "yq", Names: []string{"yq"}, Options: "s|split-exp= i|inplace o|output-format= p|input-format= P|prettyPrint I|indent= C|colors M|no-colors N|no-doc j|tojson r|unwrapScalar n|null-input e|exit-status 0|nul-output front-matter= expression= from-file= h|help V|version", Abbrev: true, Readonly: &generatedStrings[72]},
+	{Name: "yq", Names: []string{"yq"}, Options: "s|split-exp= i|inplace o|output-format= p|input-format= P|prettyPrint I|indent= C|colors M|no-colors N|no-doc j|tojson r|unwrapScalar n|null-input e|exit-status 0|nul-output front-matter= expression= from-file= h|help V|version", Abbrev: true, Readonly: &generatedStrings[76]},
 	{Name: "yum", Names: []string{"yum"}, Subcommands: true},
 	{Name: "zfs", Names: []string{"zfs"}, Subcommands: true},
 	{Name: "zig", Names: []string{"zig"}, Subcommands: true},
@@ -591,15 +591,17 @@ var generatedStrings = [...]string{
 	"list all remotes verbose show-current contains no-contains merged no-merged points-at sort format color no-color column no-column ignore-case abbrev no-abbrev r a v",
 	"t s e p batch batch-check batch-all-objects follow-symlinks unordered buffer",
 	"get get-all get-regexp list l show-origin show-scope name-only null z global local system type default includes no-includes",
-	"cached staged stat numstat shortstat name-only name-status color no-color ignore-all-space patch unified check quiet exit-code R minimal patience histogram diff-algorithm relative text word-diff no-ext-diff NUM",
+	"cached staged stat numstat shortstat name-only name-status color no-color ignore-all-space patch unified check quiet exit-code R minimal patience histogram diff-algorithm relative text word-diff no-ext-diff output NUM",
 	"count sort format color points-at merged no-merged contains no-contains ignore-case",
+	"output-directory stdout numbered no-numbered start-number numbered-files keep-subject signoff cover-letter reroll-count subject-prefix rfc base suffix quiet NUM",
 	"cached no-index untracked ignore-case I max-depth recursive word-regexp invert-match h H full-name extended-regexp basic-regexp perl-regexp fixed-strings line-number column files-with-matches name-only files-without-match null only-matching count color no-color break heading show-function after-context before-context context function-context max-count threads f e and or not all-match quiet",
 	"a all g guides c config i info m man",
-	"S G pickaxe-regex pickaxe-all follow no-decorate decorate source L max-count skip since until author committer grep all-match invert-grep regexp-ignore-case merges no-merges first-parent all branches tags remotes graph oneline format abbrev-commit no-abbrev-commit patch no-patch stat shortstat name-only name-status numstat reverse date color no-color relative-date walk-reflogs no-ext-diff NUM",
+	"S G pickaxe-regex pickaxe-all follow no-decorate decorate source L max-count skip since until author committer grep all-match invert-grep regexp-ignore-case merges no-merges first-parent all branches tags remotes graph oneline format abbrev-commit no-abbrev-commit patch no-patch stat shortstat name-only name-status numstat reverse date color no-color relative-date walk-reflogs no-ext-diff output NUM",
+	"creation-factor no-dual-color left-only right-only stat no-patch s name-only name-status color no-color",
 	"verbose v",
 	"all max-count count reverse first-parent merges no-merges since until author grep objects NUM",
 	"numbered summary email format c committer w group",
-	"format abbrev-commit oneline stat name-only name-status patch no-patch color no-color quiet no-ext-diff NUM",
+	"format abbrev-commit oneline stat name-only name-status patch no-patch color no-color quiet no-ext-diff output NUM",
 	"p patch stat name-only include-untracked u",
 	"list l sort contains no-contains merged no-merged points-at column format color ignore-case n",
 	"follow no-decorate decorate source max-count skip since until author committer grep all-match invert-grep regexp-ignore-case merges no-merges first-parent all graph oneline format abbrev-commit no-abbrev-commit patch no-patch stat shortstat name-only name-status numstat reverse date color no-color relative-date NUM",
@@ -635,7 +637,9 @@ var generatedStrings = [...]string{
 	"aPuip",
 	"a c no-create d date m r reference t time",
 	"o a d l f i q N Q p u g s h D F r t v U x L P I gitignore noreport charset dirsfirst filesfirst sort du prune J X C n",
+	"no-create io-blocks size",
 	"l v t q qq Z z",
+	"null delimiter E eof L max-lines max-args no-run-if-empty max-chars show-limits verbose exit",
 	"nsfe",
 	"a autoskip b bits c cols C capitalize E EBCDIC e g groupsize h help i include l len n name o offset p ps postscript plain r revert R d s seek u v version",
 	"r e exit-status o output-format p input-format P prettyPrint I indent C colors M no-colors N no-doc j tojson null-input n unwrapScalar 0 nul-output",
@@ -774,11 +778,12 @@ var generatedSubs = [...]Sub{
 	{Options: "all a|append atomic depth= deepen= shallow-since= shallow-exclude= unshallow update-shallow dry-run f|force k|keep multiple auto-maintenance auto-gc p|prune P|prune-tags n no-tags refetch refmap= t|tags recurse-submodules=? j|jobs= no-recurse-submodules set-upstream submodule-prefix= u|update-head-ok upload-pack= q|quiet v|verbose progress o|server-option= 4|ipv4 6|ipv6"},
 	{Options: "env-filter= tree-filter= index-filter= parent-filter= msg-filter= commit-filter= tag-name-filter= subdirectory-filter= prune-empty original= d= state-branch= f|force"},
 	{Options: "count= shell perl python tcl sort= format= color=? points-at= merged= no-merged= contains= no-contains= ignore-case", Readonly: &generatedStrings[26]},
+	{Options: "o|output-directory= stdout n|numbered N|no-numbered start-number= numbered-files k|keep-subject s|signoff cover-letter v|reroll-count= subject-prefix= rfc=? base= suffix= q|quiet", Readonly: &generatedStrings[27]},
 	{Readonly: &generatedStrings[4]},
 	{Options: "aggressive auto prune=? no-prune q|quiet force keep-largest-pack"},
-	{Options: "cached no-index untracked no-exclude-standard exclude-standard recurse-submodules a|text textconv no-textconv i|ignore-case I max-depth= r|recursive w|word-regexp v|invert-match h H full-name E|extended-regexp G|basic-regexp P|perl-regexp F|fixed-strings n|line-number column l|files-with-matches name-only L|files-without-match O|open-files-in-pager=? z|null o|only-matching c|count color=? no-color break heading p|show-function A|after-context= B|before-context= C|context= W|function-context m|max-count= threads= f= e= and or not all-match q|quiet", Readonly: &generatedStrings[27]},
-	{Options: "a|all g|guides c|config i|info m|man w|web", Readonly: &generatedStrings[28]},
-	{Options: "S= G= pickaxe-regex pickaxe-all follow no-decorate decorate=? source L= n|max-count= skip= since|after= until|before= author= committer= grep= all-match invert-grep i|regexp-ignore-case merges no-merges first-parent all branches=? tags=? remotes=? graph oneline format|pretty=? abbrev-commit no-abbrev-commit p|u|patch s|no-patch stat=? shortstat name-only name-status numstat reverse date= color=? no-color relative-date walk-reflogs g output= ext-diff no-ext-diff textconv no-textconv", Readonly: &generatedStrings[29]},
+	{Options: "cached no-index untracked no-exclude-standard exclude-standard recurse-submodules a|text textconv no-textconv i|ignore-case I max-depth= r|recursive w|word-regexp v|invert-match h H full-name E|extended-regexp G|basic-regexp P|perl-regexp F|fixed-strings n|line-number column l|files-with-matches name-only L|files-without-match O|open-files-in-pager=? z|null o|only-matching c|count color=? no-color break heading p|show-function A|after-context= B|before-context= C|context= W|function-context m|max-count= threads= f= e= and or not all-match q|quiet", Readonly: &generatedStrings[28]},
+	{Options: "a|all g|guides c|config i|info m|man w|web", Readonly: &generatedStrings[29]},
+	{Options: "S= G= pickaxe-regex pickaxe-all follow no-decorate decorate=? source L= n|max-count= skip= since|after= until|before= author= committer= grep= all-match invert-grep i|regexp-ignore-case merges no-merges first-parent all branches=? tags=? remotes=? graph oneline format|pretty=? abbrev-commit no-abbrev-commit p|u|patch s|no-patch stat=? shortstat name-only name-status numstat reverse date= color=? no-color relative-date walk-reflogs g output= ext-diff no-ext-diff textconv no-textconv", Readonly: &generatedStrings[30]},
 	{Options: "c|cached d|deleted m|modified o|others i|ignored s|stage u|unmerged k|killed z x|exclude= X|exclude-from= exclude-per-directory= exclude-standard error-unmatch full-name recurse-submodules abbrev=? debug eol deduplicate format= t v f", Readonly: &generatedStrings[0]},
 	{Options: "h|heads t|tags refs upload-pack= q|quiet exit-code get-url symref sort= o|server-option="},
 	{Options: "d r t l|long z name-only name-status object-only full-name full-tree abbrev=? format=", Readonly: &generatedStrings[0]},
@@ -787,31 +792,33 @@ var generatedSubs = [...]Sub{
 	{Options: "t|tool= y|no-prompt prompt g|gui no-gui tool-help O="},
 	{Options: "f|force k n|dry-run v|verbose"},
 	{Readonly: &generatedStrings[0]},
+	{Options: "ref=", Readonly: &generatedStrings[4], ListWords: []string{"show", "list"}},
 	{Options: "q|quiet v|verbose recurse-submodules=? commit no-commit edit no-edit ff no-ff ff-only rebase=? no-rebase autostash no-autostash s|strategy= X|strategy-option= all a|append depth= unshallow f|force p|prune tags no-tags"},
 	{Options: "f|force force-with-lease=? force-if-includes no-force-with-lease d|delete mirror all branches tags follow-tags atomic n|dry-run porcelain prune v|verbose q|quiet u|set-upstream receive-pack|exec= repo= o|push-option= signed=? no-verify verify recurse-submodules= thin no-thin 4|ipv4 6|ipv6 progress"},
+	{Readonly: &generatedStrings[31]},
 	{Options: "i|interactive x|exec= onto= root continue abort skip quit edit-todo autosquash no-autosquash autostash no-autostash keep-base f|force-rebase no-ff r|rebase-merges=? update-refs committer-date-is-author-date ignore-date s|strategy= X|strategy-option= S|gpg-sign=? q|quiet v|verbose n|no-stat stat no-verify verify empty= signoff"},
 	{Options: "all expire= expire-unreachable= rewrite updateref stale-fix n|dry-run verbose", Readonly: &generatedStrings[4], ListWords: []string{"show"}},
-	{Options: "v|verbose", Readonly: &generatedStrings[30], ListWords: []string{"-v", "get-url"}},
+	{Options: "v|verbose", Readonly: &generatedStrings[32], ListWords: []string{"-v", "get-url"}},
 	{Options: "hard soft mixed merge keep q|quiet N|intent-to-add p|patch pathspec-from-file= pathspec-file-nul recurse-submodules no-recurse-submodules no-refresh refresh"},
 	{Options: "s|source= p|patch W|worktree S|staged q|quiet progress no-progress ours theirs m|merge conflict= ignore-unmerged ignore-skip-worktree-bits recurse-submodules no-recurse-submodules overlay no-overlay pathspec-from-file= pathspec-file-nul"},
-	{Readonly: &generatedStrings[31]},
+	{Readonly: &generatedStrings[33]},
 	{Options: "abbrev-ref=? short=? verify q|quiet show-toplevel show-prefix show-cdup git-dir absolute-git-dir git-common-dir is-inside-work-tree is-inside-git-dir is-bare-repository symbolic symbolic-full-name all branches=? tags=? remotes=? since= until= sq local-env-vars path-format= show-object-format=? default= prefix= flags no-flags revs-only no-revs", Readonly: &generatedStrings[0]},
 	{Options: "f|force n|dry-run r cached ignore-unmatch sparse q|quiet pathspec-from-file= pathspec-file-nul"},
 	{Options: "sendmail-cmd= smtp-server= to= cc= bcc= from= subject= in-reply-to= annotate compose dry-run quiet confirm= identity= smtp-user= smtp-pass="},
-	{Options: "n|numbered s|summary e|email format= c|committer w=? group=", Readonly: &generatedStrings[32]},
-	{Options: "format|pretty=? abbrev-commit oneline stat=? name-only name-status p|patch s|no-patch color=? no-color quiet output= ext-diff no-ext-diff textconv no-textconv", Readonly: &generatedStrings[33]},
+	{Options: "n|numbered s|summary e|email format= c|committer w=? group=", Readonly: &generatedStrings[34]},
+	{Options: "format|pretty=? abbrev-commit oneline stat=? name-only name-status p|patch s|no-patch color=? no-color quiet output= ext-diff no-ext-diff textconv no-textconv", Readonly: &generatedStrings[35]},
 	{Readonly: &generatedStrings[0]},
 	{Readonly: &generatedStrings[0]},
-	{Options: "p|patch k|keep-index no-keep-index u|include-untracked a|all q|quiet m|message= S|staged index pathspec-from-file= pathspec-file-nul", Readonly: &generatedStrings[34], ListWords: []string{"list", "show"}, NeedsWord: true},
+	{Options: "p|patch k|keep-index no-keep-index u|include-untracked a|all q|quiet m|message= S|staged index pathspec-from-file= pathspec-file-nul", Readonly: &generatedStrings[36], ListWords: []string{"list", "show"}, NeedsWord: true},
 	{Options: "s|short b|branch porcelain=? long v|verbose u|untracked-files=? ignore-submodules=? ignored=? z column=? no-column ahead-behind no-ahead-behind renames no-renames find-renames=?", Readonly: &generatedStrings[0]},
 	{Options: "q|quiet"},
 	{Options: "c|create= C|force-create= d|detach discard-changes f|force m|merge q|quiet t|track=? no-track orphan= guess no-guess recurse-submodules no-recurse-submodules progress no-progress conflict= ignore-other-worktrees"},
-	{Options: "a|annotate s|sign u|local-user= f|force d|delete v|verify n=? l|list sort= contains= no-contains= merged= no-merged= points-at= m|message= F|file= e|edit cleanup= create-reflog column=? format= color=? i|ignore-case", Readonly: &generatedStrings[35], ListFlags: []string{"list", "l", "n", "contains", "no-contains", "merged", "no-merged", "points-at"}},
+	{Options: "a|annotate s|sign u|local-user= f|force d|delete v|verify n=? l|list sort= contains= no-contains= merged= no-merged= points-at= m|message= F|file= e|edit cleanup= create-reflog column=? format= color=? i|ignore-case", Readonly: &generatedStrings[37], ListFlags: []string{"list", "l", "n", "contains", "no-contains", "merged", "no-merged", "points-at"}},
 	{Options: "d m= no-deref z stdin create-reflog"},
 	{Readonly: &generatedStrings[0]},
 	{Readonly: &generatedStrings[0]},
-	{Readonly: &generatedStrings[36]},
-	{Options: "f|force detach checkout lock reason= q|quiet b= B= orphan track no-track guess-remote expire= porcelain z v|verbose", Readonly: &generatedStrings[37], ListWords: []string{"list"}, NeedsWord: true},
+	{Readonly: &generatedStrings[38]},
+	{Options: "f|force detach checkout lock reason= q|quiet b= B= orphan track no-track guess-remote expire= porcelain z v|verbose", Readonly: &generatedStrings[39], ListWords: []string{"list"}, NeedsWord: true},
 	{RunsWorkspace: true},
 	{RunsWorkspace: true},
 	{Installs: true},
@@ -999,45 +1006,45 @@ func generatedMaps() {
 	generated[162].Subs = map[string]*Sub{"install": &generatedSubs[106], "uninstall": &generatedSubs[107], "update": &generatedSubs[108]}
 	generated[165].VersionForms = map[string][][]string{"gh": {{"version"}}}
 	generated[167].VersionForms = map[string][][]string{"git": {{"version"}}}
-	generated[167].Subs = map[string]*Sub{"add": &generatedSubs[109], "apply": &generatedSubs[110], "archive": &generatedSubs[111], "blame": &generatedSubs[112], "branch": &generatedSubs[113], "bundle": &generatedSubs[114], "cat-file": &generatedSubs[115], "check-attr": &generatedSubs[116], "check-ignore": &generatedSubs[117], "checkout": &generatedSubs[118], "cherry-pick": &generatedSubs[119], "clean": &generatedSubs[120], "clone": &generatedSubs[121], "commit": &generatedSubs[122], "config": &generatedSubs[123], "count-objects": &generatedSubs[124], "describe": &generatedSubs[125], "diff": &generatedSubs[126], "difftool": &generatedSubs[127], "fetch": &generatedSubs[128], "filter-branch": &generatedSubs[129], "for-each-ref": &generatedSubs[130], "fsck": &generatedSubs[131], "gc": &generatedSubs[132], "grep": &generatedSubs[133], "help": &generatedSubs[134], "log": &generatedSubs[135], "ls-files": &generatedSubs[136], "ls-remote": &generatedSubs[137], "ls-tree": &generatedSubs[138], "merge": &generatedSubs[139], "merge-base": &generatedSubs[140], "mergetool": &generatedSubs[141], "mv": &generatedSubs[142], "name-rev": &generatedSubs[143], "pull": &generatedSubs[144], "push": &generatedSubs[145], "rebase": &generatedSubs[146], "reflog": &generatedSubs[147], "remote": &generatedSubs[148], "reset": &generatedSubs[149], "restore": &generatedSubs[150], "rev-list": &generatedSubs[151], "rev-parse": &generatedSubs[152], "rm": &generatedSubs[153], "send-email": &generatedSubs[154], "shortlog": &generatedSubs[155], "show": &generatedSubs[156], "show-branch": &generatedSubs[157], "show-ref": &generatedSubs[158], "stash": &generatedSubs[159], "status": &generatedSubs[160], "submodule": &generatedSubs[161], "switch": &generatedSubs[162], "tag": &generatedSubs[163], "update-ref": &generatedSubs[164], "var": &generatedSubs[165], "version": &generatedSubs[166], "whatchanged": &generatedSubs[167], "worktree": &generatedSubs[168]}
+	generated[167].Subs = map[string]*Sub{"add": &generatedSubs[109], "apply": &generatedSubs[110], "archive": &generatedSubs[111], "blame": &generatedSubs[112], "branch": &generatedSubs[113], "bundle": &generatedSubs[114], "cat-file": &generatedSubs[115], "check-attr": &generatedSubs[116], "check-ignore": &generatedSubs[117], "checkout": &generatedSubs[118], "cherry-pick": &generatedSubs[119], "clean": &generatedSubs[120], "clone": &generatedSubs[121], "commit": &generatedSubs[122], "config": &generatedSubs[123], "count-objects": &generatedSubs[124], "describe": &generatedSubs[125], "diff": &generatedSubs[126], "difftool": &generatedSubs[127], "fetch": &generatedSubs[128], "filter-branch": &generatedSubs[129], "for-each-ref": &generatedSubs[130], "format-patch": &generatedSubs[131], "fsck": &generatedSubs[132], "gc": &generatedSubs[133], "grep": &generatedSubs[134], "help": &generatedSubs[135], "log": &generatedSubs[136], "ls-files": &generatedSubs[137], "ls-remote": &generatedSubs[138], "ls-tree": &generatedSubs[139], "merge": &generatedSubs[140], "merge-base": &generatedSubs[141], "mergetool": &generatedSubs[142], "mv": &generatedSubs[143], "name-rev": &generatedSubs[144], "notes": &generatedSubs[145], "pull": &generatedSubs[146], "push": &generatedSubs[147], "range-diff": &generatedSubs[148], "rebase": &generatedSubs[149], "reflog": &generatedSubs[150], "remote": &generatedSubs[151], "reset": &generatedSubs[152], "restore": &generatedSubs[153], "rev-list": &generatedSubs[154], "rev-parse": &generatedSubs[155], "rm": &generatedSubs[156], "send-email": &generatedSubs[157], "shortlog": &generatedSubs[158], "show": &generatedSubs[159], "show-branch": &generatedSubs[160], "show-ref": &generatedSubs[161], "stash": &generatedSubs[162], "status": &generatedSubs[163], "submodule": &generatedSubs[164], "switch": &generatedSubs[165], "tag": &generatedSubs[166], "update-ref": &generatedSubs[167], "var": &generatedSubs[168], "version": &generatedSubs[169], "whatchanged": &generatedSubs[170], "worktree": &generatedSubs[171]}
 	generated[170].VersionForms = map[string][][]string{"go": {{"version"}, {"env"}}}
-	generated[170].Subs = map[string]*Sub{"build": &generatedSubs[169], "generate": &generatedSubs[170], "get": &generatedSubs[171], "install": &generatedSubs[172], "mod": &generatedSubs[173], "run": &generatedSubs[174], "test": &generatedSubs[175], "tool": &generatedSubs[176], "vet": &generatedSubs[177]}
-	generated[187].Subs = map[string]*Sub{"run": &generatedSubs[178], "test": &generatedSubs[179]}
-	generated[189].Subs = map[string]*Sub{"install": &generatedSubs[180], "repo": &generatedSubs[181], "upgrade": &generatedSubs[182]}
+	generated[170].Subs = map[string]*Sub{"build": &generatedSubs[172], "generate": &generatedSubs[173], "get": &generatedSubs[174], "install": &generatedSubs[175], "mod": &generatedSubs[176], "run": &generatedSubs[177], "test": &generatedSubs[178], "tool": &generatedSubs[179], "vet": &generatedSubs[180]}
+	generated[187].Subs = map[string]*Sub{"run": &generatedSubs[181], "test": &generatedSubs[182]}
+	generated[189].Subs = map[string]*Sub{"install": &generatedSubs[183], "repo": &generatedSubs[184], "upgrade": &generatedSubs[185]}
 	generated[213].VersionForms = map[string][][]string{"java": {{"-version"}}}
 	generated[214].VersionForms = map[string][][]string{"javac": {{"-version"}}}
 	generated[228].VersionForms = map[string][][]string{"kubectl": {{"version", "--client"}}}
-	generated[231].Subs = map[string]*Sub{"run": &generatedSubs[183], "test": &generatedSubs[184]}
+	generated[231].Subs = map[string]*Sub{"run": &generatedSubs[186], "test": &generatedSubs[187]}
 	generated[252].VersionForms = map[string][][]string{"make": {{"-v"}}}
-	generated[259].Subs = map[string]*Sub{"archive.install": &generatedSubs[185], "compile": &generatedSubs[186], "deps.get": &generatedSubs[187], "run": &generatedSubs[188], "test": &generatedSubs[189]}
-	generated[285].Subs = map[string]*Sub{"build": &generatedSubs[190], "develop": &generatedSubs[191], "install": &generatedSubs[192], "profile": &generatedSubs[193], "run": &generatedSubs[194], "shell": &generatedSubs[195]}
+	generated[259].Subs = map[string]*Sub{"archive.install": &generatedSubs[188], "compile": &generatedSubs[189], "deps.get": &generatedSubs[190], "run": &generatedSubs[191], "test": &generatedSubs[192]}
+	generated[285].Subs = map[string]*Sub{"build": &generatedSubs[193], "develop": &generatedSubs[194], "install": &generatedSubs[195], "profile": &generatedSubs[196], "run": &generatedSubs[197], "shell": &generatedSubs[198]}
 	generated[289].VersionForms = map[string][][]string{"node": {{"-v"}}}
 	generated[294].VersionForms = map[string][][]string{"npm": {{"-v"}}}
-	generated[294].Subs = map[string]*Sub{"add": &generatedSubs[196], "audit": &generatedSubs[197], "ci": &generatedSubs[198], "dlx": &generatedSubs[199], "exec": &generatedSubs[200], "i": &generatedSubs[201], "install": &generatedSubs[202], "link": &generatedSubs[203], "pack": &generatedSubs[204], "prepare": &generatedSubs[205], "publish": &generatedSubs[206], "rebuild": &generatedSubs[207], "remove": &generatedSubs[208], "restart": &generatedSubs[209], "rm": &generatedSubs[210], "run": &generatedSubs[211], "run-script": &generatedSubs[212], "start": &generatedSubs[213], "stop": &generatedSubs[214], "t": &generatedSubs[215], "test": &generatedSubs[216], "un": &generatedSubs[217], "uninstall": &generatedSubs[218], "update": &generatedSubs[219], "upgrade": &generatedSubs[220], "x": &generatedSubs[221]}
+	generated[294].Subs = map[string]*Sub{"add": &generatedSubs[199], "audit": &generatedSubs[200], "ci": &generatedSubs[201], "dlx": &generatedSubs[202], "exec": &generatedSubs[203], "i": &generatedSubs[204], "install": &generatedSubs[205], "link": &generatedSubs[206], "pack": &generatedSubs[207], "prepare": &generatedSubs[208], "publish": &generatedSubs[209], "rebuild": &generatedSubs[210], "remove": &generatedSubs[211], "restart": &generatedSubs[212], "rm": &generatedSubs[213], "run": &generatedSubs[214], "run-script": &generatedSubs[215], "start": &generatedSubs[216], "stop": &generatedSubs[217], "t": &generatedSubs[218], "test": &generatedSubs[219], "un": &generatedSubs[220], "uninstall": &generatedSubs[221], "update": &generatedSubs[222], "upgrade": &generatedSubs[223], "x": &generatedSubs[224]}
 	generated[317].VersionForms = map[string][][]string{"perl": {{"-v"}}}
 	generated[318].VersionForms = map[string][][]string{"php": {{"-v"}}}
 	generated[322].VersionForms = map[string][][]string{"pip": {{"-V"}}, "pip3": {{"-V"}}}
-	generated[322].Subs = map[string]*Sub{"download": &generatedSubs[222], "install": &generatedSubs[223], "uninstall": &generatedSubs[224], "wheel": &generatedSubs[225]}
-	generated[323].Subs = map[string]*Sub{"run": &generatedSubs[226]}
-	generated[324].Subs = map[string]*Sub{"inject": &generatedSubs[227], "install": &generatedSubs[228], "run": &generatedSubs[229], "uninstall": &generatedSubs[230], "upgrade": &generatedSubs[231]}
-	generated[329].Subs = map[string]*Sub{"add": &generatedSubs[232], "dlx": &generatedSubs[233], "exec": &generatedSubs[234], "i": &generatedSubs[235], "install": &generatedSubs[236], "link": &generatedSubs[237], "publish": &generatedSubs[238], "rebuild": &generatedSubs[239], "remove": &generatedSubs[240], "rm": &generatedSubs[241], "run": &generatedSubs[242], "start": &generatedSubs[243], "t": &generatedSubs[244], "test": &generatedSubs[245], "un": &generatedSubs[246], "up": &generatedSubs[247], "update": &generatedSubs[248], "upgrade": &generatedSubs[249]}
-	generated[331].Subs = map[string]*Sub{"build": &generatedSubs[250], "exec": &generatedSubs[251], "pull": &generatedSubs[252], "push": &generatedSubs[253], "run": &generatedSubs[254]}
-	generated[332].Subs = map[string]*Sub{"add": &generatedSubs[255], "install": &generatedSubs[256], "remove": &generatedSubs[257], "run": &generatedSubs[258], "update": &generatedSubs[259]}
-	generated[334].Subs = map[string]*Sub{"install": &generatedSubs[260], "uninstall": &generatedSubs[261], "upgrade": &generatedSubs[262]}
-	generated[346].Subs = map[string]*Sub{"destroy": &generatedSubs[263], "preview": &generatedSubs[264], "up": &generatedSubs[265]}
+	generated[322].Subs = map[string]*Sub{"download": &generatedSubs[225], "install": &generatedSubs[226], "uninstall": &generatedSubs[227], "wheel": &generatedSubs[228]}
+	generated[323].Subs = map[string]*Sub{"run": &generatedSubs[229]}
+	generated[324].Subs = map[string]*Sub{"inject": &generatedSubs[230], "install": &generatedSubs[231], "run": &generatedSubs[232], "uninstall": &generatedSubs[233], "upgrade": &generatedSubs[234]}
+	generated[329].Subs = map[string]*Sub{"add": &generatedSubs[235], "dlx": &generatedSubs[236], "exec": &generatedSubs[237], "i": &generatedSubs[238], "install": &generatedSubs[239], "link": &generatedSubs[240], "publish": &generatedSubs[241], "rebuild": &generatedSubs[242], "remove": &generatedSubs[243], "rm": &generatedSubs[244], "run": &generatedSubs[245], "start": &generatedSubs[246], "t": &generatedSubs[247], "test": &generatedSubs[248], "un": &generatedSubs[249], "up": &generatedSubs[250], "update": &generatedSubs[251], "upgrade": &generatedSubs[252]}
+	generated[331].Subs = map[string]*Sub{"build": &generatedSubs[253], "exec": &generatedSubs[254], "pull": &generatedSubs[255], "push": &generatedSubs[256], "run": &generatedSubs[257]}
+	generated[332].Subs = map[string]*Sub{"add": &generatedSubs[258], "install": &generatedSubs[259], "remove": &generatedSubs[260], "run": &generatedSubs[261], "update": &generatedSubs[262]}
+	generated[334].Subs = map[string]*Sub{"install": &generatedSubs[263], "uninstall": &generatedSubs[264], "upgrade": &generatedSubs[265]}
+	generated[346].Subs = map[string]*Sub{"destroy": &generatedSubs[266], "preview": &generatedSubs[267], "up": &generatedSubs[268]}
 	generated[354].VersionForms = map[string][][]string{"python": {{"-V"}}, "python3": {{"-V"}}}
-	generated[358].Subs = map[string]*Sub{"c": &generatedSubs[266], "console": &generatedSubs[267], "db:migrate": &generatedSubs[268], "runner": &generatedSubs[269], "s": &generatedSubs[270], "server": &generatedSubs[271]}
+	generated[358].Subs = map[string]*Sub{"c": &generatedSubs[269], "console": &generatedSubs[270], "db:migrate": &generatedSubs[271], "runner": &generatedSubs[272], "s": &generatedSubs[273], "server": &generatedSubs[274]}
 	generated[383].VersionForms = map[string][][]string{"ruby": {{"-v"}}}
-	generated[391].Subs = map[string]*Sub{"component": &generatedSubs[272], "default": &generatedSubs[273], "install": &generatedSubs[274], "target": &generatedSubs[275], "toolchain": &generatedSubs[276], "update": &generatedSubs[277]}
-	generated[425].Subs = map[string]*Sub{"install": &generatedSubs[278], "refresh": &generatedSubs[279], "remove": &generatedSubs[280]}
-	generated[436].Subs = map[string]*Sub{"build": &generatedSubs[281], "exec": &generatedSubs[282], "run": &generatedSubs[283], "test": &generatedSubs[284]}
-	generated[453].Subs = map[string]*Sub{"build": &generatedSubs[285], "run": &generatedSubs[286], "test": &generatedSubs[287]}
+	generated[391].Subs = map[string]*Sub{"component": &generatedSubs[275], "default": &generatedSubs[276], "install": &generatedSubs[277], "target": &generatedSubs[278], "toolchain": &generatedSubs[279], "update": &generatedSubs[280]}
+	generated[425].Subs = map[string]*Sub{"install": &generatedSubs[281], "refresh": &generatedSubs[282], "remove": &generatedSubs[283]}
+	generated[436].Subs = map[string]*Sub{"build": &generatedSubs[284], "exec": &generatedSubs[285], "run": &generatedSubs[286], "test": &generatedSubs[287]}
+	generated[453].Subs = map[string]*Sub{"build": &generatedSubs[288], "run": &generatedSubs[289], "test": &generatedSubs[290]}
 	generated[468].VersionForms = map[string][][]string{"terraform": {{"version"}, {"-v"}}}
-	generated[468].Subs = map[string]*Sub{"apply": &generatedSubs[288], "destroy": &generatedSubs[289], "import": &generatedSubs[290], "init": &generatedSubs[291], "plan": &generatedSubs[292]}
-	generated[475].Subs = map[string]*Sub{"apply": &generatedSubs[293], "destroy": &generatedSubs[294], "init": &generatedSubs[295], "plan": &generatedSubs[296]}
+	generated[468].Subs = map[string]*Sub{"apply": &generatedSubs[291], "destroy": &generatedSubs[292], "import": &generatedSubs[293], "init": &generatedSubs[294], "plan": &generatedSubs[295]}
+	generated[475].Subs = map[string]*Sub{"apply": &generatedSubs[296], "destroy": &generatedSubs[297], "init": &generatedSubs[298], "plan": &generatedSubs[299]}
 	generated[516].VersionForms = map[string][][]string{"uv": {{"version"}}}
-	generated[516].Subs = map[string]*Sub{"add": &generatedSubs[297], "pip": &generatedSubs[298], "remove": &generatedSubs[299], "run": &generatedSubs[300], "sync": &generatedSubs[301], "tool": &generatedSubs[302], "venv": &generatedSubs[303]}
-	generated[547].Subs = map[string]*Sub{"add": &generatedSubs[304], "dlx": &generatedSubs[305], "exec": &generatedSubs[306], "global": &generatedSubs[307], "install": &generatedSubs[308], "link": &generatedSubs[309], "node": &generatedSubs[310], "publish": &generatedSubs[311], "remove": &generatedSubs[312], "run": &generatedSubs[313], "start": &generatedSubs[314], "test": &generatedSubs[315], "up": &generatedSubs[316], "upgrade": &generatedSubs[317]}
-	generated[549].Subs = map[string]*Sub{"erase": &generatedSubs[318], "install": &generatedSubs[319], "remove": &generatedSubs[320], "update": &generatedSubs[321], "upgrade": &generatedSubs[322]}
-	generated[551].Subs = map[string]*Sub{"build": &generatedSubs[323], "run": &generatedSubs[324], "test": &generatedSubs[325]}
+	generated[516].Subs = map[string]*Sub{"add": &generatedSubs[300], "pip": &generatedSubs[301], "remove": &generatedSubs[302], "run": &generatedSubs[303], "sync": &generatedSubs[304], "tool": &generatedSubs[305], "venv": &generatedSubs[306]}
+	generated[547].Subs = map[string]*Sub{"add": &generatedSubs[307], "dlx": &generatedSubs[308], "exec": &generatedSubs[309], "global": &generatedSubs[310], "install": &generatedSubs[311], "link": &generatedSubs[312], "node": &generatedSubs[313], "publish": &generatedSubs[314], "remove": &generatedSubs[315], "run": &generatedSubs[316], "start": &generatedSubs[317], "test": &generatedSubs[318], "up": &generatedSubs[319], "upgrade": &generatedSubs[320]}
+	generated[549].Subs = map[string]*Sub{"erase": &generatedSubs[321], "install": &generatedSubs[322], "remove": &generatedSubs[323], "update": &generatedSubs[324], "upgrade": &generatedSubs[325]}
+	generated[551].Subs = map[string]*Sub{"build": &generatedSubs[326], "run": &generatedSubs[327], "test": &generatedSubs[328]}
 }

@@ -3,7 +3,7 @@
 package native
 
 // generatedDigest is Digest of the data files the tables below were made from.
-const generatedDigest = "f74b2e02699ec67aac91dc9ec6d57dcfda7ec4c998bf9db13ed48bd93a5ffbf2"
+const generatedDigest = "946d1348cf2640c3b1b503e32cce6eff5cdb8419817173a56aadceb37fb3da8b"
 
 // generatedTables is DecodeTables of those files.
 func generatedTables() *Tables {
@@ -11,6 +11,7 @@ func generatedTables() *Tables {
 		"branch": []string{"list", "l", "contains", "no-contains", "merged", "no-merged", "points-at", "show-current"},
 		"tag":    []string{"list", "l", "n", "contains", "no-contains", "merged", "no-merged", "points-at"},
 	}, GitListWords: map[string][]string{
+		"notes":    []string{"show", "list"},
 		"reflog":   []string{"show"},
 		"remote":   []string{"-v", "get-url"},
 		"stash":    []string{"list", "show"},
@@ -95,6 +96,7 @@ func generatedTables() *Tables {
 			"no-color":         true,
 			"no-ext-diff":      true,
 			"numstat":          true,
+			"output":           true,
 			"patch":            true,
 			"patience":         true,
 			"quiet":            true,
@@ -117,6 +119,24 @@ func generatedTables() *Tables {
 			"no-merged":   true,
 			"points-at":   true,
 			"sort":        true,
+		}},
+		"format-patch": &Spec{Flags: Set{
+			"NUM":              true,
+			"base":             true,
+			"cover-letter":     true,
+			"keep-subject":     true,
+			"no-numbered":      true,
+			"numbered":         true,
+			"numbered-files":   true,
+			"output-directory": true,
+			"quiet":            true,
+			"reroll-count":     true,
+			"rfc":              true,
+			"signoff":          true,
+			"start-number":     true,
+			"stdout":           true,
+			"subject-prefix":   true,
+			"suffix":           true,
 		}},
 		"fsck": &Spec{Flags: Set{}},
 		"grep": &Spec{Flags: Set{
@@ -207,6 +227,7 @@ func generatedTables() *Tables {
 			"no-patch":           true,
 			"numstat":            true,
 			"oneline":            true,
+			"output":             true,
 			"patch":              true,
 			"pickaxe-all":        true,
 			"pickaxe-regex":      true,
@@ -227,7 +248,21 @@ func generatedTables() *Tables {
 		"ls-tree":    &Spec{Any: true},
 		"merge-base": &Spec{Any: true},
 		"name-rev":   &Spec{Any: true},
-		"reflog":     &Spec{Flags: Set{}},
+		"notes":      &Spec{Flags: Set{}},
+		"range-diff": &Spec{Flags: Set{
+			"color":           true,
+			"creation-factor": true,
+			"left-only":       true,
+			"name-only":       true,
+			"name-status":     true,
+			"no-color":        true,
+			"no-dual-color":   true,
+			"no-patch":        true,
+			"right-only":      true,
+			"s":               true,
+			"stat":            true,
+		}},
+		"reflog": &Spec{Flags: Set{}},
 		"remote": &Spec{Flags: Set{
 			"v":       true,
 			"verbose": true,
@@ -269,6 +304,7 @@ func generatedTables() *Tables {
 			"no-ext-diff":   true,
 			"no-patch":      true,
 			"oneline":       true,
+			"output":        true,
 			"patch":         true,
 			"quiet":         true,
 			"stat":          true,
@@ -1609,6 +1645,20 @@ func generatedTables() *Tables {
 		"whereis": &Spec{Any: true},
 		"which":   &Spec{Any: true, DynamicOK: true},
 		"whoami":  &Spec{DynamicOK: true, Flags: Set{}},
+		"xargs": &Spec{NoOperands: true, Flags: Set{
+			"E":               true,
+			"L":               true,
+			"delimiter":       true,
+			"eof":             true,
+			"exit":            true,
+			"max-args":        true,
+			"max-chars":       true,
+			"max-lines":       true,
+			"no-run-if-empty": true,
+			"null":            true,
+			"show-limits":     true,
+			"verbose":         true,
+		}},
 		"xxd": &Spec{Flags: Set{
 			"C":          true,
 			"E":          true,
@@ -1793,6 +1843,7 @@ func generatedTables() *Tables {
 			"verbose":             true,
 			"x":                   true,
 		}},
+		"dd": &Spec{Flags: Set{}},
 		"mkdir": &Spec{Flags: Set{
 			"m":       true,
 			"mode":    true,
@@ -1836,6 +1887,11 @@ func generatedTables() *Tables {
 			"reference": true,
 			"t":         true,
 			"time":      true,
+		}},
+		"truncate": &Spec{Flags: Set{
+			"io-blocks": true,
+			"no-create": true,
+			"size":      true,
 		}},
 	}, Sets: map[string]Set{
 		"secret_classes": Set{
