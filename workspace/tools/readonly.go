@@ -14,6 +14,8 @@ import (
 // refused under bwrap rather than run with some of them writable.
 const MaxReadOnlyPaths = 10000
 
+var readOnlyLimit = MaxReadOnlyPaths // tests lower it
+
 // readOnlyPaths returns, for a shell command under bwrap, the workspace
 // paths outside allowed_paths to mount read-only over the writable
 // workspace: a directory that can hold nothing allowed_paths covers, whole;
@@ -47,7 +49,7 @@ func (t *Tools) readOnlyPaths() (paths []string, refused string) {
 			case !e.IsDir() && pol.Writable(p):
 				continue
 			}
-			if len(paths) == MaxReadOnlyPaths {
+			if len(paths) == readOnlyLimit {
 				return false
 			}
 			paths = append(paths, filepath.Join(root, filepath.FromSlash(p)))
@@ -55,7 +57,7 @@ func (t *Tools) readOnlyPaths() (paths []string, refused string) {
 		return true
 	}
 	if !walk(".") {
-		return nil, "the workspace holds more than " + strconv.Itoa(MaxReadOnlyPaths) + " paths outside allowed_paths to make read-only in the sandbox: widen allowed_paths"
+		return nil, "the workspace holds more than " + strconv.Itoa(readOnlyLimit) + " paths outside allowed_paths to make read-only in the sandbox: widen allowed_paths"
 	}
 	return paths, ""
 }

@@ -55,3 +55,18 @@ func TestShellNonAllowedPathsReadOnlyUnderBwrap(t *testing.T) {
 		})
 	}
 }
+
+// More paths outside allowed_paths than the bound: under bwrap the command
+// is refused, never run with some of them writable.
+func TestShellTooManyReadOnlyPathsRefused(t *testing.T) {
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		t.Skip("bwrap not installed")
+	}
+	f := newFixture(t, withEngine(t), func(_ *workspace.Config, tc *tools.Config) {
+		tc.Harness.Sandbox = harness.SandboxBwrap
+	})
+	tools.SetReadOnlyLimit(t, 2) // docs, run.sh, .git: three
+	f.mustRefuse(t, tools.ToolShell, tools.ShellArgs{Command: "ls"}, "more than 2 paths outside allowed_paths")
+	tools.SetReadOnlyLimit(t, 3)
+	f.mustOK(t, tools.ToolShell, tools.ShellArgs{Command: "ls"}, nil)
+}
