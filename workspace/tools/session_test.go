@@ -290,3 +290,23 @@ func TestResumeRecordsInterruptedCall(t *testing.T) {
 		t.Errorf("stale reads %v, want src/main.go", ss[len(ss)-1].StaleReads)
 	}
 }
+
+// An "always" answer is in the session with the grant it recorded.
+func TestSessionRecordsApprovalAndGrant(t *testing.T) {
+	store, err := harness.LoadGrants(filepath.Join(t.TempDir(), "grants.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, withEngine(t), func(_ *workspace.Config, tc *tools.Config) {
+		tc.Grants = store
+		tc.Approver = harness.ApproverFunc(func(context.Context, harness.ApprovalRequest) (harness.Answer, error) {
+			return harness.AnswerAlways, nil
+		})
+	})
+	f.mustOK(t, tools.ToolShell, tools.ShellArgs{Command: "rm -rf out.txt"}, nil)
+	me := sessions(t, f.w)[0]
+	if len(me.Approvals) != 1 || me.Approvals[0].Answer != "always" || me.Approvals[0].Command != "rm -rf out.txt" ||
+		len(me.Grants) != 1 || me.Grants[0].Prefix[0] != "rm" || me.Tools[tools.ToolShell] != 1 {
+		t.Errorf("session = %+v", me)
+	}
+}
