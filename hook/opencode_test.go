@@ -138,6 +138,28 @@ func TestOpenCodeInstall(t *testing.T) {
 	if p := TimeoutProblem(OpenCode, got[0]); p != "" {
 		t.Errorf("timeout problem: %s", p)
 	}
+	// A plugin changed after install is not found as installed.
+	b, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := strings.Replace(string(b), `if (r.decision === "deny" || r.decision === "ask") throw`, `if (false) throw`, 1)
+	if changed == string(b) {
+		t.Fatal("the plugin's blocking line is not there")
+	}
+	if err := os.WriteFile(f, []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FindInstalled(f, OpenCode); err == nil || !strings.Contains(err.Error(), "was changed") {
+		t.Errorf("FindInstalled of an edited plugin: %v", err)
+	}
+	// Installing again restores it.
+	if changed, err := Install(f, e); err != nil || !changed {
+		t.Errorf("reinstall: changed %v, %v", changed, err)
+	}
+	if _, err := FindInstalled(f, OpenCode); err != nil {
+		t.Errorf("after reinstall: %v", err)
+	}
 	// A file rivumi did not write is left alone.
 	other := filepath.Join(dir, "other.js")
 	if err := os.WriteFile(other, []byte("export const X = async () => ({})\n"), 0o644); err != nil {

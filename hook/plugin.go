@@ -201,6 +201,11 @@ func findPlugin(path string, agent Agent) ([]Installed, error) {
 	if c.Agent != string(agent) {
 		return nil, fmt.Errorf("%s: a plugin for %q, not %s", path, c.Agent, agent)
 	}
+	// Any other change (the code that decides what blocks) is refused:
+	// the file must be exactly what install writes for its configuration.
+	if want, err := renderPlugin(c, profiles[agent].plugin); err != nil || !bytes.Equal(b, want) {
+		return nil, fmt.Errorf("%s was changed since rivumi wrote it (or by another rivumi version): run `rivumi hook install %s` again", path, agent)
+	}
 	words := make([]string, len(c.Command))
 	for i, w := range c.Command {
 		words[i] = shquote.Word(w)

@@ -864,6 +864,8 @@ func doctorEntry(ctx context.Context, agent hook.Agent, e hook.Installed, cwd, s
 	case err != nil:
 		if agent == hook.Gemini {
 			fail("%s: %v: Gemini CLI blocks every matched tool (a missing hook command fails with output)", agent, err)
+		} else if blocked, _ := hook.Blocks(agent, nil, []byte(bin+": not found"), 127); blocked {
+			fail("%s: %v: every matched tool is blocked (the agent, or rivumi's plugin, fails closed on a hook that cannot start)", agent, err)
 		} else {
 			fail("%s: %v: the agent runs every tool unguarded (a hook that cannot start does not block)", agent, err)
 		}

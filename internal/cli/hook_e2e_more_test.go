@@ -220,8 +220,36 @@ func e2eMore(t *testing.T, a *e2eAgent, m *chatMock) {
 		t.Errorf("binary gone: the tool ran = %v, want %v\n%s", ran, a.name == "qwen", tail(a.lastOut, 3000))
 	}
 	t.Logf("binary gone: the tool ran = %v", err == nil)
+	// doctor fails, saying what the agent does (it runs through the
+	// wrapper: call the test binary directly).
+	self, _ := os.Executable()
+	doctor := exec.Command(self, "hook", "doctor", a.name, "--user")
+	doctor.Dir, doctor.Env = a.proj, append(append([]string(nil), a.env...), execEnv+"=1")
+	out, err := doctor.CombinedOutput()
+	wantSays := "every matched tool is blocked"
+	if a.name == "qwen" {
+		wantSays = "runs every tool unguarded"
+	}
+	if err == nil || !strings.Contains(string(out), wantSays) {
+		t.Errorf("doctor with the binary gone: %v, want a failure saying %q\n%s", err, wantSays, out)
+	}
 	if err := os.Rename(a.rivumi+".gone", a.rivumi); err != nil {
 		t.Fatal(err)
+	}
+	// A plugin edited after install: doctor fails.
+	if plugin := map[string]string{"opencode": ".config/opencode/plugin/rivumi.js", "pi": ".pi/agent/extensions/rivumi.js",
+		"omp": ".omp/agent/extensions/rivumi.js"}[a.name]; plugin != "" {
+		f := filepath.Join(a.home, plugin)
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, append(b, []byte("\n// edited\n")...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if out, code := a.doctor(); code == 0 || !strings.Contains(out, "was changed since rivumi wrote it") {
+			t.Errorf("doctor with an edited plugin: exit %d\n%s", code, out)
+		}
 	}
 }
 
