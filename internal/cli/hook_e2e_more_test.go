@@ -11,7 +11,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // End-to-end tests of the adapters for Qwen Code, opencode, pi, oh-my-pi
@@ -203,6 +205,13 @@ func e2eMore(t *testing.T, a *e2eAgent, m *chatMock) {
 	}
 	a.expect("ask", "ASK-RAN", false, want, n)
 
+	// Interactive, the ask reaches the user with rivumi's reason: Qwen
+	// Code's confirmation (in yolo mode too), pi's ui.confirm. Declined,
+	// the command does not run.
+	if a.name == "qwen" || a.name == "pi" {
+		moreInteractiveAsk(t, a, m, tools.shell, tools.shellArgs(askProbe))
+	}
+
 	// A protected file through the write tool.
 	n = a.calls()
 	moreRun(a, m, tools.write, map[string]any{tools.path: filepath.Join(a.proj, ".github", "workflows", "WRITE-RAN.yml"), tools.content: "on: push\n"})
@@ -251,6 +260,58 @@ func e2eMore(t *testing.T, a *e2eAgent, m *chatMock) {
 			t.Errorf("doctor with an edited plugin: exit %d\n%s", code, out)
 		}
 	}
+}
+
+var moreTmuxRuns atomic.Int32 // one tmux server per session
+
+// moreInteractiveAsk runs an interactive session under tmux whose model
+// calls tool with args (an ask), waits for the agent's confirmation with
+// rivumi's reason, declines it, and checks that the command did not run.
+func moreInteractiveAsk(t *testing.T, a *e2eAgent, m *chatMock, tool string, args any) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Logf("interactive ask: skipped, no tmux")
+		return
+	}
+	m.set(tool, args)
+	argv := []string{a.exe, "--provider", "mock", "--model", "mock-model", "do it"}
+	if a.name == "qwen" {
+		argv = []string{a.exe, "--auth-type", "openai", "--openai-base-url", m.url + "/v1", "--openai-api-key", "sk-x", "-m", "mock-model",
+			"--approval-mode", "yolo", "-i", "do it"}
+	}
+	g := &tmuxSession{t: t, sock: fmt.Sprintf("rivumi-e2e-more-%d-%d", os.Getpid(), moreTmuxRuns.Add(1))}
+	defer g.close()
+	var line strings.Builder
+	line.WriteString("env -i")
+	for _, e := range append(append([]string(nil), a.env...), "TERM=xterm-256color") {
+		if e != "TERM=dumb" {
+			line.WriteString(" " + shellQuoteTest(e))
+		}
+	}
+	for _, w := range argv {
+		line.WriteString(" " + shellQuoteTest(w))
+	}
+	if out := g.tmux("new-session", "-d", "-s", "g", "-x", "200", "-y", "50", "-c", a.proj, line.String()+"; sleep 60"); out != "" {
+		t.Fatalf("tmux new-session: %s", out)
+	}
+	n := a.calls()
+	g.wait("confirmation with rivumi's reason", func(s string) bool { return strings.Contains(s, "rivumi asks") })
+	if a.name == "qwen" {
+		g.send("Escape")
+	} else {
+		g.send("Down")
+		time.Sleep(300 * time.Millisecond)
+		g.send("Enter")
+	}
+	g.wait("the declined call", func(s string) bool {
+		return strings.Contains(s, "the user did not confirm") || strings.Contains(s, "Type your message")
+	})
+	if _, err := os.Stat(filepath.Join(a.proj, "ASK-RAN")); err == nil {
+		t.Errorf("interactive ask: declined, but the command ran")
+	}
+	if calls := a.auditAnswers(); len(calls) <= n || calls[len(calls)-1]["answer"] != "ask" {
+		t.Errorf("interactive ask: rivumi's answers %v, want ask", calls[n:])
+	}
+	t.Logf("interactive ask: confirmation shown, declined, not run")
 }
 
 // ---- the mock of an OpenAI-compatible chat completions API ----
