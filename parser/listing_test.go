@@ -71,7 +71,8 @@ func TestMiddleGlobClass(t *testing.T) {
 		{"pkg/?/x", ClassWorkspace},
 		{"pkg/*/.env", ClassSecret},
 		{"pkg/*/.git/config", ClassGit},
-		{"pkg/*/conftest.py", ClassProjectCode},
+		{"pkg/*/conftest.py", ClassWorkspace}, // pytest asks when it loads it
+		{"pkg/*/mise.local.toml", ClassProjectCode},
 		{"pkg/.*/x", ClassDynamic},
 		{"pkg/*/.e*", ClassDynamic},
 		{"pkg/[ab]/x", ClassDynamic},
@@ -94,7 +95,8 @@ func TestGlobMatchingSpecialNames(t *testing.T) {
 		{"*.env", ClassSecret},
 		{"*.md", ClassInstructions},
 		{"C*.md", ClassInstructions},
-		{"tests/*.py", ClassProjectCode},
+		{"tests/*.py", ClassWorkspace}, // conftest.py: pytest asks when it loads it
+		{".config/mise/conf*.toml", ClassProjectCode},
 		{"*.pyc", ClassWorkspace},
 		{"*", ClassWorkspace},
 		{"*.*", ClassWorkspace},

@@ -44,6 +44,7 @@ type Program struct {
 	Subcommands       bool                `yaml:"subcommands"`
 	Loads             []string            `yaml:"loads"`
 	LoadsOnVersion    bool                `yaml:"loads_on_version"`
+	Shim              bool                `yaml:"shim"`
 	Network           bool                `yaml:"network"`
 	Fetches           bool                `yaml:"fetches"`
 	Dialects          map[string][]string `yaml:"dialects"`
@@ -208,6 +209,9 @@ func Parse(src []byte) (*Registry, error) {
 		}
 		if len(p.EnvOptions) > 0 && !p.HasSpec() {
 			problems = append(problems, fmt.Sprintf("line %d: %s: env_options without options: the parser could not read them", v.Line, p.Name))
+		}
+		if p.Shim && len(p.Loads) == 0 {
+			problems = append(problems, fmt.Sprintf("line %d: %s: shim without loads", v.Line, p.Name))
 		}
 		if p.LoadsOnVersion && len(p.Loads) == 0 {
 			problems = append(problems, fmt.Sprintf("line %d: %s: loads_on_version without loads", v.Line, p.Name))

@@ -31,13 +31,19 @@ var (
 )
 
 // IsProjectCode reports whether a file at path (slash-separated, any case)
-// is one that a registered program loads and runs from the project (the
-// registry's loads: conftest.py, .mvn/jvm.config, rust-toolchain.toml,
-// Makefile …): writing it is writing code.
+// is one that a shim loads from the project (the loads of the registry's
+// shim entries: .tool-versions, mise.toml): it runs when any program the
+// shim stands in for starts, allowed ones included, so writing it is
+// writing code. The files other programs load (conftest.py, Makefile,
+// package.json …) are ordinary workspace files: every command that loads
+// them asks already.
 func IsProjectCode(path string) bool {
 	loadedOnce.Do(func() {
 		loadedFiles = map[string]bool{}
 		for _, p := range programs.All() {
+			if !p.Shim {
+				continue
+			}
 			for _, f := range p.Loads {
 				if strings.Contains(f, "/") {
 					loadedPaths = append(loadedPaths, "/"+strings.ToLower(f))

@@ -3,7 +3,7 @@
 package native
 
 // generatedDigest is Digest of the data files the tables below were made from.
-const generatedDigest = "946d1348cf2640c3b1b503e32cce6eff5cdb8419817173a56aadceb37fb3da8b"
+const generatedDigest = "0067086c503ccb04d5ba0f8bb6ff80399da3d0e9527822f02446f98058aa9048"
 
 // generatedTables is DecodeTables of those files.
 func generatedTables() *Tables {
@@ -1076,7 +1076,7 @@ func generatedTables() *Tables {
 		"corepack":      []string{"package.json"},
 		"gradle":        []string{"gradle.properties"},
 		"gradlew":       []string{"gradle/wrapper/gradle-wrapper.properties"},
-		"mise":          []string{".mise.toml", "mise.toml", ".tool-versions"},
+		"mise":          []string{".mise.toml", "mise.toml", ".tool-versions", "mise.local.toml", ".mise.local.toml", ".config/mise.toml", ".config/mise/config.toml", ".mise/config.toml", "mise/config.toml"},
 		"mvn":           []string{".mvn/jvm.config", ".mvn/maven.config", ".mvn/extensions.xml"},
 		"mvnw":          []string{".mvn/wrapper/maven-wrapper.properties"},
 		"pnpm":          []string{"package.json"},

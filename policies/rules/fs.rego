@@ -47,8 +47,9 @@ ask contains {"id": "fs.instructions-write"} if "instructions" in input.segment.
 #   id: fs.project-code-write
 #   scope: redirect
 #   justification: >-
-#     conftest.py, .mvn/jvm.config, rust-toolchain.toml, .yarnrc.yml and similar files are loaded and
-#     run by pytest, mvn, cargo, yarn … even for --version; writing one is writing code. Confirm it.
+#     mise.local.toml, .config/mise/config.toml and similar files are loaded by the shims of asdf and
+#     mise whenever a program they stand in for starts (python3 -V included); writing one is writing
+#     code. Confirm it.
 ask contains {"id": "fs.project-code-write"} if "project-code" in input.segment.write_classes
 
 # METADATA

@@ -310,13 +310,17 @@ test_instructions_write_near_miss if {
 # fs.project-code-write
 
 test_project_code_write if {
-	cmd := fx.cmd("tee conftest.py")
+	# A file mise's shims load whenever a program they stand in for starts.
+	cmd := fx.cmd("tee mise.local.toml")
 	{"id": "fs.project-code-write"} in rules.ask with input as cmd
 	not {"id": "fs.write-outside"} in rules.ask with input as cmd
 }
 
 test_project_code_write_near_miss if {
 	not {"id": "fs.project-code-write"} in rules.ask with input as fx.cmd("tee test_x.py")
+
+	# pytest loads conftest.py, and pytest asks: an ordinary workspace file.
+	not {"id": "fs.project-code-write"} in rules.ask with input as fx.cmd("tee conftest.py")
 }
 
 # allow.workspace-chmod
