@@ -61,7 +61,7 @@ var gitRules = []Rule{
 		switch s.Subcommand {
 		case "commit", "merge", "push", "am", "pull", "cherry-pick", "revert", "checkout", "switch",
 			"clone", "fetch", "submodule", "bisect", "apply", "init":
-			return true
+			return !gitNewBranch(s)
 		}
 		return false
 	}},

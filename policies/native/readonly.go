@@ -332,6 +332,8 @@ func gitLocal(s *Seg) bool {
 			}
 		}
 		return true
+	case "switch", "checkout":
+		return gitNewBranch(s)
 	case "branch":
 		if n := len(s.Operands); n != 1 && n != 2 || strings.HasPrefix(s.Operands[0].Text, "-") {
 			return false
@@ -344,6 +346,32 @@ func gitLocal(s *Seg) bool {
 		return true
 	}
 	return false
+}
+
+// gitNewBranch: git_new_branch — switch with git_new_branch_named("create"),
+// or checkout with git_new_branch_named("b"): no operands; exactly one value
+// of the option, not empty and not starting with "-"; every flag the option
+// or "quiet".
+func gitNewBranch(s *Seg) bool {
+	opt := ""
+	switch s.Subcommand {
+	case "switch":
+		opt = "create"
+	case "checkout":
+		opt = "b"
+	default:
+		return false
+	}
+	v := s.Options[opt]
+	if len(s.Operands) != 0 || len(v) != 1 || v[0] == "" || strings.HasPrefix(v[0], "-") {
+		return false
+	}
+	for _, f := range s.Flags {
+		if f != opt && f != "quiet" {
+			return false
+		}
+	}
+	return true
 }
 
 // listedTagsOK: listed_tags_ok — every tag is "appended-args" or not an

@@ -145,12 +145,15 @@ ask contains {"id": "git.rewrite-history"} if {
 #   grantable: true
 #   justification: >-
 #     commit, merge, push, am and similar run the repository's hooks, which are code from the workspace.
+#     (A new branch at HEAD, git switch -c NAME, runs only post-checkout from .git/hooks, which nothing
+#     may write, as git branch NAME runs reference-transaction.)
 ask contains {"id": "git.hooks"} if {
 	input.segment.program == "git"
 	input.segment.subcommand in {
 		"commit", "merge", "push", "am", "pull", "cherry-pick", "revert", "checkout", "switch",
 		"clone", "fetch", "submodule", "bisect", "apply", "init",
 	}
+	not git_new_branch
 }
 
 # METADATA

@@ -287,9 +287,10 @@ git_list_flags_ok if {
 # custom:
 #   id: allow.git-local
 #   justification: >-
-#     git add of repository paths (not -p, -i, -e or -f) and git branch NAME [START] change only the index and
-#     local refs: the work tree is untouched, nothing leaves the machine, and no hook a clone brings runs (the
-#     reference-transaction hook lives in .git/hooks, which nothing may write).
+#     git add of repository paths (not -p, -i, -e or -f), git branch NAME [START], git switch -c NAME and
+#     git checkout -b NAME change only the index and local refs: the work tree is untouched, nothing leaves
+#     the machine, and no hook a clone brings runs (reference-transaction and post-checkout live in
+#     .git/hooks, which nothing may write).
 allow contains {"id": "allow.git-local"} if {
 	input.segment.program == "git"
 	git_local
@@ -311,6 +312,31 @@ git_local if {
 	}
 	every o in input.segment.operands {
 		o.class in {"workspace", "instructions", "project-code", "ci", "agent-config", "envrc"}
+	}
+}
+
+git_local if git_new_branch
+
+# git switch -c NAME and git checkout -b NAME: a new branch at HEAD, the
+# work tree and the index as they are. With a start point, -C/-B (reset a
+# branch) or -f the work tree changes: not on the list.
+git_new_branch if {
+	input.segment.subcommand == "switch"
+	git_new_branch_named("create")
+}
+
+git_new_branch if {
+	input.segment.subcommand == "checkout"
+	git_new_branch_named("b")
+}
+
+git_new_branch_named(opt) if {
+	count(input.segment.operands) == 0
+	[name] := input.segment.options[opt]
+	name != ""
+	not startswith(name, "-")
+	every f in input.segment.flags {
+		f in {opt, "quiet"}
 	}
 }
 

@@ -47,6 +47,29 @@ test_readonly_needs if {
 	not allowed("allow.readonly", fx.run(["tar", "-tf", "a.tar", "--to-command=sh"], {"flags": {"list", "file", "to-command"}}))
 }
 
+test_git_new_branch if {
+	every cmd in [
+		fx.run(["git", "switch", "-c", "topic"], {"subcommand": "switch", "flags": {"create"}, "options": {"create": ["topic"]}}),
+		fx.run(["git", "checkout", "-b", "topic"], {"subcommand": "checkout", "flags": {"b"}, "options": {"b": ["topic"]}}),
+	] {
+		allowed("allow.git-local", cmd)
+		not {"id": "git.hooks"} in rules.ask with input as cmd with data.rivumi.tables as fx.tables
+	}
+
+	# A start point, -f or a plain switch changes the work tree: hooks ask.
+	every cmd in [
+		fx.run(["git", "switch", "-c", "topic", "origin/main"], {
+			"subcommand": "switch", "flags": {"create"}, "options": {"create": ["topic"]},
+			"operands": [fx.path("origin/main", "workspace")],
+		}),
+		fx.run(["git", "checkout", "-f", "-b", "topic"], {"subcommand": "checkout", "flags": {"b", "force"}, "options": {"b": ["topic"]}}),
+		fx.run(["git", "switch", "main"], {"subcommand": "switch", "operands": [fx.path("main", "workspace")]}),
+	] {
+		not allowed("allow.git-local", cmd)
+		{"id": "git.hooks"} in rules.ask with input as cmd with data.rivumi.tables as fx.tables
+	}
+}
+
 test_readonly_names_only if {
 	# find listing names under a system directory or home: no contents.
 	allowed("allow.readonly", fx.run(["find", "/usr/share", "-maxdepth", "2", "-name", "*.md"], {
