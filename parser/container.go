@@ -1,6 +1,9 @@
 package parser
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // containerRun grades the command of `docker|podman run [OPTIONS] IMAGE
 // [CMD…]` as a child segment when the container binds host paths
@@ -55,21 +58,25 @@ const containerRootfs = "/var/lib/containers/rootfs"
 type bind struct{ src, dst string }
 
 // containerBinds reads -v SRC:DST[:OPTS] and --mount
-// type=bind,source=SRC,target=DST: the binds whose SRC is an absolute host
-// path.
+// type=bind,source=SRC,target=DST: the writable binds whose SRC is an
+// absolute host path (a read-only bind, :ro or readonly, changes nothing on
+// the host).
 func containerBinds(volumes, mounts []string) []bind {
 	var out []bind
 	for _, v := range volumes {
 		parts := strings.Split(v, ":")
+		if len(parts) >= 3 && slices.ContainsFunc(strings.Split(parts[2], ","), func(o string) bool { return o == "ro" || o == "readonly" }) {
+			continue
+		}
 		if len(parts) >= 2 && strings.HasPrefix(parts[0], "/") && strings.HasPrefix(parts[1], "/") {
 			out = append(out, bind{src: parts[0], dst: strings.TrimSuffix(parts[1], "/")})
 		}
 	}
 	for _, m := range mounts {
 		var b bind
-		isBind := false
+		isBind, ro := false, false
 		for _, kv := range strings.Split(m, ",") {
-			k, v, _ := strings.Cut(kv, "=")
+			k, v, hasV := strings.Cut(kv, "=")
 			switch k {
 			case "type":
 				isBind = v == "bind"
@@ -77,9 +84,11 @@ func containerBinds(volumes, mounts []string) []bind {
 				b.src = v
 			case "target", "destination", "dst":
 				b.dst = strings.TrimSuffix(v, "/")
+			case "readonly", "ro":
+				ro = !hasV || v == "true" || v == "1"
 			}
 		}
-		if isBind && strings.HasPrefix(b.src, "/") && strings.HasPrefix(b.dst, "/") {
+		if isBind && !ro && strings.HasPrefix(b.src, "/") && strings.HasPrefix(b.dst, "/") {
 			out = append(out, b)
 		}
 	}

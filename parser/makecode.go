@@ -81,7 +81,17 @@ func (p *walker) makeScripts(f *frame, seg *Segment, text string) {
 func makeCommands(text string) []string {
 	text = strings.ReplaceAll(text, "\\\n", " ")
 	var out []string
+	define := false
 	for _, line := range strings.Split(text, "\n") {
+		if f := strings.Fields(line); len(f) > 0 && (f[0] == "define" || f[0] == "endef") {
+			// define NAME … endef: a variable's text, run only where
+			// it is used (not followed).
+			define = f[0] == "define"
+			continue
+		}
+		if define {
+			continue
+		}
 		for _, c := range makeShellCalls(line) {
 			out = append(out, makeNeutral(c))
 		}

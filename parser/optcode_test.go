@@ -19,6 +19,7 @@ func TestMakeCommands(t *testing.T) {
 		{"all:\n\techo a \\\n\tb\n", []string{"echo a  \tb"}},
 		{"Y := ${shell id} $(shell uname -a)\n", []string{"id", "uname -a"}},
 		{"Z := $(shell echo $(X))\n", []string{"echo MAKEVAR"}},
+		{"define X\n\trm -rf /\nendef\nall:\n\techo\n", []string{"echo"}},
 	} {
 		if got := makeCommands(tc.text); !slices.Equal(got, tc.want) {
 			t.Errorf("makeCommands(%q) = %q, want %q", tc.text, got, tc.want)
@@ -32,10 +33,12 @@ func TestContainerBinds(t *testing.T) {
 		want            []bind
 	}{
 		{[]string{"/:/h"}, nil, []bind{{"/", "/h"}}},
-		{[]string{"/etc:/x/:ro"}, nil, []bind{{"/etc", "/x"}}},
+		{[]string{"/etc:/x/:z"}, nil, []bind{{"/etc", "/x"}}},
 		{[]string{"named:/data", "rel:/x", "/a:rel"}, nil, nil},
 		{nil, []string{"type=bind,source=/,target=/mnt"}, []bind{{"/", "/mnt"}}},
-		{nil, []string{"type=volume,source=/,target=/mnt", "type=bind,src=/home,dst=/h,readonly"}, []bind{{"/home", "/h"}}},
+		{nil, []string{"type=volume,source=/,target=/mnt", "type=bind,src=/home,dst=/h"}, []bind{{"/home", "/h"}}},
+		{[]string{"/etc:/etc:ro", "/:/h:z,ro"}, []string{"type=bind,src=/,dst=/h,readonly", "type=bind,src=/,dst=/r,ro=true"}, nil},
+		{nil, []string{"type=bind,src=/,dst=/h,readonly=false"}, []bind{{"/", "/h"}}},
 	} {
 		if got := containerBinds(tc.volumes, tc.mounts); !slices.Equal(got, tc.want) {
 			t.Errorf("containerBinds(%q, %q) = %v, want %v", tc.volumes, tc.mounts, got, tc.want)
