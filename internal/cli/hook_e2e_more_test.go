@@ -166,6 +166,26 @@ var moreTools = map[string]struct {
 	"copilot":  {"bash", "create", "view", "path", "file_text", func(c string) map[string]any { return map[string]any{"command": c, "description": "probe"} }},
 }
 
+// The edit tool of each agent (oh-my-pi's edits are hashline patches;
+// its write tool is tested).
+var moreEdits = map[string]struct {
+	tool string
+	args func(path string) map[string]any
+}{
+	"qwen": {"edit", func(p string) map[string]any {
+		return map[string]any{"file_path": p, "old_string": "push", "new_string": "pull_request"}
+	}},
+	"opencode": {"edit", func(p string) map[string]any {
+		return map[string]any{"filePath": p, "oldString": "push", "newString": "pull_request"}
+	}},
+	"pi": {"edit", func(p string) map[string]any {
+		return map[string]any{"path": p, "edits": []any{map[string]any{"oldText": "push", "newText": "pull_request"}}}
+	}},
+	"copilot": {"edit", func(p string) map[string]any {
+		return map[string]any{"path": p, "old_str": "push", "new_str": "pull_request"}
+	}},
+}
+
 func e2eMore(t *testing.T, a *e2eAgent, m *chatMock) {
 	tools := moreTools[a.name]
 	a.install()
@@ -216,6 +236,26 @@ func e2eMore(t *testing.T, a *e2eAgent, m *chatMock) {
 	n = a.calls()
 	moreRun(a, m, tools.write, map[string]any{tools.path: filepath.Join(a.proj, ".github", "workflows", "WRITE-RAN.yml"), tools.content: "on: push\n"})
 	a.expect("protected write", ".github/workflows/WRITE-RAN.yml", false, "deny", n)
+
+	// A protected file through the edit tool: unchanged.
+	ci := filepath.Join(a.proj, ".github", "workflows", "ci.yml")
+	if err := os.MkdirAll(filepath.Dir(ci), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(ci, []byte("on: push\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if edit := moreEdits[a.name]; edit.tool != "" {
+		n = a.calls()
+		moreRun(a, m, edit.tool, edit.args(ci))
+		if b, _ := os.ReadFile(ci); string(b) != "on: push\n" {
+			t.Errorf("protected edit: the file changed to %q\n%s", b, tail(a.lastOut, 3000))
+		}
+		if calls := a.auditAnswers(); len(calls) <= n || calls[len(calls)-1]["answer"] != "deny" {
+			t.Errorf("protected edit: rivumi's answers %v, want deny", calls[n:])
+		}
+		t.Logf("protected edit (%s): %v", edit.tool, a.lastWall.Round(10*time.Millisecond))
+	}
 
 	// The binary gone: Qwen Code runs the tool (a hook that cannot start
 	// does not block, as in Claude Code); Copilot CLI and rivumi's
