@@ -549,9 +549,30 @@ func (p *walker) stdinCode(f *frame, seg *Segment, lang string) {
 			if r.Op == "<" && r.childTo > r.childFrom {
 				p.substOutputCode(f, seg, r.childFrom, r.childTo) // sh < <(echo …)
 			}
+			if r.Op == "<" && r.Target.abs != "" {
+				p.writtenStdin(f, seg, lang, r.Target.abs) // echo 'rm -rf /' > x.sh; sh < x.sh
+			}
 		}
 	default:
 		seg.tag(TagInteractive)
+	}
+}
+
+// writtenStdin grades a file written earlier on the line that a shell, an
+// interpreter or a remote shell (lang "remote") reads as its code on stdin.
+func (p *walker) writtenStdin(f *frame, seg *Segment, lang, abs string) {
+	text, ok := p.written[abs]
+	if !ok {
+		text, ok = p.written[p.origin(abs)]
+	}
+	switch {
+	case !ok:
+	case lang == "shell":
+		p.script(f, text, seg.Index, KindStdin, false)
+	case lang == "remote":
+		p.script(f, text, seg.Index, KindRemote, false)
+	default:
+		p.opaque(f, seg, lang, text, false)
 	}
 }
 
