@@ -123,7 +123,7 @@ func newMoreAgent(t *testing.T, name, key, exe string) (*e2eAgent, *chatMock) {
 	case "opencode":
 		write(".config/opencode/opencode.json", fmt.Sprintf(`{"$schema": "https://opencode.ai/config.json",
   "provider": {"mock": {"npm": "@ai-sdk/openai-compatible", "name": "Mock", "options": {"baseURL": %q, "apiKey": "sk-x"},
-    "models": {"mock-model": {"name": "Mock", "tool_call": true}}}},
+    "models": {"mock-model": {"name": "Mock", "tool_call": true}, "gpt-5": {"name": "Mock GPT", "tool_call": true}}}},
   "model": "mock/mock-model", "autoupdate": false, "share": "disabled"}`, m.url+"/v1"))
 	case "pi":
 		write(".pi/agent/models.json", fmt.Sprintf(`{"providers": {"mock": {"baseUrl": %q, "api": "openai-completions", "apiKey": "sk-x",
@@ -255,6 +255,24 @@ func e2eMore(t *testing.T, a *e2eAgent, m *chatMock) {
 			t.Errorf("protected edit: rivumi's answers %v, want deny", calls[n:])
 		}
 		t.Logf("protected edit (%s): %v", edit.tool, a.lastWall.Round(10*time.Millisecond))
+	}
+
+	// opencode offers GPT models apply_patch instead of edit and write:
+	// a patch that adds ~/.bashrc is denied, and the file absent.
+	if a.name == "opencode" {
+		n = a.calls()
+		m.set("apply_patch", map[string]any{"patchText": "*** Begin Patch\n*** Add File: " + filepath.Join(a.home, ".bashrc") + "\n+touch PATCH-RAN\n*** End Patch"})
+		a.run(nil, "run", "--format", "json", "--model", "mock/gpt-5", "do it")
+		if !m.called("apply_patch") {
+			t.Errorf("apply_patch: opencode did not offer it to a GPT model: %v", m.summary())
+		}
+		if _, err := os.Stat(filepath.Join(a.home, ".bashrc")); err == nil {
+			t.Errorf("apply_patch: ~/.bashrc was written")
+		}
+		if calls := a.auditAnswers(); len(calls) <= n || calls[len(calls)-1]["answer"] != "deny" {
+			t.Errorf("apply_patch: rivumi's answers %v, want deny", calls[n:])
+		}
+		t.Logf("apply_patch of ~/.bashrc: %v", a.lastWall.Round(10*time.Millisecond))
 	}
 
 	// The binary gone: Qwen Code runs the tool (a hook that cannot start
