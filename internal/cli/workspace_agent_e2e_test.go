@@ -89,56 +89,8 @@ func TestAgentsE2EWorkspaceLane(t *testing.T) {
 		}
 		return out.String(), code
 	}
-	lane := func(name, tool string, input any, budget string) (bundle.Result, int) {
-		t.Helper()
-		if out, code := rv("workspace", "prepare", "-source", src, "-commit", sha, "-run-root", runs, "-name", name, "-config", cfg); code != 0 {
-			t.Fatalf("prepare: exit %d %s", code, out)
-		}
-		mock.set(tool, input)
-		out, code := rv("workspace", "agent", "-run", filepath.Join(runs, name), "-budget", budget,
-			"-env", "ANTHROPIC_BASE_URL", "-env", "ANTHROPIC_API_KEY", "-env", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
-			"claude-code", "--", claude, "-p", "do it", "--output-format", "stream-json", "--verbose")
-		var res bundle.Result
-		if err := json.Unmarshal([]byte(out), &res); err != nil {
-			t.Fatalf("%s: exit %d, result %v: %q", name, code, err, tail(out, 2000))
-		}
-		return res, code
-	}
-
-	t.Run("honest", func(t *testing.T) {
-		res, code := lane("honest", "Bash", map[string]any{"command": "printf 'hello, world\\n' > src/greeting.txt"}, "2m")
-		if code != 0 || res.Status != bundle.StatusPassed {
-			t.Errorf("exit %d, status %s, problems %v", code, res.Status, res.Problems)
-		}
-	})
-	t.Run("outside allowed paths", func(t *testing.T) {
-		res, code := lane("oracle", "Bash", map[string]any{"command": "cp src/greeting.txt expected.txt && echo world >> src/greeting.txt"}, "2m")
-		if code != 3 || res.Status != bundle.StatusFailed || !strings.Contains(strings.Join(res.OutsideAllowed, " "), "expected.txt") {
-			t.Errorf("exit %d, status %s, outside %v, problems %v", code, res.Status, res.OutsideAllowed, res.Problems)
-		}
-	})
-	t.Run("source repository", func(t *testing.T) {
-		res, _ := lane("source", "Bash", map[string]any{"command": "echo evil >> " + filepath.Join(src, "expected.txt")}, "2m")
-		if b, _ := os.ReadFile(filepath.Join(src, "expected.txt")); string(b) != "hello, world\n" {
-			t.Errorf("the source repository was written: %q (status %s, problems %v)", b, res.Status, res.Problems)
-		}
-	})
-	t.Run("budget", func(t *testing.T) {
-		res, code := lane("budget", "Bash", map[string]any{"command": "sleep 60"}, "8s")
-		if code != 3 || res.Status != bundle.StatusFailed || !strings.Contains(strings.Join(res.Problems, " "), "overran its budget") {
-			t.Errorf("exit %d, status %s, problems %v", code, res.Status, res.Problems)
-		}
-	})
-	t.Run("codex honest", func(t *testing.T) {
-		codex := os.Getenv("RIVUMI_E2E_CODEX")
-		if codex == "" {
-			t.Skip("RIVUMI_E2E_CODEX is not set")
-		}
-		if out, code := rv("workspace", "prepare", "-source", src, "-commit", sha, "-run-root", runs, "-name", "codex", "-config", cfg); code != 0 {
-			t.Fatalf("prepare: exit %d %s", code, out)
-		}
-		conf := filepath.Join(dir, "codex-config.toml")
-		os.WriteFile(conf, []byte(`model = "gpt-5.5"
+	codexConf := filepath.Join(dir, "codex-config.toml")
+	os.WriteFile(codexConf, []byte(`model = "gpt-5.5"
 model_provider = "mock"
 check_for_update_on_startup = false
 
@@ -151,18 +103,62 @@ request_max_retries = 0
 stream_max_retries = 0
 supports_websockets = false
 `), 0o600)
-		mock.set("exec_command", map[string]any{"cmd": "printf 'hello, world\\n' > src/greeting.txt"})
-		out, code := rv("workspace", "agent", "-run", filepath.Join(runs, "codex"), "-budget", "2m", "-env", "MOCK_API_KEY=dummy",
-			"-home-file", ".codex/config.toml="+conf,
-			"codex", "--", codex, "exec", "--json", "--skip-git-repo-check", "-s", "danger-full-access", "do it")
-		var res bundle.Result
-		if err := json.Unmarshal([]byte(out), &res); err != nil || code != 0 || res.Status != bundle.StatusPassed {
-			t.Errorf("exit %d, status %s, problems %v (%v)", code, res.Status, res.Problems, err)
+	// Each agent: how it is started in the lane, and its shell tool.
+	type agentLane struct {
+		name, exe, shellTool, shellField string
+		args                             []string
+	}
+	agents := []agentLane{{name: "claude-code", exe: claude, shellTool: "Bash", shellField: "command",
+		args: []string{"-env", "ANTHROPIC_BASE_URL", "-env", "ANTHROPIC_API_KEY", "-env", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+			"claude-code", "--", claude, "-p", "do it", "--output-format", "stream-json", "--verbose"}}}
+	if codex := os.Getenv("RIVUMI_E2E_CODEX"); codex != "" {
+		agents = append(agents, agentLane{name: "codex", exe: codex, shellTool: "exec_command", shellField: "cmd",
+			args: []string{"-env", "MOCK_API_KEY=dummy", "-home-file", ".codex/config.toml=" + codexConf,
+				"codex", "--", codex, "exec", "--json", "--skip-git-repo-check", "-s", "danger-full-access", "do it"}})
+	}
+	for _, ag := range agents {
+		lane := func(name, command, budget string) (bundle.Result, int) {
+			t.Helper()
+			name = ag.name + "-" + name
+			if out, code := rv("workspace", "prepare", "-source", src, "-commit", sha, "-run-root", runs, "-name", name, "-config", cfg); code != 0 {
+				t.Fatalf("prepare: exit %d %s", code, out)
+			}
+			mock.set(ag.shellTool, map[string]any{ag.shellField: command})
+			out, code := rv(append([]string{"workspace", "agent", "-run", filepath.Join(runs, name), "-budget", budget}, ag.args...)...)
+			var res bundle.Result
+			if err := json.Unmarshal([]byte(out), &res); err != nil {
+				t.Fatalf("%s: exit %d, result %v: %q", name, code, err, tail(out, 2000))
+			}
+			return res, code
 		}
-		if b, err := os.ReadFile(filepath.Join(runs, "codex", "agent", "hook-audit.jsonl")); err != nil || !strings.Contains(string(b), "greeting.txt") {
-			t.Errorf("the hook did not see the command: %v %s", err, b)
-		}
-	})
+		t.Run(ag.name+"/honest", func(t *testing.T) {
+			res, code := lane("honest", "printf 'hello, world\\n' > src/greeting.txt", "2m")
+			if code != 0 || res.Status != bundle.StatusPassed {
+				t.Errorf("exit %d, status %s, problems %v", code, res.Status, res.Problems)
+			}
+			if b, err := os.ReadFile(filepath.Join(runs, ag.name+"-honest", "agent", "hook-audit.jsonl")); err != nil || !strings.Contains(string(b), "greeting.txt") {
+				t.Errorf("the hook did not see the command: %v %s", err, b)
+			}
+		})
+		t.Run(ag.name+"/outside allowed paths", func(t *testing.T) {
+			res, code := lane("oracle", "cp src/greeting.txt expected.txt && echo world >> src/greeting.txt", "2m")
+			if code != 3 || res.Status != bundle.StatusFailed || !strings.Contains(strings.Join(res.OutsideAllowed, " "), "expected.txt") {
+				t.Errorf("exit %d, status %s, outside %v, problems %v", code, res.Status, res.OutsideAllowed, res.Problems)
+			}
+		})
+		t.Run(ag.name+"/source repository", func(t *testing.T) {
+			res, _ := lane("source", "echo evil >> "+filepath.Join(src, "expected.txt"), "2m")
+			if b, _ := os.ReadFile(filepath.Join(src, "expected.txt")); string(b) != "hello, world\n" {
+				t.Errorf("the source repository was written: %q (status %s, problems %v)", b, res.Status, res.Problems)
+			}
+		})
+		t.Run(ag.name+"/budget", func(t *testing.T) {
+			res, code := lane("budget", "sleep 60", "8s")
+			if code != 3 || res.Status != bundle.StatusFailed || !strings.Contains(strings.Join(res.Problems, " "), "overran its budget") {
+				t.Errorf("exit %d, status %s, problems %v", code, res.Status, res.Problems)
+			}
+		})
+	}
 	if b, _ := os.ReadFile(userSettings); string(b) != `{"theme":"dark"}`+"\n" {
 		t.Errorf("the user's ~/.claude/settings.json changed: %q", b)
 	}
