@@ -76,8 +76,8 @@ and the verdict. The project's standing grants apply as in 'policy eval'
 	"workspace finish": {examples: []string{`rivumi workspace finish -run /tmp/runs/fix-1 -verify`}},
 	"workspace agent": {examples: []string{`rivumi workspace agent -run /tmp/runs/fix-1 -budget 20m -env ANTHROPIC_API_KEY claude-code -- claude -p "fix the failing test"`,
 		`rivumi workspace agent -run /tmp/runs/fix-1 -home-file .codex/config.toml=$HOME/.codex/config.toml codex -- codex exec "fix the failing test"`}},
-	"audit report":     {examples: []string{`rivumi audit report`, `rivumi audit report --html report.html ~/.local/state/rivumi/audit.jsonl`}},
-	"hook <agent>":     {examples: []string{`echo '{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}' | rivumi hook %s`}},
+	"audit report": {examples: []string{`rivumi audit report`, `rivumi audit report --html report.html ~/.local/state/rivumi/audit.jsonl`}},
+	"hook <agent>": {examples: []string{`echo '{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}' | rivumi hook %s`}},
 }
 
 // helpFor returns the help of a command path.
