@@ -1,8 +1,8 @@
 package hook
 
 import (
+	"github.com/rivumi/rivumi/internal/lazyre"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 )
@@ -97,7 +97,7 @@ func registerPiLike(agent Agent, dirVar, configDir, cannotAsk string) {
 }
 
 // piSpaces are the Unicode spaces pi reads as a plain space in a path.
-var piSpaces = regexp.MustCompile("[\u00a0\u2000-\u200a\u202f\u205f\u3000]")
+var piSpaces = lazyre.New("[\u00a0\u2000-\u200a\u202f\u205f\u3000]")
 
 // piPaths rewrites the path of a file tool as pi reads it: without a
 // leading "@", Unicode spaces as plain ones ("~" is expanded by the path
@@ -107,7 +107,7 @@ func piPaths(tool string, in map[string]any) {
 		return
 	}
 	if p, ok := in["path"].(string); ok {
-		in["path"] = piSpaces.ReplaceAllString(strings.TrimPrefix(p, "@"), " ")
+		in["path"] = piSpaces().ReplaceAllString(strings.TrimPrefix(p, "@"), " ")
 	}
 }
 
