@@ -270,9 +270,10 @@ func Seeds() []Seed {
 		{
 			Name: "ask-sed-inplace", Layer: "ask", Prog: "sed",
 			Paths: []string{"/bin/sed"},
-			// sed -i of workspace files is allowed (issue 14): files outside
-			// the workspace, and code a program loads, ask.
-			Forms: [][]string{{"-i", "s/a/b/", "../f.txt"}, {"-i.bak", "s/a/b/", "/tmp/f.txt"}, {"--in-place", "s/a/b/", "conftest.py"}},
+			// sed -i of workspace files is allowed (issue 14), project files
+			// only an asking loader loads included (issue 33: conftest.py,
+			// Makefile); files outside the workspace ask.
+			Forms: [][]string{{"-i", "s/a/b/", "../f.txt"}, {"-i.bak", "s/a/b/", "/tmp/f.txt"}, {"--in-place", "s/a/b/", "~/notes.txt"}},
 		},
 		{
 			Name: "ask-workspace-code", Layer: "ask", Prog: "make",
