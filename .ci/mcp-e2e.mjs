@@ -107,7 +107,9 @@ const env = { ...process.env };
 
 // streamable HTTP on loopback
 {
-  const server = spawn(process.env.RIVUMI, ['mcp', '-run', process.env.RUN_HTTP, '-sandbox', 'none', '-http', '127.0.0.1:0'], { env, stdio: ['ignore', 'inherit', 'pipe'] });
+  // -http needs a bearer token: rivumi mcp makes the file (mode 0600) when it is missing.
+  const tokenFile = process.env.RUN_HTTP + '.token';
+  const server = spawn(process.env.RIVUMI, ['mcp', '-run', process.env.RUN_HTTP, '-sandbox', 'none', '-http', '127.0.0.1:0', '-token-file', tokenFile], { env, stdio: ['ignore', 'inherit', 'pipe'] });
   const url = await new Promise((resolve, reject) => {
     let buf = '';
     const timer = setTimeout(() => reject(new Error('no listening line from rivumi mcp: ' + buf)), 30000);
@@ -120,7 +122,8 @@ const env = { ...process.env };
   });
   const answers = { next: [], asked: [] };
   const client = newClient(answers);
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  const token = (await import('node:fs')).readFileSync(tokenFile, 'utf8').trim();
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
   await walkThrough(client, process.env.RUN_HTTP, answers, 'http');
   await client.close();
   server.kill('SIGTERM');
