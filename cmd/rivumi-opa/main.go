@@ -19,6 +19,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
+	"strings"
 
 	"github.com/open-policy-agent/opa/cmd"
 	"github.com/spf13/cobra"
@@ -36,6 +38,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, "rivumi-opa:", err)
 		os.Exit(1)
 	}
+	if err := addVersion(root, rivumiVersion(version, debug.ReadBuildInfo)); err != nil {
+		fmt.Fprintln(os.Stderr, "rivumi-opa:", err)
+		os.Exit(1)
+	}
 	if err := root.Execute(); err != nil {
 		var e *cmd.ExitError
 		if errors.As(err, &e) {
@@ -43,6 +49,51 @@ func main() {
 		}
 		os.Exit(1)
 	}
+}
+
+// version is the release's tag, stamped at link time by scripts/release
+// (-ldflags "-X main.version=v1.2.3"); empty in any other build.
+var version string
+
+// addVersion makes `version` print "rivumi-opa V" before OPA's own
+// version lines, so a replica tells which rivumi it runs.
+func addVersion(root *cobra.Command, v string) error {
+	c, _, err := root.Find([]string{"version"})
+	if err != nil || c == root || c.RunE == nil {
+		return errors.New("no version command")
+	}
+	opa := c.RunE
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		fmt.Fprintln(cmd.OutOrStdout(), "rivumi-opa "+v)
+		return opa(cmd, args)
+	}
+	return nil
+}
+
+// rivumiVersion is the stamped release version, else the module version
+// Go recorded ("(devel)" in a work tree), with the VCS revision when the
+// build recorded one and the version does not already name it.
+func rivumiVersion(stamped string, read func() (*debug.BuildInfo, bool)) string {
+	v := stamped
+	bi, ok := read()
+	if !ok {
+		if v == "" {
+			v = "(unknown)"
+		}
+		return v
+	}
+	if v == "" {
+		v = bi.Main.Version
+	}
+	if v == "" {
+		v = "(devel)"
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 && !strings.Contains(v, s.Value[:7]) {
+			v += " (" + s.Value[:12] + ")"
+		}
+	}
+	return v
 }
 
 // DefaultAddr is where `rivumi-opa run` listens without --addr.

@@ -14,7 +14,12 @@ import (
 	"github.com/rivumi/rivumi/internal/cli"
 )
 
+// version is the release's tag, stamped at link time by scripts/release
+// (-ldflags "-X main.version=v1.2.3"); empty in any other build.
+var version string
+
 func main() {
+	cli.ReleaseVersion = version
 	// When rivumi re-executes itself as a Landlock-sandboxed child, this
 	// applies the sandbox and execs the target; it never returns then.
 	harness.MaybeRunSandboxChild()
