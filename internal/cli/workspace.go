@@ -286,21 +286,8 @@ func workspaceFinish(ctx context.Context, stdio Stdio, args []string) error {
 		if err != nil {
 			return exitf(ExitError, "workspace finish: %v", err)
 		}
-		ts, err := tools.New(tools.Config{Workspace: w, Harness: harness.Config{Sandbox: mode}, SessionKind: tools.SessionCLI})
-		if err != nil {
-			return exitf(ExitError, "%v", err)
-		}
-		defer ts.Close()
-		for _, c := range w.Request().Checks {
-			res, err := ts.Call(ctx, tools.ToolRunCheck, json.RawMessage(fmt.Sprintf(`{"name":%q}`, c.Name)))
-			if err != nil {
-				return exitf(ExitError, "workspace finish: %v", err)
-			}
-			status := "passed"
-			if !res.OK {
-				status = res.Error
-			}
-			fmt.Fprintf(stdio.Err, "rivumi: check %s: %s\n", c.Name, status)
+		if err := runChecks(ctx, w, mode, stdio.Err); err != nil {
+			return exitf(ExitError, "workspace finish: %v", err)
 		}
 	}
 	res, err := w.Finish(ctx, *reason)
@@ -312,12 +299,39 @@ func workspaceFinish(ctx context.Context, stdio Stdio, args []string) error {
 	if err != nil {
 		return exitf(ExitError, "%v", err)
 	}
+	return printResult(stdio, w, res.Status)
+}
+
+// runChecks runs every configured check of w through the workspace tools
+// (one CLI session), saying on errOut how each ended.
+func runChecks(ctx context.Context, w *workspace.Workspace, mode harness.Sandbox, errOut io.Writer) error {
+	ts, err := tools.New(tools.Config{Workspace: w, Harness: harness.Config{Sandbox: mode}, SessionKind: tools.SessionCLI})
+	if err != nil {
+		return err
+	}
+	defer ts.Close()
+	for _, c := range w.Request().Checks {
+		res, err := ts.Call(ctx, tools.ToolRunCheck, json.RawMessage(fmt.Sprintf(`{"name":%q}`, c.Name)))
+		if err != nil {
+			return err
+		}
+		status := "passed"
+		if !res.OK {
+			status = res.Error
+		}
+		fmt.Fprintf(errOut, "rivumi: check %s: %s\n", c.Name, status)
+	}
+	return nil
+}
+
+// printResult prints result.json and exits 3 when the status is failed.
+func printResult(stdio Stdio, w *workspace.Workspace, status string) error {
 	b, err := os.ReadFile(w.Bundle().File(bundle.ResultFile))
 	if err != nil {
 		return err
 	}
 	stdio.Out.Write(b)
-	if res.Status == bundle.StatusFailed {
+	if status == bundle.StatusFailed {
 		return exitCode(ExitTestFailed)
 	}
 	return nil

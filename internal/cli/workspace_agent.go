@@ -19,7 +19,6 @@ import (
 	"github.com/rivumi/rivumi/workspace"
 	"github.com/rivumi/rivumi/workspace/agentrun"
 	"github.com/rivumi/rivumi/workspace/bundle"
-	"github.com/rivumi/rivumi/workspace/tools"
 )
 
 func init() {
@@ -153,25 +152,7 @@ func workspaceAgent(ctx context.Context, stdio Stdio, args []string) error {
 		}
 		roDirs = append(roDirs, a)
 	}
-	checks := func(ctx context.Context) error {
-		ts, err := tools.New(tools.Config{Workspace: w, Harness: harness.Config{Sandbox: mode}, SessionKind: tools.SessionCLI})
-		if err != nil {
-			return err
-		}
-		defer ts.Close()
-		for _, c := range w.Request().Checks {
-			res, err := ts.Call(ctx, tools.ToolRunCheck, json.RawMessage(fmt.Sprintf(`{"name":%q}`, c.Name)))
-			if err != nil {
-				return err
-			}
-			status := "passed"
-			if !res.OK {
-				status = res.Error
-			}
-			fmt.Fprintf(stdio.Err, "rivumi: check %s: %s\n", c.Name, status)
-		}
-		return nil
-	}
+	checks := func(ctx context.Context) error { return runChecks(ctx, w, mode, stdio.Err) }
 	install := func(ctx context.Context, home, auditPath string) error {
 		cmd := exec.CommandContext(ctx, self, "hook", "install", string(agent), "--user", "--binary", self, "--",
 			"--audit", auditPath, "--socket", "none", "--workspace", w.Dir())
@@ -214,15 +195,7 @@ func workspaceAgent(ctx context.Context, stdio Stdio, args []string) error {
 	if err != nil {
 		return exitf(ExitError, "%v", err)
 	}
-	b, err := os.ReadFile(w.Bundle().File(bundle.ResultFile))
-	if err != nil {
-		return err
-	}
-	stdio.Out.Write(b)
-	if o.Result.Status == bundle.StatusFailed {
-		return exitCode(ExitTestFailed)
-	}
-	return nil
+	return printResult(stdio, w, o.Result.Status)
 }
 
 func mustJSON(v any) json.RawMessage {
