@@ -12,9 +12,7 @@ import (
 	"time"
 
 	"github.com/rivumi/rivumi/audit"
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/execgate"
-	"github.com/rivumi/rivumi/harness"
 )
 
 // The exec gate against the ways an approved command starts programs its
@@ -96,22 +94,10 @@ func TestGateScenariosInAJail(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			grants := filepath.Join(ws, "grants.json")
-			store, err := harness.LoadGrants(grants)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := store.Add(engine.Grant{Prefix: []string{"make"}, Rules: []string{"exec.workspace-code"}}); err != nil {
-				t.Fatal(err)
-			}
-			jail := func(args ...string) (int, string) {
+			grants := grantMake(t, ws)
+			runJailed := func(args ...string) (int, string) {
 				resetHome(t, home)
-				tmp := filepath.Join(root, "tmp")
-				os.MkdirAll(tmp, 0o700)
-				cmd := exec.Command(bwrap, append([]string{"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-					"--unshare-pid", "--die-with-parent", "--bind", root, root,
-					"--setenv", "HOME", home, "--setenv", "TMPDIR", tmp, "--setenv", execEnv, "1",
-					"--", self}, args...)...)
+				cmd := jail(bwrap, root, home, nil, append([]string{self}, args...)...)
 				var out bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &out, &out
 				cmd.WaitDelay = 5 * time.Second
@@ -126,12 +112,12 @@ func TestGateScenariosInAJail(t *testing.T) {
 			common := []string{"run", "--headless", "--timeout", "60s", "--audit", log, "--grants", grants, "-C", ws}
 
 			// Without the gate, the scenario deletes the home.
-			code, out := jail(append(common, "--sandbox", "none", "--", "make", "-s")...)
+			code, out := runJailed(append(common, "--sandbox", "none", "--", "make", "-s")...)
 			if _, err := os.Stat(filepath.Join(home, "marker")); err == nil {
 				t.Fatalf("ungated (exit %d) the home survived: the scenario does not reach rm\n%s", code, out)
 			}
 
-			code, out = jail(append(common, "--sandbox", "landlock", "--gate", "deny", "--", "make", "-s")...)
+			code, out = runJailed(append(common, "--sandbox", "landlock", "--gate", "deny", "--", "make", "-s")...)
 			if code == ExitNoSandbox {
 				t.Skip(out)
 			}
@@ -173,6 +159,18 @@ func systemPython() string {
 		}
 	}
 	return ""
+}
+
+// jail is argv in a bubblewrap jail whose root is read-only but for root
+// (writable), with HOME=home, TMPDIR in root and this test binary acting
+// as rivumi (execEnv); extra are more bwrap options.
+func jail(bwrap, root, home string, extra []string, argv ...string) *exec.Cmd {
+	tmp := filepath.Join(root, "tmp")
+	os.MkdirAll(tmp, 0o700)
+	args := []string{"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--die-with-parent",
+		"--bind", root, root, "--setenv", "HOME", home, "--setenv", "TMPDIR", tmp, "--setenv", execEnv, "1"}
+	args = append(append(args, extra...), "--")
+	return exec.Command(bwrap, append(args, argv...)...)
 }
 
 // resetHome makes home hold one marker file.
@@ -267,11 +265,7 @@ func TestHookGateWrapInAJail(t *testing.T) {
 	if ans.HookSpecificOutput.PermissionDecision != "ask" || !strings.Contains(cmdline, " run --gate deny ") {
 		t.Fatalf("answer %s", out.String())
 	}
-	tmp := filepath.Join(root, "tmp")
-	os.MkdirAll(tmp, 0o700)
-	cmd := exec.Command(bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--die-with-parent",
-		"--bind", root, root, "--chdir", ws, "--setenv", "HOME", home, "--setenv", "TMPDIR", tmp,
-		"--setenv", "XDG_STATE_HOME", state, "--setenv", execEnv, "1", "--", "/bin/sh", "-c", cmdline)
+	cmd := jail(bwrap, root, home, []string{"--chdir", ws, "--setenv", "XDG_STATE_HOME", state}, "/bin/sh", "-c", cmdline)
 	var runOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &runOut, &runOut
 	err = cmd.Run()

@@ -35,14 +35,7 @@ func TestRunGateStopsAFloorRecipe(t *testing.T) {
 	keep := filepath.Join(dir, "keep")
 	os.Mkdir(keep, 0o755)
 	os.WriteFile(filepath.Join(dir, "Makefile"), []byte("all:\n\trm -rf keep ~\n"), 0o644)
-	grants := filepath.Join(dir, "grants.json")
-	store, err := harness.LoadGrants(grants)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.Add(engine.Grant{Prefix: []string{"make"}, Rules: []string{"exec.workspace-code"}}); err != nil {
-		t.Fatal(err)
-	}
+	grants := grantMake(t, dir)
 	log := filepath.Join(dir, "audit.jsonl")
 	var stderr bytes.Buffer
 	code := Main(context.Background(), []string{"run", "--gate", "deny", "--sandbox", "landlock", "--headless",
@@ -95,14 +88,7 @@ func TestRunGateSupervisorKilledEndsTheTree(t *testing.T) {
 	token := "gate-lifeline-" + strconv.Itoa(os.Getpid())
 	ticks := filepath.Join(dir, "ticks")
 	os.WriteFile(filepath.Join(dir, "Makefile"), []byte("all:\n\t@: "+token+"; while :; do /bin/echo x >> ticks; sleep 0.05; done\n"), 0o644)
-	grants := filepath.Join(dir, "grants.json")
-	store, err := harness.LoadGrants(grants)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.Add(engine.Grant{Prefix: []string{"make"}, Rules: []string{"exec.workspace-code"}}); err != nil {
-		t.Fatal(err)
-	}
+	grants := grantMake(t, dir)
 	cmd := exec.Command(self, "run", "--gate", "deny", "--sandbox", "landlock", "--headless", "--timeout", "2m",
 		"--audit", filepath.Join(dir, "audit.jsonl"), "--grants", grants, "-C", dir, "--", "make")
 	cmd.Env = append(os.Environ(), execEnv+"=1")
@@ -155,4 +141,20 @@ func processesWith(s string) []int {
 		}
 	}
 	return pids
+}
+
+// grantMake writes a grants file in dir that grants `make` its ask for
+// running workspace code (running the project's code was consented to),
+// and returns its path.
+func grantMake(t *testing.T, dir string) string {
+	t.Helper()
+	grants := filepath.Join(dir, "grants.json")
+	store, err := harness.LoadGrants(grants)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Add(engine.Grant{Prefix: []string{"make"}, Rules: []string{"exec.workspace-code"}}); err != nil {
+		t.Fatal(err)
+	}
+	return grants
 }
