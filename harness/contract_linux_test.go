@@ -343,3 +343,53 @@ func TestSandboxRequestReadOnlyInsideWorkspace(t *testing.T) {
 		}
 	})
 }
+
+// Config.CacheDir: the caches point into it, a sandboxed command writes it,
+// and what one run leaves there the next run finds (a warm build); a cache
+// directory that is a symbolic link or someone else's is refused.
+func TestSandboxCacheDirPersists(t *testing.T) {
+	for _, sb := range []harness.Sandbox{harness.SandboxBwrap, harness.SandboxLandlock} {
+		t.Run(string(sb), func(t *testing.T) {
+			cache := filepath.Join(t.TempDir(), "project-cache")
+			h, ws := sandboxed(t, sb, harness.Config{CacheDir: cache})
+			run := func(script string) string {
+				t.Helper()
+				res, err := h.Run(context.Background(), harness.Request{Argv: []string{"/bin/sh", "-c", script}, Dir: ws, Timeout: 20 * time.Second})
+				if err != nil || !res.Ran || res.ExitCode != 0 {
+					t.Fatalf("%v %s %s", err, res.Refusal, res.Stderr.String())
+				}
+				return res.Stdout.String()
+			}
+			got := run(`echo "$GOCACHE $XDG_CACHE_HOME $PIP_CACHE_DIR $npm_config_cache"; mkdir -p "$GOCACHE" && echo warm > "$GOCACHE/entry"`)
+			want := cache + "/go-build " + cache + " " + cache + "/pip " + cache + "/npm\n"
+			if got != want {
+				t.Errorf("cache variables %q, want %q", got, want)
+			}
+			if got := run(`cat "$GOCACHE/entry"`); got != "warm\n" {
+				t.Errorf("the second run read %q from the cache, want what the first wrote", got)
+			}
+			if fi, err := os.Stat(cache); err != nil || fi.Mode().Perm() != 0o700 {
+				t.Errorf("cache directory: %v %v, want mode 0700", fi, err)
+			}
+		})
+	}
+	t.Run("refused", func(t *testing.T) {
+		dir := t.TempDir()
+		link := filepath.Join(dir, "link")
+		if err := os.Symlink(t.TempDir(), link); err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(dir, "file")
+		os.WriteFile(file, nil, 0o600)
+		for _, c := range []string{link, file} {
+			h, ws := sandboxed(t, harness.SandboxLandlock, harness.Config{CacheDir: c})
+			res, err := h.Run(context.Background(), harness.Request{Argv: []string{"/bin/true"}, Dir: ws, Timeout: 20 * time.Second})
+			if err == nil && res.Ran {
+				t.Errorf("cache directory %s accepted", c)
+			}
+		}
+		if _, err := harness.New(harness.Config{Grader: &fakeGrader{}, CacheDir: "rel"}); err == nil {
+			t.Error("a relative cache directory accepted")
+		}
+	})
+}

@@ -29,7 +29,9 @@
 //     GIT_CONFIG_NOSYSTEM=1). TMPDIR, HOME (unless [Config.KeepHome]),
 //     XDG_CACHE_HOME, XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_STATE_HOME,
 //     PIP_CACHE_DIR, npm_config_cache and GOCACHE point into a fresh 0700
-//     run directory, removed afterwards unless [Config.KeepRunDir].
+//     run directory, removed afterwards unless [Config.KeepRunDir]; the
+//     caches into [Config.CacheDir] instead when it is set (kept per
+//     project, so a later run builds warm).
 //     GOMODCACHE is not moved (set KeepHome or allow GOPATH/GOMODCACHE to
 //     share a module cache).
 //   - A new session, hence a new process group (pgid == pid) with no

@@ -116,6 +116,15 @@ type Config struct {
 	// lie in a hidden directory (an external agent's throwaway home in
 	// the workspace's run directory). Absolute paths.
 	Writable []string
+	// CacheDir, when set, holds the command's caches instead of the run
+	// directory: XDG_CACHE_HOME, GOCACHE, PIP_CACHE_DIR and
+	// npm_config_cache point into it, and a sandboxed command may write
+	// it. It outlives the run, so a later run builds warm. A command
+	// writes it, so it must belong to one trust domain (a caller gives one
+	// per project, never a cache the host's own tools read). A clean
+	// absolute path; created 0700 when missing; a run fails when it is a
+	// symbolic link, not a directory, or not owned by this user.
+	CacheDir string
 }
 
 // Request is one command to run.
@@ -285,6 +294,9 @@ func New(cfg Config) (*Harness, error) {
 		if !ok || name == "" || strings.ContainsAny(name, "\x00") || matchAny(neverPass, envKey(name)) {
 			return nil, fmt.Errorf("harness: extra environment %q: want NAME=VALUE, and never a variable that carries code", name)
 		}
+	}
+	if cfg.CacheDir != "" {
+		cfg.Writable = append(slices.Clone(cfg.Writable), cfg.CacheDir)
 	}
 	for _, d := range cfg.Writable {
 		if !filepath.IsAbs(d) || filepath.Clean(d) != d || d == string(filepath.Separator) {
@@ -571,6 +583,12 @@ func (h *Harness) execute(ctx context.Context, res *Result, req Request, prog pr
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			return fmt.Errorf("harness: run directory: %w", err)
 		}
+	}
+	if h.cfg.CacheDir != "" {
+		if err := ensureCacheDir(h.cfg.CacheDir); err != nil {
+			return err
+		}
+		rd.cache = h.cfg.CacheDir
 	}
 	env := buildEnv(h.cfg.BaseEnv, h.cfg.EnvAllow, h.cfg.KeepHome, rd, h.cfg.ExtraEnv...)
 	env = setEnv(env, "PATH", pathEnv)
