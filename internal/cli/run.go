@@ -59,6 +59,14 @@ its exec with its real argv (Linux, seccomp user notification; the landlock
 sandbox): an approved "make test" whose recipe runs "rm -rf ~" is stopped
 at that exec. The exec tree is in the audit entry ("execs").
 
+The command's caches (XDG_CACHE_HOME, GOCACHE, pip's and npm's) are kept
+per project (--cache project, the default), so a second "go test" builds
+warm; the project's own sandboxed commands are the only ones that write or
+read them. HOME and TMPDIR are fresh for every run. Go's module cache lies
+under your home, which the sandbox hides: share it read-only with
+  GOMODCACHE=$(go env GOMODCACHE) rivumi run --env GOMODCACHE \
+    --read-only "$(go env GOMODCACHE)" -- go test ./...
+
 Flags:
 `
 
@@ -73,6 +81,7 @@ func runRun(ctx context.Context, stdio Stdio, args []string) error {
 	allowNet := fs.Bool("allow-network", false, "let a sandboxed command use the network")
 	gateFlag := fs.String("gate", "off", "grade every program the command starts at its exec (Linux, with landlock): off, floor (refuse what the critical floor denies), deny (refuse what the policy denies) or ask (refuse all but what it allows)")
 	dir := fs.String("C", "", "run in `DIR` instead of the current directory")
+	cache := fs.String("cache", "project", "where the command's caches (XDG_CACHE_HOME, GOCACHE, pip's, npm's) live: project (kept per project in $XDG_CACHE_HOME/rivumi/projects/<sha256 of the project root>, so the next run builds warm), fresh (a new empty one, removed after the run) or an absolute `DIR` of your own")
 	var passEnv, readOnly stringList
 	fs.Var(&passEnv, "env", "also pass the variable `NAME` from this environment (repeatable; names that hold secrets or code, *TOKEN*, LD_*, GIT_*, …, are refused)")
 	fs.Var(&readOnly, "read-only", "let a sandboxed command read `DIR` although the sandbox hides it (under a home or /tmp: a module cache, say); repeatable")
@@ -125,6 +134,19 @@ func runRun(ctx context.Context, stdio Stdio, args []string) error {
 	if err != nil {
 		return exitf(ExitError, "run: %v", err)
 	}
+	var cacheDir string
+	switch *cache {
+	case "project":
+		if cacheDir, err = harness.DefaultCacheDir(root); err != nil {
+			return exitf(ExitError, "run: --cache: %v", err)
+		}
+	case "fresh":
+	default:
+		if !filepath.IsAbs(*cache) {
+			return exitf(ExitError, "run: --cache %q: want project, fresh or an absolute directory", *cache)
+		}
+		cacheDir = filepath.Clean(*cache)
+	}
 	store, err := openGrants(*grantsFile, root)
 	if err != nil {
 		return exitf(ExitError, "run: %v", err)
@@ -157,7 +179,7 @@ func runRun(ctx context.Context, stdio Stdio, args []string) error {
 	h, err := harness.New(harness.Config{
 		Grader: grader, Approver: approver, Audit: log, AuditSource: "cli", Grants: store,
 		Workspace: root, Sandbox: mode, AllowNetwork: *allowNet, Gate: gateMode,
-		EnvAllow: envAllow, ReadOnly: roDirs,
+		EnvAllow: envAllow, ReadOnly: roDirs, CacheDir: cacheDir,
 	})
 	var unavailable *harness.SandboxUnavailableError
 	if errors.As(err, &unavailable) {

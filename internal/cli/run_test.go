@@ -178,3 +178,35 @@ func TestRunPassEnv(t *testing.T) {
 		t.Errorf("environment:\n%s", out.String())
 	}
 }
+
+// The default --cache project keeps one cache per project under
+// $XDG_CACHE_HOME/rivumi/projects: a second run of the same project finds
+// what the first left; another project's run does not.
+func TestRunCacheProject(t *testing.T) {
+	useFakeGrader(t)
+	xdg := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", xdg)
+	dir := t.TempDir()
+	for _, p := range []string{"a/.git", "b/.git"} {
+		if err := os.MkdirAll(filepath.Join(dir, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(project, script string) (string, int) {
+		var out, stderr bytes.Buffer
+		code := Main(context.Background(), []string{"run", "--sandbox", "none", "--audit", filepath.Join(dir, "audit"),
+			"--grants", filepath.Join(dir, "g"), "-C", filepath.Join(dir, project), "--", "sh", "-c", script},
+			Stdio{In: strings.NewReader(""), Out: &out, Err: &stderr})
+		return out.String(), code
+	}
+	out, code := run("a", `mkdir -p "$GOCACHE" && echo warm > "$GOCACHE/entry" && echo "$GOCACHE"`)
+	if code != 0 || !strings.HasPrefix(out, filepath.Join(xdg, "rivumi", "projects")+"/") {
+		t.Fatalf("exit %d, GOCACHE %q: want it under $XDG_CACHE_HOME/rivumi/projects", code, out)
+	}
+	if out, code := run("a", `cat "$GOCACHE/entry"`); code != 0 || out != "warm\n" {
+		t.Errorf("the project's second run read %q (exit %d), want what the first left", out, code)
+	}
+	if out, _ := run("b", `cat "$GOCACHE/entry" 2>/dev/null`); out != "" {
+		t.Errorf("another project read %q from the first project's cache", out)
+	}
+}
