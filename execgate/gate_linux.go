@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -18,7 +19,11 @@ import (
 )
 
 // Available reports whether this kernel and architecture can run the gate.
-func Available() error {
+func Available() error { return available() }
+
+// available probes once per process: nothing in a process's life removes a
+// seccomp filter it is under.
+var available = sync.OnceValue(func() error {
 	if runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
 		return fmt.Errorf("the exec gate is not built for %s", runtime.GOARCH)
 	}
@@ -26,7 +31,40 @@ func Available() error {
 	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_GET_ACTION_AVAIL, 0, uintptr(unsafe.Pointer(&act))); errno != 0 {
 		return fmt.Errorf("the kernel has no seccomp user notification: %w", errno)
 	}
-	return nil
+	return probeListener()
+})
+
+// probeListener installs a filter that allows everything, asking for a
+// listener, on a thread of its own that then exits (a goroutine that ends
+// locked to its thread takes the thread, and its filter, with it). The
+// kernel refuses a second listener in one filter chain (EBUSY): a process
+// already under a gate — a test suite run through `rivumi run --gate` —
+// cannot start a gate of its own, and says so here instead of at the
+// first run.
+func probeListener() error {
+	errc := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread exits with the goroutine
+		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+			errc <- fmt.Errorf("exec gate probe: no_new_privs: %w", err)
+			return
+		}
+		prog := []unix.SockFilter{{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_ALLOW}}
+		fprog := unix.SockFprog{Len: 1, Filter: &prog[0]}
+		fd, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_NEW_LISTENER,
+			uintptr(unsafe.Pointer(&fprog)))
+		runtime.KeepAlive(prog)
+		switch errno {
+		case 0:
+			unix.Close(int(fd))
+			errc <- nil
+		case unix.EBUSY:
+			errc <- errors.New("this process already runs under a seccomp listener (inside a gated run?): the kernel allows one per process tree, so no gate can start here")
+		default:
+			errc <- fmt.Errorf("exec gate probe: %w", errno)
+		}
+	}()
+	return <-errc
 }
 
 // InstallFilter installs, on the calling thread (which must be locked to

@@ -211,3 +211,34 @@ func BenchmarkServe(b *testing.B) {
 		b.ReportMetric(float64(took[len(took)*99/100].Nanoseconds())/1e3, "µs/exec-p99")
 	}
 }
+
+// Inside a gated tree no second gate can start (the kernel allows one
+// listener per filter chain): Available says so, naming the cause, so a
+// test suite run through `rivumi run --gate` skips its own gate tests
+// instead of failing at the first run. Outside, it is available.
+func TestAvailableInsideAGate(t *testing.T) {
+	if out := os.Getenv("EXECGATE_NESTED_PROBE"); out != "" {
+		msg := "available"
+		if err := execgate.Available(); err != nil {
+			msg = err.Error()
+		}
+		os.WriteFile(out, []byte(msg), 0o644)
+		return
+	}
+	if err := execgate.Available(); err != nil {
+		t.Skip(err)
+	}
+	out := filepath.Join(t.TempDir(), "probe")
+	t.Setenv("EXECGATE_NESTED_PROBE", out)
+	self, _ := os.Executable()
+	if _, err := gated(t, nil, self, "-test.run=^TestAvailableInsideAGate$"); err != nil {
+		t.Fatalf("the gated probe failed: %v", err)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(got), "already runs under a seccomp listener") {
+		t.Errorf("inside a gate, Available = %q; want the nested-listener refusal", got)
+	}
+}
