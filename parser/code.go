@@ -801,6 +801,9 @@ func (p *walker) gitConfigValue(f *frame, seg *Segment, kv string, live bool) {
 			return
 		}
 	}
+	if live && gitDisables(lk, v, seg) {
+		return
+	}
 	seg.Code = append(seg.Code, Code{Lang: "git-config", Text: kv})
 	switch {
 	case strings.HasPrefix(lk, "alias."):
@@ -815,6 +818,43 @@ func (p *walker) gitConfigValue(f *frame, seg *Segment, kv string, live bool) {
 			p.script(f, strings.TrimPrefix(v, "!"), seg.Index, KindScript, false)
 		}
 	}
+}
+
+// gitDisables reports whether key=value, given for one run (git -c), turns
+// off the code its key could run, as the hardening of a careful caller
+// (rivumi's own workspace git) writes it: an empty command
+// (diff.external=, credential.helper= — which also clears the helper list
+// —, core.gitProxy=, core.editor= is not: git falls back to vi), hooks or
+// attributes from /dev/null (not a directory, an empty file), fsmonitor
+// off, ssh as /bin/false, a protocol refused (never), or the file protocol
+// allowed where no submodule is fetched (a clone of a local path reads that
+// path; allowed for submodules it is CVE-2022-39253's door, so a submodule,
+// fetch, pull or --recurse-submodules keeps it code). Every other value of a
+// code key stays code.
+func gitDisables(lk, v string, seg *Segment) bool {
+	switch lk {
+	case "diff.external", "credential.helper", "core.gitproxy":
+		return v == ""
+	case "core.hookspath", "core.attributesfile":
+		return v == "/dev/null"
+	case "core.fsmonitor":
+		b := strings.ToLower(v)
+		return b == "false" || b == "no" || b == "off" || b == "0"
+	case "core.sshcommand":
+		return v == "/bin/false" || v == "false"
+	case "protocol.allow":
+		return v == "never"
+	case "protocol.file.allow":
+		if v == "never" {
+			return true
+		}
+		switch seg.Subcommand {
+		case "submodule", "fetch", "pull", "push", "remote", "ls-remote", "archive", "":
+			return false
+		}
+		return (v == "always" || v == "user") && !slices.Contains(seg.Flags, "recurse-submodules") && !slices.Contains(seg.Flags, "recursive")
+	}
+	return strings.HasPrefix(lk, "protocol.") && strings.HasSuffix(lk, ".allow") && v == "never"
 }
 
 // findArity lists find predicates that take one argument.
