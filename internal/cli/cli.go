@@ -122,11 +122,17 @@ func Main(ctx context.Context, args []string, stdio Stdio) (code int) {
 				return ExitOK
 			}
 			fmt.Fprintf(stdio.Err, "rivumi: unknown command %q\n\n", strings.Join(args, " "))
+			if didYouMean(stdio.Err, args) {
+				return ExitError
+			}
 			groupUsage(stdio.Err, g)
 			return ExitError
 		}
 		if len(args) > 0 && !isHelpArg(args[0]) {
 			fmt.Fprintf(stdio.Err, "rivumi: unknown command %q\n\n", strings.Join(args, " "))
+			if didYouMean(stdio.Err, args) {
+				return ExitError
+			}
 			usage(stdio.Err)
 			return ExitError
 		}
@@ -167,6 +173,21 @@ func exitStatus(stdio Stdio, path string, err error) int {
 }
 
 // lookup finds the longest registered command path that prefixes args.
+// didYouMean writes the commands a mistyped args likely meant, and how to
+// list them all, and reports whether it found any.
+func didYouMean(w io.Writer, args []string) bool {
+	s := suggestCommands(args)
+	if len(s) == 0 {
+		return false
+	}
+	fmt.Fprintln(w, "Did you mean this?")
+	for _, p := range s {
+		fmt.Fprintf(w, "\trivumi %s\n", p)
+	}
+	fmt.Fprintln(w, "\nrivumi help lists every command.")
+	return true
+}
+
 func lookup(args []string) (string, *command, []string) {
 	for n := min(len(args), 3); n > 0; n-- {
 		p := strings.Join(args[:n], " ")
@@ -207,4 +228,29 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return exitCode(ExitError)
 	}
 	return nil
+}
+
+// parseFlagsAnywhere is [parseFlags] for commands whose operands are paths
+// or names, never a command's argv: flags may follow operands (`policy
+// test policy testcases --fail-under 50`), as opa and conftest accept. A
+// "--" ends the flags; what follows it is operands, whatever it looks like.
+func parseFlagsAnywhere(fs *flag.FlagSet, args []string) error {
+	var operands []string
+	for {
+		if err := parseFlags(fs, args); err != nil {
+			return err
+		}
+		rest := fs.Args()
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			operands = append(operands, rest...)
+			break
+		}
+		if len(rest) == 0 {
+			break
+		}
+		operands = append(operands, rest[0])
+		args = rest[1:]
+	}
+	// Leave the operands where fs.Args finds them.
+	return fs.Parse(append([]string{"--"}, operands...))
 }

@@ -35,7 +35,7 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlagsAnywhere(fs, args); err != nil {
 		return err
 	}
 	if *format != "text" && *format != "github" {
