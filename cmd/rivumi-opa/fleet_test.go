@@ -20,6 +20,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/bundle"
 
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/internal/cli"
 	"github.com/rivumi/rivumi/opabuiltin"
 )
 
@@ -164,6 +165,20 @@ discovery:
 		resp.Body.Close()
 		if got.Result.Decision != want || got.Result.Policy != src.Hash {
 			t.Errorf("%q: %+v, want %s with policy %s", cmdText, got.Result, want, src.Hash)
+		}
+	}
+	// The hook of an agent on a fleet machine asks this replica
+	// (--remote, the docs' hook line): an allowed read is allowed, the
+	// floor denied — every request field the hook sends is one the
+	// entrypoint knows.
+	for cmdText, want := range map[string]string{"ls -la": "allow", "rm -rf /": "deny"} {
+		payload, _ := json.Marshal(map[string]any{"session_id": "s", "transcript_path": "/dev/null", "cwd": dir,
+			"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": map[string]string{"command": cmdText}})
+		var out, errb bytes.Buffer
+		code := cli.Main(ctx, []string{"hook", "claude-code", "--audit", "off", "--workspace", dir, "--remote", base + "/v1/data/rivumi/entry/verdict"},
+			cli.Stdio{In: bytes.NewReader(payload), Out: &out, Err: &errb})
+		if code != 0 || !strings.Contains(out.String(), `"permissionDecision":"`+want+`"`) {
+			t.Errorf("hook --remote %q: exit %d, %s %s; want %s", cmdText, code, out.String(), errb.String(), want)
 		}
 	}
 	// Status names the active revision; the decision log arrives masked.

@@ -172,6 +172,9 @@ type remoteAnswer struct {
 const maxRemoteAnswer = 4 << 20
 
 func (c *remoteClient) verdict(ctx context.Context, req server.Request) (engine.Verdict, error) {
+	// The server's disk is not this machine's: it grades the text alone
+	// (rivumi-opa's entrypoint knows no follow_symlinks and refuses it).
+	req.FollowSymlinks = false
 	var body any = req
 	if c.opa {
 		body = map[string]any{"input": req}
