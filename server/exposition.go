@@ -32,6 +32,9 @@ var renames = map[string]string{
 	"go_memlimit_bytes":  "go_gc_gomemlimit_bytes",
 	"go_cgo_calls_count": "go_cgo_calls_total",
 	"go_gc_forced_count": "go_gc_forced_total",
+	// promtool check metrics refuses a gauge ending in _count (a
+	// summary's or histogram's suffix).
+	"go_cpu_count": "go_cpus",
 }
 
 // openMetricsRenames apply in OpenMetrics only, where a counter's family
@@ -98,7 +101,7 @@ var metricHelps = map[string]string{
 	"go_scavenge_cpu_seconds_total":       "Estimated total CPU time spent returning unused memory to the OS.",
 	"go_cgo_calls_total":                  "Number of cgo calls made by the process.",
 	"go_gc_forced_total":                  "Number of GC cycles forced by the application calling runtime.GC.",
-	"go_cpu_count":                        "Number of logical CPUs usable by the process.",
+	"go_cpus":                             "Number of logical CPUs usable by the process.",
 	"process_cpu_seconds_total":           "Total user and system CPU time spent in seconds.",
 	"process_cpu_seconds_user_total":      "Total user CPU time spent in seconds.",
 	"process_cpu_seconds_system_total":    "Total system CPU time spent in seconds.",

@@ -90,6 +90,7 @@ func TestMetricsPrometheusText(t *testing.T) {
 		t.Error("VictoriaMetrics' names are still exposed")
 	}
 	pythonParses(t, "prometheus_client.parser", body)
+	promtoolChecks(t, body)
 }
 
 // TestMetricsOpenMetrics: a scraper that prefers OpenMetrics gets it,
@@ -148,6 +149,26 @@ func pythonParses(t *testing.T, module, body string) {
 	}
 	if strings.TrimSpace(out.String()) == "0" {
 		t.Errorf("%s found no families", module)
+	}
+}
+
+// promtoolChecks runs `promtool check metrics` (Prometheus' own linter:
+// names, suffixes, HELP) on body. It skips without promtool, except in CI,
+// which installs it (.ci/browser).
+func promtoolChecks(t *testing.T, body string) {
+	t.Helper()
+	if _, err := exec.LookPath("promtool"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("promtool is required in CI (apt-get install prometheus): %v", err)
+		}
+		t.Log("skipping promtool check metrics: promtool is not installed")
+		return
+	}
+	cmd := exec.Command("promtool", "check", "metrics")
+	cmd.Stdin = strings.NewReader(body)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Errorf("promtool check metrics: %v\n%s", err, out)
 	}
 }
 
