@@ -60,7 +60,7 @@ func gitEnv(gitDir, workTree string) []string {
 var hardening = []string{
 	"-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "core.attributesFile=/dev/null",
 	"-c", "core.sshCommand=/bin/false", "-c", "diff.external=", "-c", "core.pager=cat",
-	"-c", "protocol.allow=never", "-c", "protocol.file.allow=always",
+	"-c", "protocol.allow=never",
 	"-c", "core.symlinks=true", "-c", "advice.detachedHead=false", "-c", "core.untrackedCache=false",
 	"-c", "core.splitIndex=false", "-c", "credential.helper=", "-c", "core.gitProxy=",
 }
@@ -98,7 +98,15 @@ func git(ctx context.Context, dir, gitDir, workTree, stdin string, args ...strin
 		ctx, cancel = context.WithTimeout(ctx, GitTimeout)
 		defer cancel()
 	}
-	cmd := exec.CommandContext(ctx, "git", append(slices.Clone(hardening), args...)...)
+	argv := slices.Clone(hardening)
+	if len(args) > 0 && args[0] == "clone" {
+		// The source is a local path: only the clone needs the file
+		// protocol, and it fetches no submodule. Every other call keeps
+		// all protocols off (a command gated at its exec then reads as
+		// no code at all).
+		argv = append(argv, "-c", "protocol.file.allow=always")
+	}
+	cmd := exec.CommandContext(ctx, "git", append(argv, args...)...)
 	cmd.Dir = dir
 	cmd.Env = gitEnv(gitDir, workTree)
 	ownGroup(cmd)
