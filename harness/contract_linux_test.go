@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/rivumi/rivumi/harness"
+
+	"github.com/rivumi/rivumi/internal/testenv"
 )
 
 // asUserEnv marks the re-run of the contract attacks as an unprivileged
@@ -28,6 +30,7 @@ const asUserEnv = "RIVUMI_CONTRACT_AS_USER"
 // sandbox the harmless ones are run as a control, which they must pass —
 // so the attack itself works and a broken wall would fail this test.
 func TestContractAttacks(t *testing.T) {
+	testenv.SkipInsideRun(t, "writes to /tmp and /var/tmp outside the run's directories (where these attacks plant their targets)")
 	root := os.Geteuid() == 0
 	ws0 := t.TempDir()
 	outside := outsideDir(t)
@@ -189,6 +192,7 @@ func TestContractAttacksAsUser(t *testing.T) {
 	if os.Getenv(asUserEnv) != "" {
 		t.Skip("already the unprivileged run")
 	}
+	testenv.SkipInsideRun(t, "setuid to another user and writes to /var/tmp")
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to become another user (the attacks above ran as this user)")
 	}

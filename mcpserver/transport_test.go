@@ -13,6 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rivumi/rivumi/mcpserver"
+
+	"github.com/rivumi/rivumi/internal/testenv"
 )
 
 func TestListenRefusesNonLoopback(t *testing.T) {
@@ -90,6 +92,7 @@ func TestStreamableHTTPLoopback(t *testing.T) {
 }
 
 func TestStreamableHTTPUnixSocket(t *testing.T) {
+	testenv.NeedUnixSockets(t)
 	f := newFixture(t)
 	dir, err := os.MkdirTemp("", "rivumi-mcp")
 	if err != nil {

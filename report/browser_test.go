@@ -10,12 +10,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rivumi/rivumi/internal/testenv"
 )
 
 // chromium returns Debian's headless browser, skipping the test when it is
 // absent, except in CI (CI=true), which installs it (.ci/browser).
 func chromium(t *testing.T) string {
 	t.Helper()
+	testenv.SkipInsideRun(t, "Chromium's own sandbox (user namespaces, setuid) and its unix sockets")
 	for _, name := range []string{"chromium", "chromium-browser"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p

@@ -12,11 +12,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rivumi/rivumi/internal/testenv"
 )
 
 // listen is a unix socket whose accepted connections go to handle.
 func listen(t *testing.T, handle func(net.Conn)) string {
 	t.Helper()
+	testenv.NeedUnixSockets(t)
 	dir, err := os.MkdirTemp("", "hr") // short: socket paths are length-limited
 	if err != nil {
 		t.Fatal(err)
