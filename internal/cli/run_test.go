@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -18,6 +19,8 @@ import (
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/harness"
 	"github.com/rivumi/rivumi/harness/harnesstest"
+
+	"github.com/rivumi/rivumi/internal/testenv"
 )
 
 // fakeRunGrader stands in for the engine in the run and grant tests:
@@ -68,6 +71,14 @@ func TestRunScripts(t *testing.T) {
 	}
 	testscript.Run(t, testscript.Params{
 		Files: files,
+		// [rivumi-run]: inside a rivumi run, whose sandbox refuses a
+		// nested bwrap (testenv).
+		Condition: func(cond string) (bool, error) {
+			if cond == "rivumi-run" {
+				return testenv.InsideRun(), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"rivumi": func(ts *testscript.TestScript, neg bool, args []string) {
 				code := Main(context.Background(), args, Stdio{In: strings.NewReader(""), Out: ts.Stdout(), Err: ts.Stderr()})
