@@ -16,12 +16,15 @@ import (
 	"github.com/rivumi/rivumi/workspace"
 	"github.com/rivumi/rivumi/workspace/bundle"
 	"github.com/rivumi/rivumi/workspace/tools"
+
+	"github.com/rivumi/rivumi/internal/testenv"
 )
 
 // TestWorkspaceDoc runs the walk-through of docs/workspace.md: its
 // ```testscript blocks in order, then the files of its ```txtar blocks,
 // with `exec rivumi` running this CLI as a fresh process.
 func TestWorkspaceDoc(t *testing.T) {
+	testenv.SkipInsideRun(t, "a nested sandbox for the workspace tools")
 	testscript.Run(t, docScriptParams(t, "../../docs/workspace.md", nil))
 }
 
@@ -29,6 +32,7 @@ func TestWorkspaceDoc(t *testing.T) {
 // in-process: 5 for a refused tool call, 3 for a failed finish, 1 for
 // bad usage.
 func TestWorkspaceExitCodes(t *testing.T) {
+	testenv.SkipInsideRun(t, "a nested sandbox for the workspace tools")
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src")
 	run := func(args ...string) (int, string) {
