@@ -5,6 +5,7 @@ package harness_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -396,4 +397,27 @@ func TestSandboxCacheDirPersists(t *testing.T) {
 			t.Error("a relative cache directory accepted")
 		}
 	})
+}
+
+// A file moves into another directory of the workspace or of TMPDIR
+// (rename(2), which mv hides by copying on EXDEV): a Landlock domain of
+// its own for TCP or for scopes refused every such rename, since Landlock
+// denies reparenting in a domain that does not grant REFER.
+func TestSandboxRenameAcrossDirectories(t *testing.T) {
+	for _, sb := range []harness.Sandbox{harness.SandboxBwrap, harness.SandboxLandlock} {
+		for _, net := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/network=%v", sb, net), func(t *testing.T) {
+				h, ws := sandboxed(t, sb, harness.Config{AllowNetwork: net})
+				// python's os.rename is rename(2) with no fallback; so is
+				// perl's; the shell's mv is not. Use whichever exists.
+				script := `set -e; for d in "$PWD" "$TMPDIR"; do cd "$d"; echo x > f; mkdir -p sub; ` +
+					`if command -v python3 >/dev/null; then python3 -c 'import os; os.rename("f", "sub/f")'; ` +
+					`else perl -e 'rename("f", "sub/f") or die "rename: $!\n"'; fi; test -f sub/f; done; echo renamed`
+				res, err := h.Run(context.Background(), harness.Request{Argv: []string{"/bin/sh", "-c", script}, Dir: ws, Timeout: 20 * time.Second})
+				if err != nil || !res.Ran || res.ExitCode != 0 || !strings.Contains(res.Stdout.String(), "renamed") {
+					t.Fatalf("rename into a subdirectory: %v %s exit %d\n%s", err, res.Refusal, res.ExitCode, res.Stderr.String())
+				}
+			})
+		}
+	}
 }

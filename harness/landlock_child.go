@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
+	llsyscall "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
 
 // The Landlock helper protocol: the parent runs its own executable as
@@ -121,21 +122,23 @@ func restrictLandlock(spec landlockSpec) error {
 		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/tty").IgnoreIfMissing(),
 	}
 	// The newest configuration this library knows, downgraded to what the
-	// kernel supports for file system and scoping rules.
+	// kernel supports for file system and scoping rules: abstract unix
+	// sockets and signals to processes outside the sandbox (ABI v6+).
+	//
+	// Paths, TCP and scopes in one domain: a second domain (TCP or scopes
+	// alone) would deny every rename or link into another directory —
+	// Landlock refuses reparenting in any domain that does not grant
+	// REFER, handled or not — and mv across directories would fail with
+	// EXDEV.
 	cfg := landlock.V7.BestEffort()
-	if !spec.AllowNet {
+	if spec.AllowNet {
+		cfg.HandledAccessNet = 0
+	} else if abi, err := llsyscall.LandlockGetABIVersion(); err != nil || abi < 4 {
 		// TCP must really be restricted: no best effort for it.
-		if err := landlock.V4.RestrictNet(); err != nil {
-			return fmt.Errorf("landlock network: %w", err)
-		}
+		return fmt.Errorf("landlock network: the kernel's Landlock (ABI %d, %v) cannot restrict TCP (ABI 4)", abi, err)
 	}
-	if err := cfg.RestrictPaths(rules...); err != nil {
-		return fmt.Errorf("landlock paths: %w", err)
-	}
-	// Abstract unix sockets and signals to processes outside the sandbox
-	// (ABI v6+; skipped on older kernels).
-	if err := cfg.RestrictScoped(); err != nil {
-		return fmt.Errorf("landlock scope: %w", err)
+	if err := cfg.Restrict(rules...); err != nil {
+		return fmt.Errorf("landlock: %w", err)
 	}
 	if spec.NoSeccomp {
 		return nil
