@@ -16,6 +16,8 @@ import (
 
 	"github.com/rivumi/rivumi/workspace/tools"
 	"golang.org/x/sys/unix"
+
+	"github.com/rivumi/rivumi/internal/testenv"
 )
 
 // The shell's redirects are opened beneath the workspace: a hard link to
@@ -203,6 +205,7 @@ func TestFileToolsRefuseSpecialFiles(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "src", "fifo"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	testenv.NeedUnixSockets(t)
 	l, err := net.Listen("unix", filepath.Join(dir, "src", "sock"))
 	if err != nil {
 		t.Fatal(err)

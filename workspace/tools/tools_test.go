@@ -16,6 +16,8 @@ import (
 	"github.com/rivumi/rivumi/workspace/bundle"
 	"github.com/rivumi/rivumi/workspace/internal/gittest"
 	"github.com/rivumi/rivumi/workspace/tools"
+
+	"github.com/rivumi/rivumi/internal/testenv"
 )
 
 var (
@@ -63,6 +65,9 @@ func newFixture(t *testing.T, opts ...option) *fixture {
 	tc := tools.Config{Harness: harness.Config{KillGrace: 100 * time.Millisecond}}
 	for _, o := range opts {
 		o(&wc, &tc)
+	}
+	if sb := tc.Harness.Sandbox; sb != "" && sb != harness.SandboxNone {
+		testenv.SkipInsideRun(t, "a nested sandbox ("+string(sb)+")")
 	}
 	w, err := workspace.Prepare(context.Background(), workspace.PrepareOptions{
 		Source: src, Commit: sha, RunRoot: t.TempDir(), Name: "run", Task: "test", Config: wc,
