@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/rivumi/rivumi/server"
+
+	"github.com/rivumi/rivumi/internal/testenv"
 )
 
 // TestLocalHTTPGuards: on loopback TCP a Host that is not a loopback name
@@ -19,6 +21,7 @@ import (
 // browser request; same-origin and non-browser requests are served. On a
 // unix socket any Host is served (no browser reaches it).
 func TestLocalHTTPGuards(t *testing.T) {
+	testenv.NeedUnixSockets(t)
 	e := sharedEngine(t)
 	s, err := server.New(context.Background(), staticLoad(e))
 	if err != nil {

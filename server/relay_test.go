@@ -14,11 +14,14 @@ import (
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/internal/hookrelay"
 	"github.com/rivumi/rivumi/server"
+
+	"github.com/rivumi/rivumi/internal/testenv"
 )
 
 // TestHookRelaySocketOnly: the relay answers on the unix socket and does
 // not exist over TCP, where anyone on the machine may connect.
 func TestHookRelaySocketOnly(t *testing.T) {
+	testenv.NeedUnixSockets(t)
 	e := sharedEngine(t)
 	var got hookrelay.Call
 	s := relayServer(t, e, func(_ context.Context, c hookrelay.Call, _ func(hookrelay.Result)) hookrelay.Result {
@@ -73,6 +76,7 @@ func TestHookRelaySocketOnly(t *testing.T) {
 // panicking relay; the server goes on serving (calls and HTTP) after
 // each.
 func TestHookRelayBadCalls(t *testing.T) {
+	testenv.NeedUnixSockets(t)
 	e := sharedEngine(t)
 	s := relayServer(t, e, func(_ context.Context, c hookrelay.Call, _ func(hookrelay.Result)) hookrelay.Result {
 		if c.Agent == "panic" {
@@ -116,6 +120,7 @@ func TestHookRelayBadCalls(t *testing.T) {
 // TestHookRelayShutdown: a relayed call in flight when the server is
 // told to stop still gets its answer, and Serve returns after it.
 func TestHookRelayShutdown(t *testing.T) {
+	testenv.NeedUnixSockets(t)
 	e := sharedEngine(t)
 	started := make(chan struct{})
 	s := relayServer(t, e, func(context.Context, hookrelay.Call, func(hookrelay.Result)) hookrelay.Result {
@@ -156,6 +161,7 @@ func TestHookRelayShutdown(t *testing.T) {
 // past its deadline) has its reply sent at once; what it returns later is
 // dropped.
 func TestHookRelayEarlyReply(t *testing.T) {
+	testenv.NeedUnixSockets(t)
 	e := sharedEngine(t)
 	release, returned := make(chan struct{}), make(chan struct{})
 	s := relayServer(t, e, func(_ context.Context, c hookrelay.Call, reply func(hookrelay.Result)) hookrelay.Result {
@@ -191,6 +197,7 @@ func TestHookRelayEarlyReply(t *testing.T) {
 // goroutines behind: those that served wait in Accept again, a bounded
 // number of them.
 func TestHookRelayAcceptors(t *testing.T) {
+	testenv.NeedUnixSockets(t)
 	e := sharedEngine(t)
 	s := relayServer(t, e, func(_ context.Context, c hookrelay.Call, _ func(hookrelay.Result)) hookrelay.Result {
 		return hookrelay.Result{Stdout: []byte(c.Agent)}

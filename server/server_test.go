@@ -21,6 +21,8 @@ import (
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/rules"
 	"github.com/rivumi/rivumi/server"
+
+	"github.com/rivumi/rivumi/internal/testenv"
 )
 
 var (
@@ -105,6 +107,7 @@ func shortTemp(t *testing.T) string {
 // one), the unix socket (as one batch) and stdio (one per line, and a
 // batch line).
 func TestTestcasesOverEveryTransport(t *testing.T) {
+	testenv.NeedUnixSockets(t)
 	e := sharedEngine(t)
 	logPath := filepath.Join(t.TempDir(), "audit.jsonl")
 	log, err := audit.Open(logPath, audit.WithoutSync())
@@ -398,6 +401,7 @@ func TestGracefulShutdown(t *testing.T) {
 }
 
 func TestListenUnixRefusesLiveSocket(t *testing.T) {
+	testenv.NeedUnixSockets(t)
 	sock := filepath.Join(shortTemp(t), "s.sock")
 	ln, err := server.ListenUnix(sock)
 	if err != nil {

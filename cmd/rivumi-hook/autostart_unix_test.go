@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rivumi/rivumi/internal/testenv"
 )
 
 // autostartEnv is w's environment with starting a server allowed.
@@ -56,6 +58,7 @@ func answers(sock string) bool {
 // server, in a 0700 directory; the thin client then relays to it; it
 // exits when idle.
 func TestAutostart(t *testing.T) {
+	testenv.NeedUnixSockets(t)
 	dir := binaries(t)
 	w := newWorld(t)
 	w.autostartEnv("3s")
@@ -147,6 +150,7 @@ func relayed(t *testing.T, sock string) int {
 // enter or that another user owns, nor over another user's socket; the
 // call is graded in-process all the same.
 func TestAutostartRefuses(t *testing.T) {
+	testenv.NeedUnixSockets(t)
 	dir := binaries(t)
 	cases := []struct {
 		name  string
@@ -207,6 +211,7 @@ func must(t *testing.T, err error) {
 // rivumi is upgraded under it, so that hooks do not keep an old policy
 // for as long as they call.
 func TestAutostartedServerStopsWhenReplaced(t *testing.T) {
+	testenv.NeedUnixSockets(t)
 	src := binaries(t)
 	dir := t.TempDir()
 	for _, name := range []string{"rivumi", "rivumi-hook"} {

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/rivumi/rivumi/internal/testuser"
+
+	"github.com/rivumi/rivumi/internal/testenv"
 )
 
 // The trust boundary of the local servers, proven with two users: the
@@ -193,6 +195,7 @@ func assertPrivateSocket(t *testing.T, p pair, sock string, relay bool, httpPath
 // TestBoundaryServeSocket: `rivumi serve --socket` and the server a hook
 // call starts are the victim's alone.
 func TestBoundaryServeSocket(t *testing.T) {
+	testenv.NeedUnixSockets(t)
 	for _, p := range pairs(t) {
 		t.Run(p.String(), func(t *testing.T) {
 			bin := victimBins(t, p.victim)
@@ -260,6 +263,7 @@ func mcpArgs(w *world, bin, sha string) []string {
 // answers no request without the bearer token, with a Host that is not
 // a loopback name, or from another origin.
 func TestBoundaryMCP(t *testing.T) {
+	testenv.NeedUnixSockets(t)
 	for _, p := range pairs(t) {
 		t.Run(p.String()+"/unix", func(t *testing.T) {
 			bin := victimBins(t, p.victim)
@@ -331,6 +335,7 @@ func fakeLog(path string) string {
 // control), and one bound by the other user under a socket file the
 // victim owns is refused by its peer's credentials.
 func TestBoundaryPlantedSocket(t *testing.T) {
+	testenv.NeedUnixSockets(t)
 	for _, p := range pairs(t) {
 		t.Run(p.String(), func(t *testing.T) { plantedSocket(t, p) })
 	}

@@ -21,6 +21,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rivumi/rivumi/internal/hookrelay"
+
+	"github.com/rivumi/rivumi/internal/testenv"
 )
 
 // The load and leak tests drive `rivumi serve --socket` and `rivumi mcp
@@ -152,6 +154,7 @@ func settle(pid int) int {
 // post verdicts over HTTP, some on kept-alive connections, some on a new
 // connection each time, against `rivumi serve --socket`.
 func TestLoadServe(t *testing.T) {
+	testenv.NeedUnixSockets(t)
 	if testing.Short() {
 		t.Skip("-short")
 	}
@@ -244,6 +247,7 @@ func postVerdict(hc *http.Client, cmd, cwd string) error {
 // read-only tools, and close each session after a few calls (a session
 // the server kept would show in its memory and descriptors).
 func TestLoadMCP(t *testing.T) {
+	testenv.NeedUnixSockets(t)
 	if testing.Short() {
 		t.Skip("-short")
 	}

@@ -21,6 +21,8 @@ import (
 	"github.com/rivumi/rivumi/hook"
 	"github.com/rivumi/rivumi/internal/cli"
 	"github.com/rivumi/rivumi/internal/testuser"
+
+	"github.com/rivumi/rivumi/internal/testenv"
 )
 
 func TestExitBlockMatchesCLI(t *testing.T) {
@@ -280,6 +282,7 @@ func compare(t *testing.T, name string, thin, full outcome) {
 // and decision log entries; then with the server down (both grade
 // in-process: the client through the full binary).
 func TestSameAsFullBinary(t *testing.T) {
+	testenv.NeedUnixSockets(t)
 	dir := binaries(t)
 	w := newWorld(t)
 	stop := w.serve(t, dir)
@@ -304,6 +307,7 @@ func TestSameAsFullBinary(t *testing.T) {
 // TestFailsClosed: with no server and no full binary, or a server that
 // never answers, the thin client blocks (exit 2); it never allows.
 func TestFailsClosed(t *testing.T) {
+	testenv.NeedUnixSockets(t)
 	dir := binaries(t)
 	w := newWorld(t)
 	lone := t.TempDir()

@@ -112,6 +112,19 @@ func hookScriptParams(t *testing.T, glob string) testscript.Params {
 				}
 			},
 			"exitcode": exitcodeCmd,
+			// replace FILE OLD NEW: every OLD in FILE becomes NEW (an edit
+			// the test makes itself, with no program a gate would grade).
+			"replace": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 3 || neg {
+					ts.Fatalf("usage: replace FILE OLD NEW")
+				}
+				b, err := os.ReadFile(ts.MkAbs(args[0]))
+				ts.Check(err)
+				if !bytes.Contains(b, []byte(args[1])) {
+					ts.Fatalf("%s holds no %q", args[0], args[1])
+				}
+				ts.Check(os.WriteFile(ts.MkAbs(args[0]), bytes.ReplaceAll(b, []byte(args[1]), []byte(args[2])), 0o644))
+			},
 			"payload": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) < 3 || len(args) > 4 || neg {
 					ts.Fatalf("usage: payload AGENT TOOL JSON [CWD]")

@@ -17,6 +17,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/rivumi/rivumi/internal/testenv"
 )
 
 // TestMCPDoc runs the walk-through of docs/mcp.md, with `mcp-call`
@@ -112,6 +114,7 @@ func mcpCall(ts *testscript.TestScript, neg bool, args []string) {
 // rivumi mcp -unix serves streamable HTTP on the socket until its context
 // ends, then exits 0.
 func TestMCPUnixSocket(t *testing.T) {
+	testenv.NeedUnixSockets(t)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src")
 	os.Mkdir(src, 0o755)

@@ -19,6 +19,8 @@ import (
 
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/server"
+
+	"github.com/rivumi/rivumi/internal/testenv"
 )
 
 func TestServeScripts(t *testing.T) {
@@ -116,6 +118,7 @@ func runHook(t *testing.T, env []string, payload []byte, args ...string) (string
 // the socket while it is there and compiles in-process when it is gone,
 // and SIGTERM shuts down cleanly, removing the socket.
 func TestServeProcess(t *testing.T) {
+	testenv.NeedUnixSockets(t)
 	dir := t.TempDir()
 	pol := filepath.Join(dir, "policy")
 	os.MkdirAll(pol, 0o755)
@@ -252,6 +255,7 @@ func TestBuildScripts(t *testing.T) {
 // the configuration found from its own cwd, and edits, `rivumi trust` and
 // its revocation count from the next request, without SIGHUP (issue 13).
 func TestServeTwoProjects(t *testing.T) {
+	testenv.NeedUnixSockets(t)
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
 	for _, d := range []string{a + "/.git", b + "/.git", a + "/sub"} {
