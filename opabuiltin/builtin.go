@@ -63,10 +63,14 @@ type request struct {
 	opts    []parser.Option
 }
 
+// parseBuiltin answers a request it cannot read with {"input_error":
+// MSG} rather than an error: OPA drops a builtin's error (the rule is
+// undefined), and the entrypoint must say why it denies (a relative cwd,
+// a bad shell) as rivumi serve does.
 func parseBuiltin(_ rego.BuiltinContext, x *ast.Term) (*ast.Term, error) {
 	req, err := readRequest(x.Value)
 	if err != nil {
-		return nil, fmt.Errorf("rivumi.parse: %v", err)
+		return inputError(err), nil
 	}
 	var cmd *parser.Command
 	if req.command != nil {
@@ -74,10 +78,14 @@ func parseBuiltin(_ rego.BuiltinContext, x *ast.Term) (*ast.Term, error) {
 	} else {
 		cmd, err = parser.FromArgv(req.argv, req.opts...)
 		if err != nil {
-			return nil, fmt.Errorf("rivumi.parse: %v", err)
+			return inputError(err), nil
 		}
 	}
 	return Parsed(cmd), nil
+}
+
+func inputError(err error) *ast.Term {
+	return ast.ObjectTerm(ast.Item(ast.StringTerm("input_error"), ast.StringTerm(err.Error())))
 }
 
 // Parsed is rivumi.parse's result for a parsed command.

@@ -47,6 +47,10 @@ input_problems contains sprintf("unknown input key %q", [k]) if {
 	not k in (known_keys | {"grants"})
 }
 
+# What rivumi.parse could not read (a relative cwd, an unknown shell …),
+# in its words.
+input_problems contains parsed.input_error if is_string(parsed.input_error)
+
 input_problems contains `"grants" must be an array` if {
 	"grants" in object.keys(input)
 	not is_array(input.grants)

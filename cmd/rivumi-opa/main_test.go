@@ -142,16 +142,19 @@ func TestRivumiOPAServesEngineVerdicts(t *testing.T) {
 	}
 	t.Logf("%d testcases, %d differ", len(tcs), len(differ))
 
-	// Input the builtin rejects: deny (non-strict), an error (strict).
-	for q, want := range map[string]int{"": 200, "?strict-builtin-errors": 500} {
-		resp, err := http.Post(base+"/v1/data/rivumi/entry/decision"+q, "application/json", strings.NewReader(`{"input": {"command": "ls", "cwd": "relative"}}`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != want || (want == 200 && !strings.Contains(string(b), `"result":"deny"`)) {
-			t.Errorf("bad input%s: %d %s", q, resp.StatusCode, b)
+	// Input the builtin cannot read: deny, strict builtin errors or not,
+	// and the verdict says why in rivumi serve's words (engine.bad-input).
+	for _, q := range []string{"", "?strict-builtin-errors"} {
+		for path, want := range map[string]string{"decision": `"result":"deny"`, "verdict": `"cwd\" must be an absolute path`} {
+			resp, err := http.Post(base+"/v1/data/rivumi/entry/"+path+q, "application/json", strings.NewReader(`{"input": {"command": "ls", "cwd": "relative"}}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 || !strings.Contains(string(b), want) || path == "verdict" && !strings.Contains(string(b), "engine.bad-input") {
+				t.Errorf("bad input, %s%s: %d %s; want %s", path, q, resp.StatusCode, b, want)
+			}
 		}
 	}
 
