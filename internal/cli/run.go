@@ -212,6 +212,10 @@ func runRun(ctx context.Context, stdio Stdio, args []string) error {
 	if !res.Ran {
 		return exitf(ExitDenied, "denied: %s", res.Refusal)
 	}
+	if res.ExitCode != 0 && !res.TimedOut && !*allowNet && res.Sandbox != harness.SandboxNone && res.Sandbox != "" {
+		// A DNS error from npm or curl says nothing of the sandbox.
+		fmt.Fprintf(stdio.Err, "rivumi: the command failed; note that the %s sandbox gave it no network (--allow-network lets it reach one)\n", res.Sandbox)
+	}
 	return runExit(res)
 }
 
