@@ -23,7 +23,7 @@ func runEval(ctx context.Context, stdio Stdio, args []string) error {
 	var pf policyFlags
 	pf.register(fs)
 	format := fs.String("format", "text", "output format: text or json")
-	batch := fs.String("batch", "", "read JSON Lines commands from FILE (- for stdin); writes one JSON verdict per line")
+	batch := fs.String("batch", "", "read JSON Lines requests from `FILE` (- for stdin), write one JSON verdict per line; the exit is 0 when every line was read, whatever the verdicts (read them from the output), 1 when a line could not be (answered by a deny line)")
 	var sg standingGrants // evalgrants.go
 	sg.register(fs)
 	if err := parseInterspersed(fs, args); err != nil {
