@@ -253,6 +253,9 @@ type compiled struct {
 	// rego returns the compiled Rego policy, compiling it on the first
 	// call when the engine grades with the Go rules.
 	rego func() (*regoPolicy, error)
+	// examples are the match examples of the YAML rules in force (checked
+	// at load), which coverage counts as tests ([Coverage.RunExamples]).
+	examples []string
 }
 
 // regoPolicy is the compiled Rego: what OPA evaluates.
@@ -338,6 +341,7 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 	})
 	c := &compiled{testOnly: testOnly, meta: meta, hash: hex.EncodeToString(h.Sum(nil))[:16], data: dataDoc}
 	c.standing = standingGrants(cfg) // configuration's standing grants (engine/disable.go)
+	c.examples = matchExamples(cfg)
 	hasUser := userFiles || len(cfg.authoring.disabled) > 0
 	build := func(modules map[string]*ast.Module) (*regoPolicy, []string) {
 		if modules == nil {

@@ -309,6 +309,22 @@ func (c *Coverage) Explain(ctx context.Context, text string, opts ...EvalOption)
 	return x
 }
 
+// MatchExamples is the number of YAML rule match examples in force (each
+// checked at load: [New] fails on one that does not hit its rule).
+func (e *Engine) MatchExamples() int { return len(e.c.examples) }
+
+// RunExamples evaluates every YAML rule's match examples (in the
+// examples' workspace, as the load-time check does), recording their hits
+// and lines: a YAML rule's examples are its tests, and its rule counts as
+// covered by them. It returns how many examples ran.
+func (c *Coverage) RunExamples(ctx context.Context) int {
+	opts := []EvalOption{Cwd(ExampleWorkspace), Workspace(ExampleWorkspace), Home(ExampleHome)}
+	for _, ex := range c.e.c.examples {
+		c.Explain(ctx, ex, opts...)
+	}
+	return len(c.e.c.examples)
+}
+
 func (c *Coverage) trace(ctx context.Context, cmd *parser.Command, cfg *evalConfig) {
 	if cmd == nil || cmd.Shape.Error != nil || cmd.Shape.Limit != "" {
 		return

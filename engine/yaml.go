@@ -180,6 +180,25 @@ func checkExamples(ctx context.Context, c *compiled, cfg *config) (problems []st
 	return problems
 }
 
+// matchExamples lists the match examples of the YAML rules in force (not
+// switched off), in file order.
+func matchExamples(cfg *config) []string {
+	disabled := map[string]bool{}
+	for _, s := range cfg.authoring.disabled {
+		disabled[s.ID] = true
+	}
+	var out []string
+	for _, r := range cfg.authoring.yaml {
+		if disabled[r.ID] {
+			continue
+		}
+		for _, ex := range r.Match {
+			out = append(out, ex.Text)
+		}
+	}
+	return out
+}
+
 // executableID identifies the running binary (path, size, modification
 // time): a new build may grade the same examples differently.
 func executableID() string {

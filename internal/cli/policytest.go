@@ -44,6 +44,9 @@ type testReport struct {
 	// BuiltinSkipped is set when a team's pack was tested without the
 	// built-in packs' own Rego tests (no --builtin).
 	BuiltinSkipped bool
+	// Examples counts the YAML rules' match examples, checked at load
+	// (a failing one is a load problem) and, with coverage, their tests.
+	Examples int
 	// FailUnder is the rule id coverage required, in percent (<0: none).
 	FailUnder float64
 	Duration  time.Duration
@@ -248,8 +251,9 @@ type sources struct {
 
 	root string            // the repository root names are relative to (repoName)
 	from map[string]string // absolute file name → the PATH argument that named it
-	// teamRego is set when a Rego pack is named (PATHs, --policy or the
-	// configuration); builtin when the built-in packs' tests run too.
+	// teamRego is set when a team's pack is named (Rego or YAML rules, by
+	// PATHs, --policy or the configuration); builtin when the built-in
+	// packs' tests run too.
 	teamRego, builtin bool
 }
 
@@ -423,7 +427,7 @@ func loadForTest(ctx context.Context, pf *policyFlags, paths []string, useConfig
 		problems = append(problems, more.problems...)
 		problems = append(problems, namedTwice(s, more)...)
 	}
-	s.teamRego = len(s.modules) > 0 || len(s.tests) > 0 || len(dirs) > 0
+	s.teamRego = len(s.modules) > 0 || len(s.tests) > 0 || len(dirs) > 0 || len(s.ruleFiles) > 0
 	if len(problems) == 0 {
 		e, err := engine.New(ctx, opts...)
 		if err != nil {
@@ -499,7 +503,9 @@ func testWith(ctx context.Context, e *engine.Engine, pf *policyFlags, s *sources
 	}
 	close(next)
 	wg.Wait()
+	r.Examples = e.MatchExamples()
 	if cov != nil {
+		cov.RunExamples(ctx)
 		rep := cov.Report()
 		if !s.builtin {
 			rep = teamCoverage(rep, e.Rules())

@@ -93,6 +93,9 @@ func (t textReporter) Report(w io.Writer, r *testReport) error {
 	if skipped > 0 {
 		ew.printf("%d skipped\n", skipped)
 	}
+	if r.Examples > 0 {
+		ew.printf("YAML rules: %d match examples hit their rules (checked at load)\n", r.Examples)
+	}
 	if r.BuiltinSkipped {
 		ew.printf("(the built-in packs' own Rego tests did not run: --builtin runs them too)\n")
 	}
