@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rivumi/rivumi/internal/textdist"
 	"io/fs"
 	"os"
 	"path"
@@ -722,17 +723,48 @@ func astProblems(err error) []string {
 	if errors.As(err, &errs) {
 		out := make([]string, 0, len(errs))
 		for _, e := range errs {
-			if e.Location != nil {
-				out = append(out, fmt.Sprintf("%s:%d:%d: %s", e.Location.File, e.Location.Row, e.Location.Col, e.Message))
-			} else {
-				out = append(out, e.Message)
-			}
+			out = append(out, astProblem(e))
 		}
 		return out
 	}
 	var one *ast.Error
 	if errors.As(err, &one) && one.Location != nil {
-		return []string{fmt.Sprintf("%s:%d:%d: %s", one.Location.File, one.Location.Row, one.Location.Col, one.Message)}
+		return []string{astProblem(one)}
 	}
 	return []string{err.Error()}
+}
+
+// astProblem is "file:line:col: message", then OPA's details on lines of
+// their own, each after a tab: the source line with a caret under the
+// column, or for a misspelt input field what was written, the fields
+// there are, and the nearest one ("did you mean").
+func astProblem(e *ast.Error) string {
+	var b strings.Builder
+	if e.Location != nil {
+		fmt.Fprintf(&b, "%s:%d:%d: ", e.Location.File, e.Location.Row, e.Location.Col)
+	}
+	b.WriteString(e.Message)
+	if e.Details != nil {
+		for _, l := range e.Details.Lines() {
+			b.WriteString("\n\t" + strings.TrimPrefix(l, "\t"))
+		}
+		if d, ok := e.Details.(*ast.RefErrInvalidDetail); ok && d.Pos < len(d.Ref) {
+			if have, ok := d.Ref[d.Pos].Value.(ast.String); ok && len(d.OneOf) > 0 {
+				names := make([]string, 0, len(d.OneOf))
+				for _, v := range d.OneOf {
+					if s, ok := v.(ast.String); ok {
+						names = append(names, string(s))
+					}
+				}
+				if best, ok := textdist.Closest(string(have), names); ok {
+					fmt.Fprintf(&b, "\n\tdid you mean %q?", best)
+				}
+			}
+		}
+	} else if e.Location != nil && len(e.Location.Text) > 0 && e.Location.Col > 0 {
+		// The offending text, as OPA's parser shows it.
+		line := strings.SplitN(string(e.Location.Text), "\n", 2)[0]
+		b.WriteString("\n\t" + line + "\n\t^")
+	}
+	return b.String()
 }

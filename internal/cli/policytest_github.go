@@ -16,7 +16,7 @@ import (
 type githubReporter struct{}
 
 // location splits "file:line:col: message" (col optional).
-var location = lazyre.New(`^([^:\s][^:]*):(\d+)(?::(\d+))?: (.*)$`)
+var location = lazyre.New(`(?s)^([^:\s][^:]*):(\d+)(?::(\d+))?: (.*)$`)
 
 func (githubReporter) Report(w io.Writer, r *testReport) error {
 	ew := &errWriter{w: w}

@@ -3,6 +3,8 @@ package cli
 import (
 	"slices"
 	"strings"
+
+	"github.com/rivumi/rivumi/internal/textdist"
 )
 
 // suggestCommands returns the registered command paths a mistyped one
@@ -39,7 +41,7 @@ func suggestCommands(words []string) []string {
 			if t == p {
 				continue // this level was typed right; a deeper one was not
 			}
-			d := editDistance(t, p)
+			d := textdist.Distance(t, p)
 			if strings.HasPrefix(p, t) && len(t) >= 2 {
 				d = min(d, 1)
 			}
@@ -69,30 +71,4 @@ func suggestCommands(words []string) []string {
 		out = append(out, c.path)
 	}
 	return out
-}
-
-// editDistance is the optimal-string-alignment distance between a and b
-// (insertions, deletions, substitutions and swaps of neighbours), by bytes.
-func editDistance(a, b string) int {
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }

@@ -27,14 +27,3 @@ func TestSuggestCommands(t *testing.T) {
 		}
 	}
 }
-
-func TestEditDistance(t *testing.T) {
-	for _, tt := range []struct {
-		a, b string
-		want int
-	}{{"", "", 0}, {"a", "", 1}, {"polcy", "policy", 1}, {"tset", "test", 1}, {"abc", "xyz", 3}, {"serve", "serve", 0}} {
-		if got := editDistance(tt.a, tt.b); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
-		}
-	}
-}
