@@ -229,28 +229,3 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	}
 	return nil
 }
-
-// parseFlagsAnywhere is [parseFlags] for commands whose operands are paths
-// or names, never a command's argv: flags may follow operands (`policy
-// test policy testcases --fail-under 50`), as opa and conftest accept. A
-// "--" ends the flags; what follows it is operands, whatever it looks like.
-func parseFlagsAnywhere(fs *flag.FlagSet, args []string) error {
-	var operands []string
-	for {
-		if err := parseFlags(fs, args); err != nil {
-			return err
-		}
-		rest := fs.Args()
-		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
-			operands = append(operands, rest...)
-			break
-		}
-		if len(rest) == 0 {
-			break
-		}
-		operands = append(operands, rest[0])
-		args = rest[1:]
-	}
-	// Leave the operands where fs.Args finds them.
-	return fs.Parse(append([]string{"--"}, operands...))
-}

@@ -35,7 +35,7 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	if err := parseFlagsAnywhere(fs, args); err != nil {
+	if err := parseInterspersed(fs, args); err != nil {
 		return err
 	}
 	if *format != "text" && *format != "github" {

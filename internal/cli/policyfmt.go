@@ -33,7 +33,7 @@ Flags:
 `)
 		flags.PrintDefaults()
 	}
-	if err := parseFlagsAnywhere(flags, args); err != nil {
+	if err := parseInterspersed(flags, args); err != nil {
 		return err
 	}
 	paths := flags.Args()

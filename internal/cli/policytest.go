@@ -179,7 +179,7 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	if err := parseFlagsAnywhere(fs, args); err != nil {
+	if err := parseInterspersed(fs, args); err != nil {
 		return err
 	}
 	rep, err := newReporter(*format, stdio.Out, *verbose)
