@@ -113,6 +113,9 @@ func Main(ctx context.Context, args []string, stdio Stdio) (code int) {
 			args = append(args, "--help")
 		}
 	}
+	if len(args) > 0 && args[0] == "__complete" { // the completion scripts' helper (completion.go)
+		return runComplete(stdio, args[1:])
+	}
 	path, cmd, rest := lookup(args)
 	if cmd == nil {
 		// A group alone, or with help, lists its subcommands.
