@@ -44,6 +44,8 @@ func (p *walker) parseArgs(seg *Segment, ws []word) []word {
 				seg.Subcommand = ws[i].text
 				if s := rules.ProgramSpec(prog + " " + ws[i].text); s != nil {
 					spec = s
+				} else if spec != nil && spec.SingleDashLong {
+					spec = spec.Style()
 				} else {
 					spec = nil
 				}

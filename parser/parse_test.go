@@ -165,6 +165,10 @@ func TestFlags(t *testing.T) {
 		{"git push -fu origin main", []string{"force", "set-upstream"}},
 		{"git push origin +main", []string{"force"}},
 		{"git push --force-with-lease", []string{"force-with-lease"}},
+		// Terraform's options take one dash, after its subcommand too.
+		{"terraform apply -auto-approve", []string{"auto-approve"}},
+		{"terraform -chdir=infra destroy -auto-approve -var-file=prod.tfvars", []string{"auto-approve", "chdir", "var-file"}},
+		{"tofu plan -destroy -out=p", []string{"destroy", "out"}},
 		{"sort --compress-prog=gzip x", []string{"compress-program"}},
 		{"git log --oneline -20", []string{"NUM", "oneline"}},
 		{"tar -xzf a.tgz", []string{"extract", "file", "gzip"}},

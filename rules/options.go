@@ -56,6 +56,19 @@ type Spec struct {
 	built sync.Once
 }
 
+// Style is a spec with s's way of parsing (one-dash long options, case,
+// abbreviations, order) and no options of its own: a subcommand the
+// registry lists no options for still parses its command line as its
+// program does (terraform apply -auto-approve is one option, not eleven
+// letters). Nil for nil.
+func (s *Spec) Style() *Spec {
+	if s == nil {
+		return nil
+	}
+	return &Spec{Short: map[byte]Option{}, Long: map[string]Option{}, Abbrev: s.Abbrev, FoldCase: s.FoldCase,
+		SingleDashLong: s.SingleDashLong, InOrder: s.InOrder}
+}
+
 // build fills Short and Long from desc, once.
 func (s *Spec) build() *Spec {
 	s.built.Do(func() {
