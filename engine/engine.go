@@ -577,8 +577,14 @@ func suggest(s *parser.Segment) string {
 	if len(p) == 0 {
 		return ""
 	}
+	return SuggestRule(p, strings.Join(s.Argv, " "))
+}
+
+// SuggestRule is the YAML allow rule a user could paste to cover the
+// commands that start with prefix, with example as its match example.
+func SuggestRule(prefix []string, example string) string {
 	return fmt.Sprintf("- id: team.allow-%s\n  pattern: [%s]\n  decision: allow\n  justification: <why this is safe>\n  match: [%q]",
-		strings.Join(p, "-"), strings.Join(p, ", "), strings.Join(s.Argv, " "))
+		strings.Join(prefix, "-"), strings.Join(prefix, ", "), example)
 }
 
 // grantPrefix is the prefix a grant for seg records ([Reason.Prefix]):

@@ -89,15 +89,16 @@ func runAuditReport(ctx context.Context, stdio Stdio, args []string) error {
 			}
 			return ""
 		},
-		Suggest: func(command string) (string, string) {
-			for _, r := range e.EvaluateText(ctx, command, opts...).Reasons {
-				if r.Rule == engine.RuleFallback && r.Suggest != "" {
-					return strings.Join(r.Prefix, " "), r.Suggest
-				}
-			}
-			return "", ""
-		},
+		Suggest: func(command string) (string, string) { return suggestFor(ctx, e, opts, command) },
 	})
+	// Only rules that load are offered (auditsuggest.go).
+	var base []engine.Option
+	for _, d := range pf.policyDirs {
+		base = append(base, engine.UserDir(d))
+	}
+	if n := checkSuggestions(ctx, append(base, pf.configOptions(ctx)...), s.Uncovered); n > 0 {
+		fmt.Fprintf(stdio.Err, "rivumi: %d suggested rule(s) left out: they do not load with this policy (a prefix rule cannot cover them)\n", n)
+	}
 	if *htmlOut == "-" {
 		return report.WriteHTML(stdio.Out, s, *title)
 	}
