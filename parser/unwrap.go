@@ -60,7 +60,10 @@ func optScan(s *rules.Spec, ws []word, i int, stopAtAssign bool) (int, map[strin
 		w := ws[i]
 		t := w.text
 		if w.dynamic {
-			return i, opts, false
+			// $SHELL or $BASH names a shell in every environment, never
+			// an option: the wrapped program (sudo -E "$SHELL" -c CODE).
+			// It stays dynamic, so the command is never allowed.
+			return i, opts, shellVar(t)
 		}
 		if t == "--" {
 			return i + 1, opts, true
