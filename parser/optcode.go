@@ -31,16 +31,17 @@ func (p *walker) optionCode(f *frame, seg *Segment, e *programs.Program) {
 		}
 	}
 	for _, n := range e.EnvFiles {
-		for _, a := range seg.Assigns {
-			if a.Name != n || a.Dynamic || a.Value == "" {
-				continue
-			}
-			abs := p.env.absolute(a.Value)
-			if p.downloaded(abs) {
-				seg.tag(TagRunsDownloaded)
-			}
-			p.writtenCode(f, seg, abs) // echo 'rm -rf /' > e.sh; BASH_ENV=e.sh bash -c :
+		// The command's own assignment, else the value exported earlier
+		// on the line (export BASH_ENV=e.sh; bash -c :).
+		v, ok := p.envValue(seg, n)
+		if !ok || v == "" {
+			continue
 		}
+		abs := p.env.absolute(v)
+		if p.downloaded(abs) {
+			seg.tag(TagRunsDownloaded)
+		}
+		p.writtenCode(f, seg, abs) // echo 'rm -rf /' > e.sh; BASH_ENV=e.sh bash -c :
 	}
 	if len(e.SpliceOptions) == 0 && len(e.LoadOptions) == 0 {
 		return
