@@ -919,6 +919,9 @@ func doctorEntry(ctx context.Context, agent hook.Agent, e hook.Installed, cwd, s
 	defer cancel()
 	cmd := exec.CommandContext(cctx, "/bin/sh", "-c", e.Command)
 	cmd.Dir = cwd
+	// The probe starts no server of its own (a later `rivumi serve
+	// --socket` would find the socket taken); one already running answers.
+	cmd.Env = append(os.Environ(), noAutostartEnv+"=1")
 	cmd.Stdin = bytes.NewReader(hook.SamplePayload(agent, floor, cwd))
 	var cout, cerr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &cout, &cerr
