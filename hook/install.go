@@ -53,7 +53,7 @@ func SettingsFile(agent Agent, scope Scope, dir, home string, getenv func(string
 
 // Matchers are the tools each agent's entry hooks.
 var Matchers = map[Agent]string{
-	ClaudeCode: "Bash|Read|Write|Edit|MultiEdit|NotebookEdit|Grep",
+	ClaudeCode: "Bash|Read|Write|Edit|MultiEdit|NotebookEdit|Grep|Skill|CronCreate",
 	Gemini:     "run_shell_command|read_file|read_many_files|write_file|replace|grep_search|search_file_content",
 	Codex:      CodexMatcher,
 }
