@@ -451,7 +451,7 @@ func decide(ctx context.Context, cfg *Config, stdin io.Reader) Answer {
 	if fix := profiles[cfg.Agent].fixInput; fix != nil {
 		fix(a.tool, input)
 	}
-	call, ok, err := toolCall(cfg, a.tool, input, a.cwd)
+	call, ok, err := toolCall(cfg, a.tool, input, a.cwd, a.workspace, p.SessionID)
 	if err != nil {
 		return failed(err.Error())
 	}
@@ -459,7 +459,16 @@ func decide(ctx context.Context, cfg *Config, stdin io.Reader) Answer {
 		return a // no opinion
 	}
 	a.Graded = true
-	if call.shell {
+	if call.skill != nil {
+		a.command = call.skill.describe()
+		v, err := gradeSkill(ctx, cfg, call, a.workspace)
+		if err != nil {
+			f := failed(err.Error())
+			f.tool, f.command, f.cwd, f.workspace = a.tool, a.command, a.cwd, a.workspace
+			return f
+		}
+		a.Verdict = v
+	} else if call.shell {
 		a.command = call.command
 		if call.argv != nil {
 			a.command = strings.Join(call.argv, " ")
@@ -637,6 +646,9 @@ type call struct {
 	cwd          string
 	op           Op
 	paths        []string
+	// skill is a Claude Code skill: its commands are graded as shell
+	// commands, the strictest verdict winning (hook/claudeskill.go).
+	skill *skill
 }
 
 // Shell tools, per agent.
@@ -694,8 +706,17 @@ var fileTools = map[Agent]map[string]fileTool{
 
 // toolCall extracts what to judge from a tool's input; ok is false for
 // tools rivumi has no opinion on.
-func toolCall(cfg *Config, tool string, in map[string]any, cwd string) (call, bool, error) {
+func toolCall(cfg *Config, tool string, in map[string]any, cwd, workspace, sessionID string) (call, bool, error) {
 	agent := cfg.Agent
+	if agent == ClaudeCode {
+		switch tool {
+		case "Skill":
+			s, ok, err := skillCall(cfg, in, cwd, workspace, sessionID)
+			return call{skill: s, cwd: cwd}, ok, err
+		case "CronCreate":
+			return cronCall(in, cwd, workspace)
+		}
+	}
 	if shellTools[agent][tool] {
 		if agent == Codex {
 			// Codex applies `apply_patch <<'EOF' … EOF` itself, without a
