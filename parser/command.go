@@ -89,6 +89,7 @@ type Segment struct {
 	tilde     bool                // some argument starts with a tilde the shell expanded (echo ~)
 	xargsOpts map[string][]string // the options of the xargs that runs it, by canonical name
 	fillOnly  bool                // run by find -exec: its only dynamic words are {} standing for paths below a static root
+	listedBy  *Segment            // with TagListedArgs: the find whose listing it reads
 }
 
 // Where a segment sits (Segment.Kind).

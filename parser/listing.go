@@ -61,20 +61,20 @@ func findListing(s *Segment) bool {
 // of a pipeline, looking through filters that only pass some of its lines
 // on (grep PATTERN, head, tail, sort, uniq reading stdin), and whether
 // one does.
-func (p *walker) listingRoots(info *pipeInfo, i int) (roots []Operand, secret, ok bool) {
+func (p *walker) listingRoots(info *pipeInfo, i int) (find *Segment, roots []Operand, secret, ok bool) {
 	for k := i - 1; k >= 0 && len(info.stages[k]) == 1; k-- {
 		s := p.cmd.Segments[info.stages[k][0]]
 		if findListing(s) {
 			if len(s.Operands) == 0 {
-				return []Operand{p.operand(word{text: ".", path: "."})}, findsSecrets(s), true
+				return s, []Operand{p.operand(word{text: ".", path: "."})}, findsSecrets(s), true
 			}
-			return s.Operands, findsSecrets(s), true
+			return s, s.Operands, findsSecrets(s), true
 		}
 		if !lineFilter(s) {
-			return nil, false, false
+			return nil, nil, false, false
 		}
 	}
-	return nil, false, false
+	return nil, nil, false, false
 }
 
 // lineFilter reports a stage that passes on some of its input lines
@@ -128,10 +128,11 @@ func (p *walker) xargsListing(info *pipeInfo, i int, seg *Segment) {
 	if !nul && !splitSafe[seg.Program] {
 		return
 	}
-	roots, secret, ok := p.listingRoots(info, i)
+	find, roots, secret, ok := p.listingRoots(info, i)
 	if !ok {
 		return
 	}
+	seg.listedBy = find
 	for _, r := range roots {
 		r.Dynamic = true
 		if secret && r.LinkClass == "" {
@@ -200,6 +201,7 @@ func (p *walker) findChildListed(parent *Segment, first int) {
 			continue
 		}
 		c.tag(TagListedArgs)
+		c.listedBy = parent
 		for k := range c.Operands {
 			if o := &c.Operands[k]; secret && o.Text == "{}" && o.LinkClass == "" {
 				o.LinkClass = ClassSecret

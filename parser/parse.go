@@ -402,6 +402,7 @@ func (p *walker) finish() {
 				s.Reads = append(s.Reads, r.Target)
 			}
 		}
+		p.treeSecrets(s, ops) // grep -r KEY . over a tree holding .env (parser/treeread.go)
 		for i := range s.Reads {
 			r := &s.Reads[i]
 			switch {
