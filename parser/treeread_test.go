@@ -37,7 +37,7 @@ func TestTreeSecrets(t *testing.T) {
 		{"grep KEY -r", ".env"},
 		{"grep -d recurse KEY clean", ""},
 		{"grep -r KEY clean", ""},             // links below the root are not followed
-		{"grep -R KEY clean", "sshlink"},       // -R follows them
+		{"grep -R KEY clean", "sshlink"},      // -R follows them
 		{"grep -r KEY keylink", "server.pem"}, // a link named as the root is followed
 		{"grep -rl KEY .", ""},                // names only
 		{"grep -rc KEY .", ""},                // counts
