@@ -495,6 +495,10 @@ func decide(ctx context.Context, cfg *Config, stdin io.Reader) Answer {
 			a.Verdict.Decision = engine.Max(a.Verdict.Decision, v.Decision)
 			reasons = append(reasons, v.Reasons...)
 		}
+		for _, r := range call.problems {
+			a.Verdict.Decision = engine.Max(a.Verdict.Decision, r.Decision)
+			reasons = append(reasons, r)
+		}
 		for _, r := range reasons {
 			if r.Decision == a.Verdict.Decision {
 				a.Verdict.Reasons = append(a.Verdict.Reasons, r)
@@ -646,6 +650,9 @@ type call struct {
 	cwd          string
 	op           Op
 	paths        []string
+	// problems are reasons to ask whatever the paths say (a search over
+	// a tree too large to look at).
+	problems []engine.Reason
 	// skill is a Claude Code skill: its commands are graded as shell
 	// commands, the strictest verdict winning (hook/claudeskill.go).
 	skill *skill
@@ -834,13 +841,25 @@ func toolCall(cfg *Config, tool string, in map[string]any, cwd, workspace, sessi
 			dirs = dirs[1:]
 		}
 		c.paths = dirs
-		if g, ok := in[ft.glob].(string); ok && g != "" {
-			for _, d := range dirs {
-				c.paths = append(c.paths, path.Join(d, g))
-			}
-		} else if in[ft.glob] != nil && !ok {
+		g, ok := in[ft.glob].(string)
+		if !ok && in[ft.glob] != nil {
 			return c, false, fmt.Errorf("%s: %q is not a string", tool, ft.glob)
 		}
+		if g != "" {
+			// The glob as paths, each brace alternative: a pattern that
+			// names a secret (*.env) is a secret read even before any
+			// such file exists.
+			alts, ok := expandBraces(g)
+			if !ok {
+				alts = []string{g}
+			}
+			for _, d := range dirs {
+				for _, a := range alts {
+					c.paths = append(c.paths, path.Join(d, a))
+				}
+			}
+		}
+		c.problems = searchSecrets(cfg, &c, dirs, g, workspace)
 	default:
 		// Every field that names a path is judged: the agent may read
 		// another one than rivumi would pick (Gemini's read_file takes

@@ -122,6 +122,7 @@ type treeWalk struct {
 	hidden, follow, fold         bool // fold: include patterns also match the lowered name
 	include, exclude, excludeDir []string
 	class                        func(abs string) string
+	selectFile                   func(rel string) bool // nil: every file
 	n                            int
 	found                        []treeSecret
 	cut                          string // why the walk stopped short, and where
@@ -173,18 +174,23 @@ func (w *treeWalk) walk(root string) bool {
 			}
 			// A secret directory (.ssh, .aws, .config/gcloud …): all of it
 			// is read.
-			if c := w.class(shown); secretPlace[c] {
+			if c := w.class(shown); secretPlace[c] && w.selectFile == nil {
 				return w.add(shown, c)
 			}
-			return nil
+			return nil // with selectFile: its files are classed one by one
 		}
 		if len(w.include) > 0 && !matchAny(w.include, name) && !(w.fold && matchAny(w.include, strings.ToLower(name))) || matchAny(w.exclude, name) {
 			return nil
 		}
+		if w.selectFile != nil {
+			if rel, err := filepath.Rel(start, p); err != nil || !w.selectFile(filepath.ToSlash(rel)) {
+				return nil
+			}
+		}
 		// Below a directory that is no secret, a file is one by its name
 		// (or, under /etc, by its path): the full classing only then.
 		c := ""
-		if isSecretName(name) || strings.HasPrefix(shown, "/etc/") || strings.HasPrefix(shown, "/private/etc/") || d.Type()&fs.ModeSymlink != 0 {
+		if w.selectFile != nil || isSecretName(name) || strings.HasPrefix(shown, "/etc/") || strings.HasPrefix(shown, "/private/etc/") || d.Type()&fs.ModeSymlink != 0 {
 			c = w.class(shown)
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
@@ -251,4 +257,24 @@ func matchAny(globs []string, name string) bool {
 		}
 	}
 	return false
+}
+
+// SecretsBelow walks the directory root on disk (readdir only; no file is
+// opened) as a search that reads every file below it would, and returns
+// the secret files and directories it finds there (at most 3; classed as
+// [ClassifyPath] classes them, with the Workspace and Home options), and,
+// when the walk was cut short (over 20,000 entries), why: a caller must
+// then take the tree as holding a secret. selectFile, when not nil, says
+// whether the search reads a file (by its slash path relative to root);
+// hidden entries are included, links below root are not followed (a link
+// as root is). A root that is no directory yields nothing.
+func SecretsBelow(root string, selectFile func(rel string) bool, opts ...Option) (found []string, cut string) {
+	w := newWalker(opts, "")
+	defer w.release()
+	tw := treeWalk{hidden: true, class: w.env.classAbs, selectFile: selectFile}
+	tw.walk(cleanAbs(root))
+	for _, f := range tw.found {
+		found = append(found, f.path)
+	}
+	return found, tw.cut
 }
