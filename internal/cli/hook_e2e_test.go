@@ -269,6 +269,10 @@ func e2eClaude(t *testing.T, a *e2eAgent) {
 		}
 	})
 
+	failModes(t, a, os.Getenv("RIVUMI_E2E_CLAUDE_VERSION"), func(cmd string) {
+		claude("Bash", map[string]any{"command": cmd}, "--allowedTools", "Bash("+cmd+")")
+	})
+
 	// disableAllHooks in the file rivumi wrote: Claude runs no hook, the
 	// floor probe runs, and doctor fails.
 	settings := filepath.Join(a.home, ".claude", "settings.json")
@@ -413,6 +417,9 @@ func e2eGemini(t *testing.T, a *e2eAgent) {
 		if _, err := os.Stat(filepath.Join(a.proj, "GONE-RAN")); err == nil {
 			t.Errorf("missing binary: the tool ran; measured before: Gemini blocks it")
 		}
+	})
+	failModes(t, a, os.Getenv("RIVUMI_E2E_GEMINI_VERSION"), func(cmd string) {
+		gemini("run_shell_command", map[string]any{"command": cmd})
 	})
 }
 
@@ -681,6 +688,9 @@ trust_level = "trusted"
 	n = a.calls()
 	codex("exec_command", map[string]any{"cmd": floorProbe})
 	a.expect("floor probe, trusted by Codex", "FLOOR-RAN", false, "deny", n)
+	failModes(t, a, os.Getenv("RIVUMI_E2E_CODEX_VERSION"), func(cmd string) {
+		codex("exec_command", map[string]any{"cmd": cmd})
+	})
 }
 
 // codexHooksList asks `codex app-server` for hooks/list in the project.
