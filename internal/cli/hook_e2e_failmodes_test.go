@@ -148,7 +148,7 @@ func TestFailModesDoc(t *testing.T) {
 				t.Errorf("%s: %s: %q is not a measurement", k, fm.name, v)
 			}
 		}
-		if !slices.Contains([]string{"claude-code", "gemini", "codex"}, strings.Fields(k)[0]) {
+		if !slices.Contains([]string{"claude-code", "gemini", "codex", "qwen", "opencode", "pi", "omp", "copilot"}, strings.Fields(k)[0]) {
 			t.Errorf("%s: not an agent the end-to-end tests drive", k)
 		}
 	}

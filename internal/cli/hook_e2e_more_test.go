@@ -303,6 +303,13 @@ func e2eMore(t *testing.T, a *e2eAgent, m *chatMock) {
 	if err := os.Rename(a.rivumi+".gone", a.rivumi); err != nil {
 		t.Fatal(err)
 	}
+	for _, ag := range moreAgents {
+		if ag.name == a.name {
+			failModes(t, a, os.Getenv("RIVUMI_E2E_"+ag.key+"_VERSION"), func(cmd string) {
+				moreRun(a, m, tools.shell, tools.shellArgs(cmd))
+			})
+		}
+	}
 	// A plugin edited after install: doctor fails.
 	if plugin := map[string]string{"opencode": ".config/opencode/plugin/rivumi.js", "pi": ".pi/agent/extensions/rivumi.js",
 		"omp": ".omp/agent/extensions/rivumi.js"}[a.name]; plugin != "" {
