@@ -2,6 +2,7 @@ package hook
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -126,4 +127,111 @@ func commandDeadline(command string, agent Agent) (time.Duration, bool, error) {
 		return deadline, thin, nil
 	}
 	return deadline, thin, nil
+}
+
+// CommandArgs returns the hook flags of an installed command line: the
+// words after `PROGRAM hook AGENT`, unquoted. Only plain words are read
+// (as [HookCommand] writes them: bare, '…', "…" or $'…'); a line with
+// anything a shell would expand or treat as an operator, or without
+// `hook AGENT`, is an error.
+func CommandArgs(command string, agent Agent) ([]string, error) {
+	words, err := splitWords(command)
+	if err != nil {
+		return nil, fmt.Errorf("%q: %v", command, err)
+	}
+	for i := 0; i+2 < len(words); i++ {
+		if words[i+1] == "hook" && words[i+2] == string(agent) {
+			return words[i+3:], nil
+		}
+	}
+	return nil, fmt.Errorf("%q does not run `hook %s`", command, agent)
+}
+
+// splitWords splits a command line of plain words as a POSIX shell reads
+// it, refusing expansions and operators.
+func splitWords(s string) ([]string, error) {
+	var words []string
+	var w strings.Builder
+	in := false // inside a word
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n':
+			if in {
+				words = append(words, w.String())
+				w.Reset()
+				in = false
+			}
+			continue
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, errors.New("unterminated '")
+			}
+			w.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+		case c == '$' && i+1 < len(s) && s[i+1] == '\'':
+			i += 2
+			for ; i < len(s) && s[i] != '\''; i++ {
+				if s[i] != '\\' {
+					w.WriteByte(s[i])
+					continue
+				}
+				if i+1 >= len(s) {
+					return nil, errors.New("unterminated $'")
+				}
+				i++
+				switch s[i] {
+				case 'x':
+					if i+2 >= len(s) {
+						return nil, errors.New("short \\x escape")
+					}
+					var b byte
+					if _, err := fmt.Sscanf(s[i+1:i+3], "%02x", &b); err != nil {
+						return nil, errors.New("bad \\x escape")
+					}
+					w.WriteByte(b)
+					i += 2
+				case '\\', '\'', '"':
+					w.WriteByte(s[i])
+				default:
+					return nil, fmt.Errorf("escape \\%c", s[i])
+				}
+			}
+			if i >= len(s) {
+				return nil, errors.New("unterminated $'")
+			}
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				switch s[i] {
+				case '$', '`':
+					return nil, errors.New("an expansion in \"…\"")
+				case '\\':
+					if i+1 < len(s) && strings.IndexByte("$`\"\\", s[i+1]) >= 0 {
+						i++
+					}
+				}
+				w.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, errors.New("unterminated \"")
+			}
+		case c == '\\':
+			if i+1 >= len(s) {
+				return nil, errors.New("a trailing \\")
+			}
+			i++
+			w.WriteByte(s[i])
+		case strings.IndexByte("$`;&|<>(){}*?[]~#!", c) >= 0:
+			return nil, fmt.Errorf("%q is not a plain word character", c)
+		default:
+			w.WriteByte(c)
+		}
+		in = true
+	}
+	if in {
+		words = append(words, w.String())
+	}
+	return words, nil
 }
