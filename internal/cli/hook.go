@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -29,8 +30,8 @@ func init() {
 	for _, a := range hook.Agents {
 		register("hook "+string(a), "answer one "+string(a)+" hook call (JSON on stdin) with rivumi's verdict", hookRunner(a))
 	}
-	register("hook install", "wire `rivumi hook AGENT` into an agent's settings ("+agentNames()+")", hookInstall)
-	register("hook doctor", "check the hook wiring and that a floor command is denied end to end", hookDoctor)
+	register("hook install", "wire the hook into an agent's settings ("+agentNames()+"): the thin client rivumi-hook, with the full binary as its fallback (--full: the full binary alone)", hookInstall)
+	register("hook doctor", "check the hook wiring, that a floor command is denied end to end, the installed form and its measured latency", hookDoctor)
 }
 
 // agentNames lists the agents rivumi has an adapter for.
@@ -406,11 +407,16 @@ func settingsFiles(agent hook.Agent, project, user bool, dir string) ([]string, 
 
 const installUsage = `Usage: rivumi hook install AGENT [--user | --project] [flags] [-- HOOK FLAGS...]
 
-Writes the PreToolUse (Gemini: BeforeTool) hook entry that runs this
-binary, by its absolute path, as 'rivumi hook AGENT' into the agent's
-settings (AGENT: claude-code, gemini, codex, qwen, …). Other hooks and settings are
-kept, an earlier rivumi entry is replaced, and the previous file is kept as
-FILE.bak. Flags after -- are passed to the hook (e.g. -- --shadow).
+Writes the PreToolUse (Gemini: BeforeTool) hook entry into the agent's
+settings (AGENT: claude-code, gemini, codex, qwen, …). The entry runs the
+thin client rivumi-hook beside this binary, by its absolute path, as
+'rivumi-hook hook AGENT': it relays each call to the per-user server and
+runs the full binary beside it when none answers. Without rivumi-hook
+there (only 'go install ./cmd/rivumi' was run) it runs the full binary,
+'rivumi hook AGENT', with a note; --full chooses that form. Other hooks
+and settings are kept, an earlier rivumi entry is replaced, and the
+previous file is kept as FILE.bak. Flags after -- are passed to the hook
+(e.g. -- --shadow).
 
 Flags:
 `
@@ -421,7 +427,8 @@ func hookInstall(ctx context.Context, stdio Stdio, args []string) error {
 	binary := fs.String("binary", "", "absolute path of the rivumi binary the hook runs (default: this one)")
 	timeout := fs.Duration("timeout", 10*time.Second, "the agent's timeout for the hook (the hook's own deadline is 5 s)")
 	matcher := fs.String("matcher", "", "tools the entry hooks (default: the agent's shell and file tools)")
-	thin := fs.Bool("thin", false, "run the thin client rivumi-hook (next to the binary; it relays to the per-user server and runs the full binary when none answers) instead of the full binary")
+	thin := fs.Bool("thin", false, "accepted for older scripts: the thin client is the default; with --thin, install fails when there is no rivumi-hook beside the binary instead of installing the full binary")
+	full := fs.Bool("full", false, "run the full binary (rivumi hook AGENT) instead of the thin client rivumi-hook: each call starts the whole engine (about 3x the thin client's warm call)")
 	applyPatch := fs.Bool("apply-patch", false, "codex: accepted for older scripts; apply_patch is guarded by default now (matcher "+hook.CodexMatcher+")")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), installUsage); fs.PrintDefaults() }
 	var name string
@@ -462,7 +469,10 @@ func hookInstall(ctx context.Context, stdio Stdio, args []string) error {
 	if *timeout < 2*time.Second {
 		return exitf(ExitError, "hook install: --timeout %v is too short for the hook's own deadline", *timeout)
 	}
-	exe, notes, err := stableBinary(*binary)
+	if *thin && *full {
+		return exitf(ExitError, "hook install: --thin or --full, not both")
+	}
+	exe, copiedFrom, notes, err := stableBinary(*binary)
 	if err != nil {
 		return exitf(ExitError, "hook install: %v", err)
 	}
@@ -483,15 +493,28 @@ func hookInstall(ctx context.Context, stdio Stdio, args []string) error {
 			m = hook.CodexApplyPatchMatcher
 		}
 	}
-	if *thin {
-		if exe, err = thinBinary(exe); err != nil {
+	// The thin client is the default form; without one beside the binary
+	// the full binary is installed (with a note), unless --thin insists.
+	useThin := !*full
+	if useThin {
+		t, err := thinBinary(exe, copiedFrom)
+		switch {
+		case err == nil:
+			exe = t
+		case *thin:
 			return exitf(ExitError, "hook install: --thin: %v", err)
+		default:
+			useThin = false
+			fmt.Fprintf(stdio.Err, "rivumi: note: the hook runs the full binary %s, not the thin client: %v.\n"+
+				"  Each call then starts the whole engine: about 3x the thin client's warm call (docs/performance.md).\n"+
+				"  For the thin client, `go install ./cmd/rivumi-hook` (or unpack the release archive, which has both\n"+
+				"  binaries side by side) and run this install again; --full installs this form without this note.\n", exe, err)
 		}
 	}
 	// The agent's timeout must outlast rivumi (its deadline, and for the
 	// thin client the relay and the fallback), or a slow grading is cut
 	// off and the agent runs the tool. Unset, it is raised to fit.
-	minTO := hook.MinAgentTimeout(hf.timeout, *thin)
+	minTO := hook.MinAgentTimeout(hf.timeout, useThin)
 	timeoutSet := false
 	fs.Visit(func(f *flag.Flag) { timeoutSet = timeoutSet || f.Name == "timeout" })
 	if !timeoutSet && *timeout < minTO {
@@ -503,7 +526,7 @@ func hookInstall(ctx context.Context, stdio Stdio, args []string) error {
 	e := hook.Entry{Agent: agent, Command: hook.HookCommand(exe, agent, hookArgs...), Matcher: m, Timeout: *timeout,
 		Argv: append([]string{exe, "hook", string(agent)}, hookArgs...)}
 	if e.AgentTimeout() < minTO {
-		return exitf(ExitError, "hook install: --timeout %v lets %s cut rivumi off: the hook may take up to %v (its deadline %v%s); give the agent at least %v", *timeout, agent, minTO, hf.timeout, map[bool]string{true: ", plus the thin client's relay and fallback", false: ""}[*thin], minTO)
+		return exitf(ExitError, "hook install: --timeout %v lets %s cut rivumi off: the hook may take up to %v (its deadline %v%s); give the agent at least %v", *timeout, agent, minTO, hf.timeout, map[bool]string{true: ", plus the thin client's relay and fallback", false: ""}[useThin], minTO)
 	}
 	for _, f := range files {
 		changed, err := hook.Install(f, e)
@@ -576,21 +599,21 @@ func trustCodex(stdio Stdio, files []string, project bool, dir string) error {
 // `go install` location, a package's bin directory); else a per-user copy
 // of it, refreshed by each install, so that cleaning a clone or a build
 // directory does not switch the guard off (Claude Code, Codex) or block
-// every tool (Gemini CLI).
-func stableBinary(explicit string) (string, []string, error) {
+// every tool (Gemini CLI). copiedFrom is the binary the per-user copy was
+// made from ("" when exe is not such a copy).
+func stableBinary(explicit string) (exe, copiedFrom string, notes []string, err error) {
 	if explicit != "" {
 		if !filepath.IsAbs(explicit) {
-			return "", nil, fmt.Errorf("--binary %q is not an absolute path", explicit)
+			return "", "", nil, fmt.Errorf("--binary %q is not an absolute path", explicit)
 		}
-		var notes []string
 		if root := gitCheckout(explicit); root != "" {
 			notes = append(notes, fmt.Sprintf("warning: %s is inside the git checkout %s: a clean or rebuild there leaves the hook without its binary (Claude Code and Codex then run every tool unguarded, Gemini CLI blocks every tool); prefer `go install` or a copy outside it (omit --binary)", explicit, root))
 		}
-		return explicit, notes, nil
+		return explicit, "", notes, nil
 	}
-	exe, err := os.Executable()
+	exe, err = os.Executable()
 	if err != nil {
-		return "", nil, fmt.Errorf("cannot find this binary: %v", err)
+		return "", "", nil, fmt.Errorf("cannot find this binary: %v", err)
 	}
 	if r, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = r
@@ -601,52 +624,80 @@ func stableBinary(explicit string) (string, []string, error) {
 		tmp = tmp || within(exe, d)
 	}
 	if root == "" && !tmp {
-		return exe, nil, nil
+		return exe, "", nil, nil
 	}
 	dst, err := userBinary()
 	if err != nil {
-		return "", nil, err
+		return "", "", nil, err
 	}
 	if dst == exe {
-		return exe, nil, nil
+		return exe, "", nil, nil
 	}
 	if err := copyBinary(exe, dst); err != nil {
-		return "", nil, fmt.Errorf("copy %s to %s: %v", exe, dst, err)
+		return "", "", nil, fmt.Errorf("copy %s to %s: %v", exe, dst, err)
 	}
 	why := "in the temporary directory"
 	if root != "" {
 		why = "inside the git checkout " + root
 	}
-	return dst, []string{fmt.Sprintf("%s is %s; the hook runs a per-user copy, %s (install again after upgrading rivumi)", exe, why, dst)}, nil
+	return dst, exe, []string{fmt.Sprintf("%s is %s; the hook runs a per-user copy, %s (install again after upgrading rivumi)", exe, why, dst)}, nil
 }
 
-// thinBinary returns the thin client that sits next to the full binary
-// exe (the one the hook falls back to). When install made a per-user copy
-// of the full binary, the thin client beside this binary is copied next
-// to it (refreshed by each install, like the full one).
-func thinBinary(exe string) (string, error) {
-	name := "rivumi-hook"
+// thinName is the thin client's file name beside the full binary exe.
+func thinName(exe string) string {
 	if filepath.Ext(exe) == ".exe" {
-		name += ".exe"
+		return "rivumi-hook.exe"
 	}
+	return "rivumi-hook"
+}
+
+// thinBinary returns the thin client the hook runs in front of the full
+// binary exe: rivumi-hook beside exe. When exe is a per-user copy of
+// copiedFrom, the rivumi-hook beside copiedFrom is copied next to it
+// first (refreshed by each install, like the full one); without one there,
+// a thin client left beside the copy by an earlier install is not used (it
+// may be of another version). The thin client falls back to `rivumi`
+// beside itself (after resolving links): thinBinary fails unless that is
+// exe, so that the calls no server answers run the binary install chose.
+func thinBinary(exe, copiedFrom string) (string, error) {
+	name := thinName(exe)
 	dst := filepath.Join(filepath.Dir(exe), name)
-	self, err := os.Executable()
-	if err == nil {
-		if r, err := filepath.EvalSymlinks(self); err == nil {
-			self = r
+	if copiedFrom != "" {
+		src := filepath.Join(filepath.Dir(copiedFrom), name)
+		if fi, err := os.Stat(src); err != nil || !fi.Mode().IsRegular() {
+			return "", fmt.Errorf("no %s beside %s", name, copiedFrom)
 		}
-		src := filepath.Join(filepath.Dir(self), name)
-		if fi, err := os.Stat(src); err == nil && !fi.IsDir() && src != dst {
-			if err := copyBinary(src, dst); err != nil {
-				return "", fmt.Errorf("copy %s to %s: %v", src, dst, err)
-			}
-			return dst, nil
+		if err := copyBinary(src, dst); err != nil {
+			return "", fmt.Errorf("copy %s to %s: %v", src, dst, err)
 		}
 	}
 	if fi, err := os.Stat(dst); err != nil || fi.IsDir() {
-		return "", fmt.Errorf("no %s next to %s or this binary (go install ./cmd/rivumi-hook, or build it beside rivumi)", name, exe)
+		return "", fmt.Errorf("no %s beside %s", name, exe)
+	}
+	fb := thinFallback(dst)
+	efi, err := os.Stat(exe)
+	if err != nil {
+		return "", fmt.Errorf("the full binary: %v", err)
+	}
+	if ffi, err := os.Stat(fb); err != nil || !os.SameFile(ffi, efi) {
+		return "", fmt.Errorf("%s falls back to %s, which is not %s", dst, fb, exe)
 	}
 	return dst, nil
+}
+
+// thinFallback is the full binary the thin client at thin runs when no
+// server answers, found as cmd/rivumi-hook finds it: `rivumi` in the
+// directory of thin after resolving its links.
+func thinFallback(thin string) string {
+	real := thin
+	if r, err := filepath.EvalSymlinks(thin); err == nil {
+		real = r
+	}
+	name := "rivumi"
+	if strings.HasSuffix(filepath.Base(thin), ".exe") {
+		name += ".exe"
+	}
+	return filepath.Join(filepath.Dir(real), name)
 }
 
 // userBinary is where the per-user copy lives: $XDG_DATA_HOME/rivumi/bin,
@@ -778,6 +829,7 @@ func hookDoctor(ctx context.Context, stdio Stdio, args []string) error {
 		fmt.Fprintf(stdio.Out, "FAIL  "+format+"\n", a...)
 	}
 	ok := func(format string, a ...any) { fmt.Fprintf(stdio.Out, "ok    "+format+"\n", a...) }
+	note := func(format string, a ...any) { fmt.Fprintf(stdio.Out, "-     "+format+"\n", a...) }
 	home, _ := os.UserHomeDir()
 	root, err := harness.ProjectRoot(cwd)
 	if err != nil {
@@ -812,7 +864,7 @@ func hookDoctor(ctx context.Context, stdio Stdio, args []string) error {
 					}
 					doctorCodexTrust(e, home, root, ok, fail)
 				}
-				doctorEntry(ctx, agent, e, cwd, self, ok, fail)
+				doctorEntry(ctx, agent, e, cwd, self, ok, fail, note)
 			}
 		}
 		if wired == before {
@@ -854,7 +906,7 @@ func hookDoctor(ctx context.Context, stdio Stdio, args []string) error {
 
 // doctorEntry checks one wired entry: the binary, and that the floor
 // command `rm -rf /` is blocked in-process and through the entry itself.
-func doctorEntry(ctx context.Context, agent hook.Agent, e hook.Installed, cwd, self string, ok, fail func(string, ...any)) {
+func doctorEntry(ctx context.Context, agent hook.Agent, e hook.Installed, cwd, self string, ok, fail, note func(string, ...any)) {
 	const floor = "rm -rf /"
 	bin := hook.CommandPath(e.Command)
 	switch fi, err := os.Stat(bin); {
@@ -880,22 +932,18 @@ func doctorEntry(ctx context.Context, agent hook.Agent, e hook.Installed, cwd, s
 		}
 		ok("%s: %s is executable%s", agent, bin, same)
 	}
-	// A thin client falls back to the full binary beside it: without it,
-	// every call no server answers is blocked.
+	// The form: the thin client, which falls back to the full binary
+	// beside it (without it, every call no server answers is blocked), or
+	// the full binary.
 	if strings.HasPrefix(filepath.Base(bin), "rivumi-hook") {
-		real := bin
-		if r, err := filepath.EvalSymlinks(bin); err == nil {
-			real = r
-		}
-		full := filepath.Join(filepath.Dir(real), "rivumi")
-		if runtime.GOOS == "windows" {
-			full += ".exe"
-		}
+		full := thinFallback(bin)
 		if fi, err := os.Stat(full); err != nil || fi.IsDir() || (runtime.GOOS != "windows" && fi.Mode()&0o111 == 0) {
-			fail("%s: the thin client %s has no full binary beside it (%s): every call the server does not answer is blocked; reinstall rivumi there, or `rivumi hook install %s` without --thin", agent, bin, full, agent)
+			fail("%s: the thin client %s has no full binary beside it (%s): every call the server does not answer is blocked; reinstall rivumi there, or `rivumi hook install %s --full`", agent, bin, full, agent)
 		} else {
-			ok("%s: the thin client's fallback %s is executable", agent, full)
+			ok("%s: form: the thin client %s; its fallback %s is executable", agent, bin, full)
 		}
+	} else {
+		note("%s: form: the full binary %s: each call starts the whole engine; the thin client rivumi-hook answers a warm call in about a third of the time: `rivumi hook install %s` installs it when rivumi-hook sits beside rivumi", agent, bin, agent)
 	}
 	// In-process, with the default configuration.
 	var h hookFlags
@@ -945,6 +993,106 @@ func doctorEntry(ctx context.Context, agent hook.Agent, e hook.Installed, cwd, s
 	} else {
 		fail("%s: `%s` is not denied by the entry: %s (stderr: %s)", agent, floor, why, firstLine(cerr.String()))
 	}
+	doctorLatency(ctx, agent, e, cwd, note)
+}
+
+// latencyRuns is how many timed calls doctor makes through an entry
+// (after one untimed call that warms the page cache).
+const latencyRuns = 5
+
+// doctorLatency times the entry's own command line, as the agent runs it
+// (through /bin/sh, starting no server), on a harmless call (`ls` in cwd)
+// and reports the median, labelled honestly: warm when a server answered
+// on the socket the entry uses (before and after the calls), cold when
+// each call graded in-process, remote when the entry asks a remote server.
+func doctorLatency(ctx context.Context, agent hook.Agent, e hook.Installed, cwd string, note func(string, ...any)) {
+	route := entryRoute(e.Command, agent)
+	before := route.answers()
+	var times []time.Duration
+	for i := 0; i <= latencyRuns; i++ {
+		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		cmd := exec.CommandContext(cctx, "/bin/sh", "-c", e.Command)
+		cmd.Dir = cwd
+		cmd.Env = append(os.Environ(), noAutostartEnv+"=1")
+		cmd.Stdin = bytes.NewReader(hook.SamplePayload(agent, "ls", cwd))
+		start := time.Now()
+		err := cmd.Run()
+		d := time.Since(start)
+		cancel()
+		var ee *exec.ExitError
+		if err != nil && (!errors.As(err, &ee) || ee.ExitCode() < 0 || ee.ExitCode() > 128) {
+			note("%s: latency: not measured: running the entry on `ls`: %v", agent, err)
+			return
+		}
+		if i > 0 {
+			times = append(times, d)
+		}
+	}
+	after := route.answers()
+	slices.Sort(times)
+	fig := fmt.Sprintf("median %s (min %s, max %s) over %d calls of `ls` through the entry", ms(times[len(times)/2]), ms(times[0]), ms(times[len(times)-1]), len(times))
+	switch {
+	case route.remote != "":
+		note("%s: latency: remote, %s (each call asks %s)", agent, fig, route.remote)
+	case route.socket == "":
+		note("%s: latency: cold, %s (%s: every call grades in-process)", agent, fig, route.why)
+	case before && after:
+		note("%s: latency: warm, %s (the server on %s answered)", agent, fig, route.socket)
+	case before || after:
+		note("%s: latency: mixed, %s (the server on %s came or went during the calls)", agent, fig, route.socket)
+	default:
+		note("%s: latency: cold, %s (no server answers on %s: each call graded in-process; the agent's next call starts one, and the calls after it are warm)", agent, fig, route.socket)
+	}
+}
+
+// ms formats d in milliseconds with one decimal.
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }
+
+// hookRoute is where an installed entry's calls are graded.
+type hookRoute struct {
+	socket string // the per-user server's socket the calls try first ("" for none)
+	remote string // the remote server every call asks
+	why    string // why no socket is used
+}
+
+// answers reports whether a trusted server answers on the route's socket.
+func (r hookRoute) answers() bool {
+	if r.socket == "" || usersock.Trusted(r.socket) != nil {
+		return false
+	}
+	c, err := net.DialTimeout("unix", r.socket, time.Second)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}
+
+// entryRoute reads from an installed command line where its calls are
+// graded, as the hook (and the thin client) decide it from their flags.
+func entryRoute(command string, agent hook.Agent) hookRoute {
+	args, err := hook.CommandArgs(command, agent)
+	if err != nil {
+		return hookRoute{why: err.Error()}
+	}
+	var h hookFlags
+	fs := flag.NewFlagSet("hook", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	h.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return hookRoute{why: "its hook flags do not parse"}
+	}
+	switch {
+	case h.remote.url != "":
+		return hookRoute{remote: h.remote.url}
+	case h.socket == "none":
+		return hookRoute{why: "the entry says --socket none"}
+	case h.socket == "" && len(h.pf.policyDirs) > 0:
+		return hookRoute{why: "the entry names --policy dirs and no --socket"}
+	case h.socket == "":
+		return hookRoute{socket: usersock.Default(os.Getenv)}
+	}
+	return hookRoute{socket: h.socket}
 }
 
 // doctorCodexTrust checks that Codex trusts the entry as it is now (and,

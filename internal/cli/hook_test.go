@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/rivumi/rivumi/harness"
+	"net"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -13,7 +13,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
+	"github.com/rivumi/rivumi/harness"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -51,6 +53,8 @@ var procEnv = []string{
 //	exitcode N                     the last rivumi-proc exit code
 //	payload AGENT TOOL JSON [CWD]  write $WORK/payload.json: one hook call of TOOL with
 //	                               tool_input JSON ($VARS expanded), cwd $WORK/proj by default
+//
+//	waitsock PATH                  wait until a server answers on the unix socket PATH
 //
 // $WORK/proj is a git project (it has .git/), $HOME is $WORK/home, and
 // $WORK/bin/rivumi runs this CLI (for hook install and doctor).
@@ -112,6 +116,21 @@ func hookScriptParams(t *testing.T, glob string) testscript.Params {
 				}
 			},
 			"exitcode": exitcodeCmd,
+			// waitsock PATH: wait (up to 30 s) until a server answers on
+			// the unix socket PATH.
+			"waitsock": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 || neg {
+					ts.Fatalf("usage: waitsock PATH")
+				}
+				for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+					if c, err := net.Dial("unix", ts.MkAbs(args[0])); err == nil {
+						c.Close()
+						return
+					} else if time.Now().After(deadline) {
+						ts.Fatalf("no server answers on %s: %v", args[0], err)
+					}
+				}
+			},
 			// replace FILE OLD NEW: every OLD in FILE becomes NEW (an edit
 			// the test makes itself, with no program a gate would grade).
 			"replace": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -167,5 +186,107 @@ func TestShellDialectFlag(t *testing.T) {
 		Stdio{In: strings.NewReader("{}"), Out: &bytes.Buffer{}, Err: &stderr})
 	if code != ExitHookBlock || !strings.Contains(stderr.String(), "--shell") {
 		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+// TestThinBinary: install runs the thin client only when it falls back to
+// the very binary install chose; a per-user copy gets the thin client from
+// beside its source (refreshed), never a stale one left beside the copy.
+func TestThinBinary(t *testing.T) {
+	write := func(t *testing.T, path, content string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T, d string) (exe, copiedFrom string)
+		want  string // the thin client, relative to d; "" for an error
+		err   string
+		same  string // the file (relative to d) the thin client must equal
+	}{
+		{"beside the binary", func(t *testing.T, d string) (string, string) {
+			write(t, d+"/bin/rivumi", "full")
+			write(t, d+"/bin/rivumi-hook", "thin")
+			return d + "/bin/rivumi", ""
+		}, "bin/rivumi-hook", "", ""},
+		{"none beside the binary", func(t *testing.T, d string) (string, string) {
+			write(t, d+"/bin/rivumi", "full")
+			return d + "/bin/rivumi", ""
+		}, "", "no rivumi-hook beside", ""},
+		{"another name: the fallback is another binary", func(t *testing.T, d string) (string, string) {
+			write(t, d+"/bin/rivumi-dev", "full")
+			write(t, d+"/bin/rivumi", "older")
+			write(t, d+"/bin/rivumi-hook", "thin")
+			return d + "/bin/rivumi-dev", ""
+		}, "", "falls back to", ""},
+		{"another name, no rivumi beside", func(t *testing.T, d string) (string, string) {
+			write(t, d+"/bin/rivumi-dev", "full")
+			write(t, d+"/bin/rivumi-hook", "thin")
+			return d + "/bin/rivumi-dev", ""
+		}, "", "falls back to", ""},
+		{"another name, rivumi a link to it", func(t *testing.T, d string) (string, string) {
+			write(t, d+"/bin/rivumi-dev", "full")
+			write(t, d+"/bin/rivumi-hook", "thin")
+			if err := os.Symlink("rivumi-dev", d+"/bin/rivumi"); err != nil {
+				t.Fatal(err)
+			}
+			return d + "/bin/rivumi-dev", ""
+		}, "bin/rivumi-hook", "", ""},
+		{"a linked thin client falls back beside its target", func(t *testing.T, d string) (string, string) {
+			write(t, d+"/bin/rivumi", "full")
+			write(t, d+"/opt/rivumi-hook", "thin")
+			write(t, d+"/opt/rivumi", "other")
+			if err := os.Symlink(d+"/opt/rivumi-hook", d+"/bin/rivumi-hook"); err != nil {
+				t.Fatal(err)
+			}
+			return d + "/bin/rivumi", ""
+		}, "", "falls back to", ""},
+		{"per-user copy: copied from beside the source", func(t *testing.T, d string) (string, string) {
+			write(t, d+"/clone/rivumi", "full")
+			write(t, d+"/clone/rivumi-hook", "thin v2")
+			write(t, d+"/share/rivumi", "full")
+			write(t, d+"/share/rivumi-hook", "thin v1") // refreshed
+			return d + "/share/rivumi", d + "/clone/rivumi"
+		}, "share/rivumi-hook", "", "clone/rivumi-hook"},
+		{"per-user copy: a stale thin client is not used", func(t *testing.T, d string) (string, string) {
+			write(t, d+"/clone/rivumi", "full")
+			write(t, d+"/share/rivumi", "full")
+			write(t, d+"/share/rivumi-hook", "thin v1")
+			return d + "/share/rivumi", d + "/clone/rivumi"
+		}, "", "no rivumi-hook beside", ""},
+		{"the binary is missing", func(t *testing.T, d string) (string, string) {
+			write(t, d+"/bin/rivumi-hook", "thin")
+			return d + "/bin/rivumi", ""
+		}, "", "the full binary", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := t.TempDir()
+			exe, from := tc.setup(t, d)
+			got, err := thinBinary(exe, from)
+			if tc.want == "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("thinBinary = %q, %v; want an error with %q", got, err, tc.err)
+				}
+				return
+			}
+			if err != nil || got != filepath.Join(d, tc.want) {
+				t.Fatalf("thinBinary = %q, %v; want %s", got, err, filepath.Join(d, tc.want))
+			}
+			if tc.same != "" {
+				a, _ := os.ReadFile(got)
+				b, _ := os.ReadFile(filepath.Join(d, tc.same))
+				if !bytes.Equal(a, b) {
+					t.Errorf("%s holds %q, want %q (a copy of %s)", got, a, b, tc.same)
+				}
+				if fi, err := os.Stat(got); err != nil || fi.Mode()&0o111 == 0 {
+					t.Errorf("%s is not executable: %v", got, err)
+				}
+			}
+		})
 	}
 }
