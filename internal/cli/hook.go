@@ -914,6 +914,12 @@ func doctorEntry(ctx context.Context, agent hook.Agent, e hook.Installed, cwd, s
 		fail("%s: %q is not an absolute path: the agent may not find it (and skips the hook silently)", agent, bin)
 		return
 	case err != nil:
+		if fb := pluginFallback(e); fb != "" {
+			// rivumi's plugin runs the full binary when the thin client
+			// cannot start.
+			fail("%s: %v: the plugin runs its fallback %s instead (the full binary: each call starts the whole engine); run `rivumi hook install %s` again", agent, err, fb, agent)
+			return
+		}
 		if agent == hook.Gemini {
 			fail("%s: %v: Gemini CLI blocks every matched tool (a missing hook command fails with output)", agent, err)
 		} else if blocked, _ := hook.Blocks(agent, nil, []byte(bin+": not found"), 127); blocked {
@@ -1093,6 +1099,19 @@ func entryRoute(command string, agent hook.Agent) hookRoute {
 		return hookRoute{socket: usersock.Default(os.Getenv)}
 	}
 	return hookRoute{socket: h.socket}
+}
+
+// pluginFallback returns the fallback program of a plugin entry when it
+// is an executable file ("" otherwise).
+func pluginFallback(e hook.Installed) string {
+	fb, _ := e.Hook["fallback"].([]string)
+	if len(fb) == 0 || !filepath.IsAbs(fb[0]) {
+		return ""
+	}
+	if fi, err := os.Stat(fb[0]); err != nil || !fi.Mode().IsRegular() || (runtime.GOOS != "windows" && fi.Mode()&0o111 == 0) {
+		return ""
+	}
+	return fb[0]
 }
 
 // doctorCodexTrust checks that Codex trusts the entry as it is now (and,
