@@ -40,12 +40,19 @@ var failModesMeasured = struct {
 	m map[string]map[string]string
 }{m: map[string]map[string]string{}}
 
-// failModes swaps the hook's binary for each failing stand-in, has the
-// agent run `touch MARKER` through run (a call the user's own settings
-// allow, so that only the hook can stop it), and records whether it ran.
+// failModes swaps the program the entry runs (a.hook: the thin client, or
+// the full binary) for each failing stand-in, has the agent run `touch
+// MARKER` through run (a call the user's own settings allow, so that only
+// the hook can stop it), and records whether it ran. "The binary is gone"
+// removes the full binary too (a plugin runs it when the thin client
+// cannot start).
 func failModes(t *testing.T, a *e2eAgent, version string, run func(cmd string)) {
 	t.Helper()
-	orig, err := os.ReadFile(a.rivumi)
+	orig, err := os.ReadFile(a.hook)
+	if err != nil {
+		t.Fatal(err)
+	}
+	origFull, err := os.ReadFile(a.rivumi)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,14 +60,20 @@ func failModes(t *testing.T, a *e2eAgent, version string, run func(cmd string)) 
 	for _, m := range failModesList {
 		marker := "FAILMODE-" + strings.ToUpper(m.name)
 		if m.script == "" {
-			if err := os.Remove(a.rivumi); err != nil {
+			if err := os.Remove(a.hook); err != nil {
 				t.Fatal(err)
 			}
-		} else if err := os.WriteFile(a.rivumi, []byte(m.script), 0o755); err != nil {
+			if err := os.Remove(a.rivumi); err != nil && !os.IsNotExist(err) {
+				t.Fatal(err)
+			}
+		} else if err := os.WriteFile(a.hook, []byte(m.script), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		run("touch " + marker)
-		if err := os.WriteFile(a.rivumi, orig, 0o755); err != nil {
+		if err := os.WriteFile(a.hook, orig, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(a.rivumi, origFull, 0o755); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := os.Stat(filepath.Join(a.proj, marker)); err == nil {

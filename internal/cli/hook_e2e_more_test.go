@@ -94,6 +94,7 @@ func newMoreAgent(t *testing.T, name, key, exe string) (*e2eAgent, *chatMock) {
 	if err := os.WriteFile(a.rivumi, []byte(wrapper), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	buildThin(t, filepath.Dir(a.rivumi))
 	if out, err := exec.Command("git", "init", "-q", a.proj).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
@@ -275,9 +276,25 @@ func e2eMore(t *testing.T, a *e2eAgent, m *chatMock) {
 		t.Logf("apply_patch of ~/.bashrc: %v", a.lastWall.Round(10*time.Millisecond))
 	}
 
-	// The binary gone: Qwen Code runs the tool (a hook that cannot start
+	// The thin client gone: rivumi's plugins run the full binary beside
+	// it instead, and the floor probe is still denied.
+	if a.name == "opencode" || a.name == "pi" || a.name == "omp" {
+		if err := os.Rename(a.hook, a.hook+".gone"); err != nil {
+			t.Fatal(err)
+		}
+		n := a.calls()
+		moreRun(a, m, tools.shell, tools.shellArgs(floorProbe))
+		a.expect("floor probe, the plugin's fallback", "FLOOR-RAN", false, "deny", n)
+		if err := os.Rename(a.hook+".gone", a.hook); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The binaries gone: Qwen Code runs the tool (a hook that cannot start
 	// does not block, as in Claude Code); Copilot CLI and rivumi's
 	// plugins block it.
+	if err := os.Rename(a.hook, a.hook+".gone"); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Rename(a.rivumi, a.rivumi+".gone"); err != nil {
 		t.Fatal(err)
 	}
@@ -301,6 +318,9 @@ func e2eMore(t *testing.T, a *e2eAgent, m *chatMock) {
 		t.Errorf("doctor with the binary gone: %v, want a failure saying %q\n%s", err, wantSays, out)
 	}
 	if err := os.Rename(a.rivumi+".gone", a.rivumi); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(a.hook+".gone", a.hook); err != nil {
 		t.Fatal(err)
 	}
 	for _, ag := range moreAgents {

@@ -12,10 +12,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rivumi/rivumi/hook"
 )
 
 // The end-to-end tests drive the real agent CLIs, installed from npm at
@@ -40,6 +43,7 @@ type e2eAgent struct {
 	home     string
 	proj     string // a git repository, the agent's cwd
 	rivumi   string // the wrapper that runs this test binary as rivumi
+	hook     string // the program the installed entry runs: rivumi-hook beside rivumi (the default), or rivumi
 	audit    string
 	env      []string
 	mock     *mockModel
@@ -111,6 +115,7 @@ func newE2EAgent(t *testing.T, name string) *e2eAgent {
 	if err := os.WriteFile(a.rivumi, []byte(wrapper), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	buildThin(t, filepath.Dir(a.rivumi))
 	git := exec.Command("git", "init", "-q", a.proj)
 	if out, err := git.CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
@@ -138,12 +143,47 @@ func (a *e2eAgent) rivumiCmd(args ...string) (string, int) {
 	return string(out), code
 }
 
-// install wires the hook as a user would, with the audit log the test reads.
+// buildThin builds the thin client cmd/rivumi-hook into dir, beside the
+// rivumi there, as `go install ./cmd/...` or a release archive puts it:
+// `rivumi hook install` then installs it (its default form).
+func buildThin(t *testing.T, dir string) {
+	t.Helper()
+	out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "rivumi-hook"), "github.com/rivumi/rivumi/cmd/rivumi-hook").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build ./cmd/rivumi-hook: %v\n%s", err, out)
+	}
+}
+
+// install wires the hook as a user would, with the audit log the test
+// reads: install flags, then after "--" the hook's flags (default:
+// --socket none, so that no call starts a server the test leaves behind).
+// It records the program the entry runs in a.hook.
 func (a *e2eAgent) install(extra ...string) {
+	a.t.Helper()
+	hookFlags := []string{"--socket", "none"}
+	if i := slices.Index(extra, "--"); i >= 0 {
+		extra, hookFlags = extra[:i], extra[i+1:]
+	}
 	args := append([]string{"hook", "install", a.name, "--binary", a.rivumi}, extra...)
-	args = append(args, "--", "--audit", a.audit, "--socket", "none")
-	if out, code := a.rivumiCmd(args...); code != 0 {
+	args = append(append(args, "--", "--audit", a.audit), hookFlags...)
+	out, code := a.rivumiCmd(args...)
+	if code != 0 {
 		a.t.Fatalf("hook install: exit %d\n%s", code, out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if c, ok := strings.CutPrefix(l, "installed "); ok {
+			a.hook = hook.CommandPath(c)
+		}
+	}
+	if a.hook == "" {
+		a.t.Fatalf("hook install printed no installed command:\n%s", out)
+	}
+	want := filepath.Join(filepath.Dir(a.rivumi), "rivumi-hook")
+	if slices.Contains(extra, "--full") {
+		want = a.rivumi
+	}
+	if a.hook != want {
+		a.t.Fatalf("hook install: the entry runs %s, want %s\n%s", a.hook, want, out)
 	}
 }
 
@@ -272,6 +312,86 @@ func e2eClaude(t *testing.T, a *e2eAgent) {
 	failModes(t, a, os.Getenv("RIVUMI_E2E_CLAUDE_VERSION"), func(cmd string) {
 		claude("Bash", map[string]any{"command": cmd}, "--allowedTools", "Bash("+cmd+")")
 	})
+
+	// The thin client without the full binary beside it: a call no server
+	// answers is blocked (exit 2), and Claude Code honours it; doctor fails.
+	if err := os.Rename(a.rivumi, a.rivumi+".gone"); err != nil {
+		t.Fatal(err)
+	}
+	n = a.calls()
+	claude("Bash", map[string]any{"command": "touch NOFULL-RAN"}, "--allowedTools", "Bash(touch NOFULL-RAN)")
+	a.expect("thin client without its fallback", "NOFULL-RAN", false, "", n)
+	self, _ := os.Executable()
+	doctor := exec.Command(self, "hook", "doctor", a.name, "--user")
+	doctor.Dir, doctor.Env = a.proj, append(append([]string(nil), a.env...), execEnv+"=1")
+	if out, err := doctor.CombinedOutput(); err == nil || !strings.Contains(string(out), "has no full binary beside it") {
+		t.Errorf("doctor with the thin client's fallback gone: %v\n%s", err, out)
+	}
+	if err := os.Rename(a.rivumi+".gone", a.rivumi); err != nil {
+		t.Fatal(err)
+	}
+
+	// Warm: a server answers on the socket the entry names, and the thin
+	// client relays every call to it (the full binary is moved away
+	// meanwhile, so only the server can answer); doctor times it warm.
+	func() {
+		sock := filepath.Join(a.dir, "run", "rivumi.sock")
+		if err := os.MkdirAll(filepath.Dir(sock), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		srv := exec.Command(a.rivumi, "serve", "--socket="+sock, "--audit", "off")
+		srv.Dir, srv.Env = a.proj, a.env
+		var srvOut bytes.Buffer
+		srv.Stdout, srv.Stderr = &srvOut, &srvOut
+		if err := srv.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			srv.Process.Signal(os.Interrupt)
+			srv.Wait()
+		}()
+		for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
+			if c, err := net.Dial("unix", sock); err == nil {
+				c.Close()
+				break
+			}
+			if time.Since(start) > 30*time.Second {
+				t.Fatalf("rivumi serve --socket did not come up:\n%s", srvOut.String())
+			}
+		}
+		a.install("--", "--socket", sock)
+		if out, code := a.doctor(); code != 0 || !strings.Contains(out, "latency: warm") {
+			t.Errorf("doctor with a server: exit %d, want 0 and a warm latency\n%s", code, out)
+		} else {
+			for _, l := range strings.Split(out, "\n") {
+				if strings.Contains(l, "latency:") {
+					t.Logf("doctor: %s", l)
+				}
+			}
+		}
+		if err := os.Rename(a.rivumi, a.rivumi+".gone"); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Rename(a.rivumi+".gone", a.rivumi)
+		n := a.calls()
+		claude("Bash", map[string]any{"command": floorProbe})
+		a.expect("floor probe, relayed", "FLOOR-RAN", false, "deny", n)
+		n = a.calls()
+		claude("Bash", map[string]any{"command": "touch WARM-RAN"})
+		a.expect("allowed command, relayed", "WARM-RAN", true, "allow", n)
+	}()
+
+	// The old form, --full: the entry runs the full binary.
+	a.install("--full")
+	if out, code := a.doctor(); code != 0 || !strings.Contains(out, "form: the full binary") {
+		t.Errorf("doctor after --full: exit %d\n%s", code, out)
+	}
+	n = a.calls()
+	claude("Bash", map[string]any{"command": floorProbe})
+	a.expect("floor probe, --full", "FLOOR-RAN", false, "deny", n)
+	n = a.calls()
+	claude("Bash", map[string]any{"command": "touch FULL-RAN"})
+	a.expect("allowed command, --full", "FULL-RAN", true, "allow", n)
 
 	// disableAllHooks in the file rivumi wrote: Claude runs no hook, the
 	// floor probe runs, and doctor fails.
@@ -423,11 +543,11 @@ func e2eGemini(t *testing.T, a *e2eAgent) {
 	})
 }
 
-// gone runs f with the hook's binary removed, and checks that doctor
-// fails meanwhile.
+// gone runs f with the program the entry runs removed, and checks that
+// doctor fails meanwhile.
 func gone(t *testing.T, a *e2eAgent, f func()) {
 	t.Helper()
-	if err := os.Rename(a.rivumi, a.rivumi+".gone"); err != nil {
+	if err := os.Rename(a.hook, a.hook+".gone"); err != nil {
 		t.Fatal(err)
 	}
 	f()
@@ -439,7 +559,7 @@ func gone(t *testing.T, a *e2eAgent, f func()) {
 	if err == nil || !strings.Contains(string(out), "no such file or directory") {
 		t.Errorf("doctor with the binary gone: %v\n%s", err, out)
 	}
-	if err := os.Rename(a.rivumi+".gone", a.rivumi); err != nil {
+	if err := os.Rename(a.hook+".gone", a.hook); err != nil {
 		t.Fatal(err)
 	}
 }
