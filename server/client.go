@@ -17,8 +17,19 @@ import (
 // Client calls a rivumi server. Create it with [NewClient] or
 // [NewUnixClient]; it is safe for concurrent use.
 type Client struct {
-	hc   *http.Client
-	base string
+	hc         *http.Client
+	base       string
+	callerLogs bool
+}
+
+// CallerLogs returns a client whose requests the server leaves out of its
+// decision log, because the caller writes their audit entries itself (a
+// hook: see [CallerLogsHeader]). Only a server on a unix socket honours
+// it.
+func (c *Client) CallerLogs() *Client {
+	d := *c
+	d.callerLogs = true
+	return &d
 }
 
 // NewClient returns a client for the HTTP server at base
@@ -114,6 +125,9 @@ func (c *Client) post(ctx context.Context, path string, in, out any) error {
 		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
+	if c.callerLogs {
+		req.Header.Set(CallerLogsHeader, "caller")
+	}
 	return c.do(req, out)
 }
 

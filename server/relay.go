@@ -30,11 +30,12 @@ type HookRelay func(ctx context.Context, c hookrelay.Call, reply func(hookrelay.
 func WithHookRelay(f HookRelay) Option { return func(s *Server) { s.relay = f } }
 
 // Verdict grades r in this process and answers as [Client.Verdict] would
-// over the socket: a response marked as an error is a deny with the
-// error, one whose audit entry could not be written (HTTP 503 there) an
-// error alone. The hook relay grades with it.
+// over the socket (with [Client.CallerLogs]): a response marked as an
+// error is a deny with the error. The hook relay grades with it: the
+// relayed hook writes the audit entry of its answer itself, so the
+// server's decision log leaves it out.
 func (s *Server) Verdict(ctx context.Context, r Request, transport string) (engine.Verdict, error) {
-	resp := s.Grade(ctx, &r, transport)
+	resp := s.grade(ctx, &r, transport, false)
 	if resp.unrecorded {
 		return engine.Verdict{}, fmt.Errorf("server: %s", resp.Error)
 	}

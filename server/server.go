@@ -164,17 +164,32 @@ func (s *Server) Reload(ctx context.Context) error {
 }
 
 // Grade answers one request; transport labels the metrics ("http",
-// "stdio"). It never fails: a bad request is a deny response.
+// "stdio"). It never fails: a bad request is a deny response. Every
+// answer is written to the decision log, bad requests too.
 func (s *Server) Grade(ctx context.Context, r *Request, transport string) Response {
+	return s.grade(ctx, r, transport, true)
+}
+
+// grade is [Server.Grade]; log false leaves the decision log to the
+// caller (a hook, which logs its own answer with what was enforced).
+func (s *Server) grade(ctx context.Context, r *Request, transport string, log bool) Response {
 	s.fillDefaults(r)
+	logVerdict := s.logVerdict
+	if !log {
+		logVerdict = func(context.Context, *Request, Response) error { return nil }
+	}
 	if err := r.Validate(); err != nil {
 		s.m.badRequest(transport)
-		return badInput(s.eng.Load().PolicyHash(), r, err)
+		resp := badInput(s.eng.Load().PolicyHash(), r, err)
+		if lerr := logVerdict(ctx, r, resp); lerr != nil {
+			s.logger.Printf("audit: %v", lerr)
+		}
+		return resp
 	}
 	e, err := s.engineFor(ctx, r)
 	if err != nil {
 		resp := policyFailure(s.eng.Load().PolicyHash(), r, err)
-		if lerr := s.logVerdict(ctx, r, resp); lerr != nil {
+		if lerr := logVerdict(ctx, r, resp); lerr != nil {
 			s.logger.Printf("audit: %v", lerr)
 		}
 		return resp
@@ -195,7 +210,7 @@ func (s *Server) Grade(ctx context.Context, r *Request, transport string) Respon
 		d = engine.Deny
 	}
 	s.m.verdict(d, transport, time.Since(start).Seconds())
-	if err := s.logVerdict(ctx, r, resp); err != nil {
+	if err := logVerdict(ctx, r, resp); err != nil {
 		s.m.auditError()
 		s.logger.Printf("audit: %v", err)
 		if !s.auditLoose {
@@ -219,14 +234,19 @@ func (s *Server) fillDefaults(r *Request) {
 	r.FollowSymlinks = r.FollowSymlinks || s.defaults.FollowSymlinks
 }
 
-// logVerdict writes the audit entry of one answer.
+// logVerdict writes the audit entry of one answer (r nil: a request that
+// could not be decoded).
 func (s *Server) logVerdict(ctx context.Context, r *Request, resp Response) error {
 	if s.audit == audit.Discard {
 		return nil
 	}
+	if r == nil {
+		r = &Request{}
+	}
 	ent := audit.Entry{
 		Kind: audit.KindGrade, Source: "serve", Cwd: r.Cwd, Workspace: r.Workspace,
 		Argv: r.Argv, Decision: resp.Decision.String(), Verdict: resp.Decision.String(), Policy: resp.Policy,
+		Error: resp.Error,
 	}
 	if r.Command != nil {
 		ent.Command = *r.Command
@@ -264,10 +284,10 @@ func (s *Server) handleVerdict(w http.ResponseWriter, r *http.Request) {
 	var req Request
 	if code, err := s.decodeBody(w, r, &req); err != nil {
 		s.m.badRequest("http")
-		writeResponses(w, code, false, badInput(s.Engine().PolicyHash(), nil, err))
+		writeResponses(w, code, false, s.badBody(r.Context(), err))
 		return
 	}
-	resp := s.Grade(r.Context(), &req, "http")
+	resp := s.grade(r.Context(), &req, "http", !callerLogs(r))
 	code := http.StatusOK
 	switch {
 	case resp.unrecorded:
@@ -282,12 +302,12 @@ func (s *Server) handleVerdicts(w http.ResponseWriter, r *http.Request) {
 	var reqs []json.RawMessage
 	if code, err := s.decodeBody(w, r, &reqs); err != nil {
 		s.m.badRequest("http")
-		writeResponses(w, code, false, badInput(s.Engine().PolicyHash(), nil, err))
+		writeResponses(w, code, false, s.badBody(r.Context(), err))
 		return
 	}
 	if len(reqs) > s.maxBatch {
 		s.m.badRequest("http")
-		writeResponses(w, http.StatusRequestEntityTooLarge, false, badInput(s.Engine().PolicyHash(), nil,
+		writeResponses(w, http.StatusRequestEntityTooLarge, false, s.badBody(r.Context(),
 			fmt.Errorf("batch of %d requests is over the limit of %d", len(reqs), s.maxBatch)))
 		return
 	}
@@ -307,9 +327,37 @@ func (s *Server) gradeRaw(ctx context.Context, raw []byte, transport string) Res
 	var req Request
 	if err := decodeStrict(raw, &req); err != nil {
 		s.m.badRequest(transport)
-		return badInput(s.Engine().PolicyHash(), nil, err)
+		return s.badBody(ctx, err)
 	}
 	return s.Grade(ctx, &req, transport)
+}
+
+// badBody is the deny answered to a body that does not decode, written to
+// the decision log like every answer.
+func (s *Server) badBody(ctx context.Context, err error) Response {
+	resp := badInput(s.Engine().PolicyHash(), nil, err)
+	if lerr := s.logVerdict(ctx, nil, resp); lerr != nil {
+		s.logger.Printf("audit: %v", lerr)
+	}
+	return resp
+}
+
+// CallerLogsHeader, set to "caller" on a request over a unix socket, says
+// that the caller writes the request's audit entry itself: a hook, which
+// logs its answer with what was enforced (or that it was only shadowed),
+// where its own --audit says. The server then leaves it out of its
+// decision log, so that no hook call is logged twice nor as enforced when
+// it was not. Over TCP the header is ignored: a remote caller cannot keep
+// its requests out of the log.
+const CallerLogsHeader = "Rivumi-Audit"
+
+// callerLogs reports a request whose caller logs it (see CallerLogsHeader).
+func callerLogs(r *http.Request) bool {
+	if r.Header.Get(CallerLogsHeader) != "caller" {
+		return false
+	}
+	a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	return ok && a.Network() == "unix"
 }
 
 // decodeBody reads a size-limited JSON body into v.

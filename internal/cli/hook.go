@@ -332,7 +332,7 @@ func (h *hookFlags) newGrader(ctx context.Context) (hook.Grader, error) {
 			h.pending.Store(&path)
 			return local(ctx)
 		}
-		verdict = server.NewUnixClient(path).Verdict
+		verdict = server.NewUnixClient(path).CallerLogs().Verdict // the hook logs its own answer
 	}
 	return func(ctx context.Context, r server.Request) (engine.Verdict, error) {
 		v, err := verdict(ctx, r)
