@@ -526,7 +526,11 @@ func hookInstall(ctx context.Context, stdio Stdio, args []string) error {
 	e := hook.Entry{Agent: agent, Command: hook.HookCommand(exe, agent, hookArgs...), Matcher: m, Timeout: *timeout,
 		Argv: append([]string{exe, "hook", string(agent)}, hookArgs...)}
 	if e.AgentTimeout() < minTO {
-		return exitf(ExitError, "hook install: --timeout %v lets %s cut rivumi off: the hook may take up to %v (its deadline %v%s); give the agent at least %v", *timeout, agent, minTO, hf.timeout, map[bool]string{true: ", plus the thin client's relay and fallback", false: ""}[useThin], minTO)
+		alt := ""
+		if useThin && !*thin {
+			alt = fmt.Sprintf(" (or %v with --full, the full binary alone)", hook.MinAgentTimeout(hf.timeout, false))
+		}
+		return exitf(ExitError, "hook install: --timeout %v lets %s cut rivumi off: the hook may take up to %v (its deadline %v%s); give the agent at least %v%s", *timeout, agent, minTO, hf.timeout, map[bool]string{true: ", plus the thin client's relay and fallback", false: ""}[useThin], minTO, alt)
 	}
 	for _, f := range files {
 		changed, err := hook.Install(f, e)
