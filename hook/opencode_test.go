@@ -80,11 +80,26 @@ exit 0
 	if _, err := installPlugin(gone, missing, openCodePlugin); err != nil {
 		t.Fatal(err)
 	}
+	// The thin client cannot start, the full binary beside it answers.
+	if err := os.MkdirAll(filepath.Join(dir, "fb"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "fb", "rivumi"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	thinGone := Entry{Agent: OpenCode, Argv: []string{filepath.Join(dir, "fb", "rivumi-hook"), "hook", "opencode"}, Matcher: OpenCodeMatcher, Timeout: 2 * time.Second}
+	fallback := filepath.Join(dir, "fallback.mjs")
+	if _, err := installPlugin(fallback, thinGone, openCodePlugin); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		plugin, tool, command string
 		ran                   bool
 		why                   string
 	}{
+		{fallback, "bash", "allow-me", true, ""},
+		{fallback, "bash", "deny-me", false, "no way"},
+		{fallback, "bash", "segv", false, "SIGSEGV"},
 		{plugin, "bash", "allow-me", true, ""},
 		{plugin, "bash", "silent", true, ""},
 		{plugin, "bash", "project", true, ""},
