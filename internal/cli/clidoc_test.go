@@ -15,22 +15,7 @@ import (
 // generated so that the page cannot drift; go test -update rewrites it.
 func cliDoc(t *testing.T) string {
 	t.Helper()
-	src, err := os.ReadFile("cli.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var table []string
-	in := false
-	for _, l := range strings.Split(string(src), "\n") {
-		switch {
-		case strings.HasPrefix(l, "// # Exit codes"):
-			in = true
-		case in && strings.HasPrefix(l, "//\t"):
-			table = append(table, strings.TrimPrefix(l, "//\t"))
-		case in && len(table) > 0 && !strings.HasPrefix(l, "//\t"):
-			in = false
-		}
-	}
+	table := exitCodeTable()
 	if len(table) == 0 {
 		t.Fatal("no exit code table in cli.go's package documentation")
 	}
