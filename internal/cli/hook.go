@@ -427,7 +427,7 @@ func hookInstall(ctx context.Context, stdio Stdio, args []string) error {
 	binary := fs.String("binary", "", "absolute path of the rivumi binary the hook runs (default: this one)")
 	timeout := fs.Duration("timeout", 10*time.Second, "the agent's timeout for the hook (the hook's own deadline is 5 s)")
 	matcher := fs.String("matcher", "", "tools the entry hooks (default: the agent's shell and file tools)")
-	thin := fs.Bool("thin", false, "accepted for older scripts: the thin client is the default; with --thin, install fails when there is no rivumi-hook beside the binary instead of installing the full binary")
+	thin := fs.Bool("thin", false, "accepted for older scripts: the thin client is the default; --thin writes it whatever the hook flags, and fails when there is no rivumi-hook beside the binary instead of writing the full binary")
 	full := fs.Bool("full", false, "run the full binary (rivumi hook AGENT) instead of the thin client rivumi-hook: each call starts the whole engine (about 3x the thin client's warm call)")
 	applyPatch := fs.Bool("apply-patch", false, "codex: accepted for older scripts; apply_patch is guarded by default now (matcher "+hook.CodexMatcher+")")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), installUsage); fs.PrintDefaults() }
@@ -495,7 +495,13 @@ func hookInstall(ctx context.Context, stdio Stdio, args []string) error {
 	}
 	// The thin client is the default form; without one beside the binary
 	// the full binary is installed (with a note), unless --thin insists.
+	// Hook flags that keep every call from the per-user server leave the
+	// thin client nothing to relay: it would only add a process.
 	useThin := !*full
+	if noRelay := thinCannotRelay(hfs, hf.socket); useThin && !*thin && noRelay != "" {
+		useThin = false
+		fmt.Fprintf(stdio.Err, "rivumi: note: the hook runs the full binary: with %s no call can be relayed to a server, so the thin client would only add a process\n", noRelay)
+	}
 	if useThin {
 		t, err := thinBinary(exe, copiedFrom)
 		switch {
@@ -645,6 +651,23 @@ func stableBinary(explicit string) (exe, copiedFrom string, notes []string, err 
 		why = "inside the git checkout " + root
 	}
 	return dst, exe, []string{fmt.Sprintf("%s is %s; the hook runs a per-user copy, %s (install again after upgrading rivumi)", exe, why, dst)}, nil
+}
+
+// thinCannotRelay returns the hook flag, as parsed into fs (socket: its
+// --socket), that makes the thin client hand every call to the full
+// binary (as cmd/rivumi-hook's scan decides it: --policy, any --remote
+// flag, --socket none), or "" when the thin client relays.
+func thinCannotRelay(fs *flag.FlagSet, socket string) string {
+	why := ""
+	fs.Visit(func(f *flag.Flag) {
+		if why == "" && (f.Name == "policy" || strings.HasPrefix(f.Name, "remote")) {
+			why = "--" + f.Name
+		}
+	})
+	if why == "" && socket == "none" {
+		why = "--socket none"
+	}
+	return why
 }
 
 // thinName is the thin client's file name beside the full binary exe.

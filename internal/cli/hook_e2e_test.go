@@ -155,12 +155,14 @@ func buildThin(t *testing.T, dir string) {
 }
 
 // install wires the hook as a user would, with the audit log the test
-// reads: install flags, then after "--" the hook's flags (default:
-// --socket none, so that no call starts a server the test leaves behind).
-// It records the program the entry runs in a.hook.
+// reads: install flags, then after "--" the hook's flags (default: the
+// socket a.sock(), where no server answers unless the test starts one, and
+// --no-autostart, so that no call starts a server the test leaves behind:
+// the thin client finds none and runs the full binary). It records the
+// program the entry runs in a.hook.
 func (a *e2eAgent) install(extra ...string) {
 	a.t.Helper()
-	hookFlags := []string{"--socket", "none"}
+	hookFlags := []string{"--socket", a.sock(), "--no-autostart"}
 	if i := slices.Index(extra, "--"); i >= 0 {
 		extra, hookFlags = extra[:i], extra[i+1:]
 	}
@@ -186,6 +188,10 @@ func (a *e2eAgent) install(extra ...string) {
 		a.t.Fatalf("hook install: the entry runs %s, want %s\n%s", a.hook, want, out)
 	}
 }
+
+// sock is the per-user server's socket of the test (in a private
+// directory under a.dir; nothing serves there unless the test starts it).
+func (a *e2eAgent) sock() string { return filepath.Join(a.dir, "run", "rivumi.sock") }
 
 // doctor runs `rivumi hook doctor AGENT` and returns its output and exit code.
 func (a *e2eAgent) doctor() (string, int) { return a.rivumiCmd("hook", "doctor", a.name, "--user") }
@@ -335,7 +341,7 @@ func e2eClaude(t *testing.T, a *e2eAgent) {
 	// client relays every call to it (the full binary is moved away
 	// meanwhile, so only the server can answer); doctor times it warm.
 	func() {
-		sock := filepath.Join(a.dir, "run", "rivumi.sock")
+		sock := a.sock()
 		if err := os.MkdirAll(filepath.Dir(sock), 0o700); err != nil {
 			t.Fatal(err)
 		}
