@@ -10,6 +10,8 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -221,6 +223,14 @@ func (s *Server) grade(ctx context.Context, r *Request, transport string, log bo
 }
 
 func (s *Server) fillDefaults(r *Request) {
+	r.FollowSymlinks = r.FollowSymlinks || s.defaults.FollowSymlinks
+	if r.Cwd != "" && r.Workspace == "" {
+		// The request's own directory names its project; the server's
+		// default workspace belongs to another directory (a batch's
+		// current one), and taking it would make the cwd a stranger
+		// inside it.
+		r.Workspace = projectOf(r.Cwd, r.FollowSymlinks)
+	}
 	for _, f := range []struct {
 		dst *string
 		def string
@@ -231,7 +241,30 @@ func (s *Server) fillDefaults(r *Request) {
 			*f.dst = f.def
 		}
 	}
-	r.FollowSymlinks = r.FollowSymlinks || s.defaults.FollowSymlinks
+}
+
+// projectOf is the project a cwd belongs to: with the disk (disk true),
+// the nearest directory at or above it holding .git, as the hooks find
+// it; else, or when none does, the cwd itself. A relative cwd is left to
+// [Request.Validate].
+func projectOf(cwd string, disk bool) string {
+	if !filepath.IsAbs(cwd) {
+		return ""
+	}
+	cwd = filepath.Clean(cwd)
+	if disk {
+		for d := cwd; ; {
+			if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+				return d
+			}
+			up := filepath.Dir(d)
+			if up == d {
+				break
+			}
+			d = up
+		}
+	}
+	return cwd
 }
 
 // logVerdict writes the audit entry of one answer (r nil: a request that
