@@ -177,7 +177,10 @@ deny contains {"id": "git.config-code"} if {
 #   scope: wrapper
 #   justification: >-
 #     -c, --git-dir, --work-tree, --exec-path, --config-env and -C outside the workspace point git at
-#     other repositories or configuration. Run git inside the workspace without them.
+#     other repositories or configuration, and so does running git from a directory below the
+#     workspace root or outside it (a repository can shape a subdirectory as a bare repository
+#     whose config runs code: core.fsmonitor on git status). Run git at the workspace root without
+#     them.
 ask contains {"id": "git.global-options"} if {
 	input.segment.program == "git"
 	some k, _ in input.segment.options
