@@ -9,7 +9,11 @@ import (
 
 // Request asks for one verdict. Exactly one of Command and Argv is set.
 // Paths must be absolute; without Cwd and Workspace, relative paths in the
-// command count as inside an unknown workspace. FollowSymlinks grades
+// command count as inside an unknown workspace. A server fills the fields a
+// request leaves empty from its defaults, but for a request that names its
+// Cwd and no Workspace the workspace is that cwd's project (the nearest
+// directory holding .git when FollowSymlinks, else the cwd), never the
+// server's. FollowSymlinks grades
 // paths where they point on the disk of the machine that grades
 // ([engine.FollowSymlinks]); ask for it only when the command runs there
 // (the hooks do).
