@@ -1065,6 +1065,8 @@ func doctorLatency(ctx context.Context, agent hook.Agent, e hook.Installed, cwd 
 	slices.Sort(times)
 	fig := fmt.Sprintf("median %s (min %s, max %s) over %d calls of `ls` through the entry", ms(times[len(times)/2]), ms(times[0]), ms(times[len(times)-1]), len(times))
 	switch {
+	case route.unknown != "":
+		note("%s: latency: %s (warm or cold unknown: %s)", agent, fig, route.unknown)
 	case route.remote != "":
 		note("%s: latency: remote, %s (each call asks %s)", agent, fig, route.remote)
 	case route.socket == "":
@@ -1086,6 +1088,8 @@ type hookRoute struct {
 	socket string // the per-user server's socket the calls try first ("" for none)
 	remote string // the remote server every call asks
 	why    string // why no socket is used
+	// unknown says why the route cannot be read from the command line.
+	unknown string
 }
 
 // answers reports whether a trusted server answers on the route's socket.
@@ -1106,14 +1110,14 @@ func (r hookRoute) answers() bool {
 func entryRoute(command string, agent hook.Agent) hookRoute {
 	args, err := hook.CommandArgs(command, agent)
 	if err != nil {
-		return hookRoute{why: err.Error()}
+		return hookRoute{unknown: err.Error()}
 	}
 	var h hookFlags
 	fs := flag.NewFlagSet("hook", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	h.register(fs)
 	if err := fs.Parse(args); err != nil {
-		return hookRoute{why: "its hook flags do not parse"}
+		return hookRoute{unknown: "its hook flags do not parse"}
 	}
 	switch {
 	case h.remote.url != "":

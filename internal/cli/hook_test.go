@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/hook"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -288,5 +289,32 @@ func TestThinBinary(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestEntryRoute: doctor reads from an installed command line where its
+// calls go, as the hook decides it from its flags, and says when it
+// cannot tell.
+func TestEntryRoute(t *testing.T) {
+	t.Setenv("RIVUMI_SOCKET", "/run/user/1/rivumi.sock")
+	for _, tc := range []struct {
+		command string
+		want    hookRoute
+	}{
+		{"/b/rivumi-hook hook claude-code", hookRoute{socket: "/run/user/1/rivumi.sock"}},
+		{"/b/rivumi hook claude-code --audit '/a b'", hookRoute{socket: "/run/user/1/rivumi.sock"}},
+		{"/b/rivumi-hook hook claude-code --socket /s", hookRoute{socket: "/s"}},
+		{"/b/rivumi-hook hook claude-code --socket none", hookRoute{why: "the entry says --socket none"}},
+		{"/b/rivumi hook claude-code --policy /p", hookRoute{why: "the entry names --policy dirs and no --socket"}},
+		{"/b/rivumi hook claude-code --policy /p --socket /s", hookRoute{socket: "/s"}},
+		{"/b/rivumi hook claude-code --remote https://rivumi.example", hookRoute{remote: "https://rivumi.example"}},
+		{"/b/rivumi hook claude-code --bogus", hookRoute{unknown: "its hook flags do not parse"}},
+	} {
+		if got := entryRoute(tc.command, hook.ClaudeCode); got != tc.want {
+			t.Errorf("entryRoute(%q) = %+v, want %+v", tc.command, got, tc.want)
+		}
+	}
+	if got := entryRoute("/b/rivumi hook claude-code --audit $HOME/log", hook.ClaudeCode); got.unknown == "" || got.socket != "" {
+		t.Errorf("a command with an expansion: %+v, want unknown", got)
 	}
 }
