@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -48,4 +49,47 @@ func TestAgentsE2EClaudeSkill(t *testing.T) {
 	claude("CronCreate", map[string]any{"cron": "*/5 * * * *", "prompt": "touch CRON-RAN", "recurring": true, "durable": true},
 		"--permission-mode", "bypassPermissions")
 	a.expect("durable scheduled task", ".claude/scheduled_tasks.json", false, "deny", n)
+}
+
+// TestAgentsE2EClaudeTreeSecrets: a recursive search over a workspace
+// holding .env asks (headless Claude Code denies it) and the secret never
+// reaches the model, as `cat .env` does; the same search of a directory
+// without secrets runs. Before, `grep -r KEY .` was allowed and printed
+// the secret.
+func TestAgentsE2EClaudeTreeSecrets(t *testing.T) {
+	if os.Getenv("RIVUMI_AGENTS_E2E") == "" {
+		t.Skip("runs from .ci/agents-e2e (set RIVUMI_AGENTS_E2E=1 and RIVUMI_E2E_CLAUDE)")
+	}
+	a := newE2EAgent(t, "claude-code")
+	a.mock = startMockModel(t)
+	a.install()
+	const secret = "e2e-tree-secret-4b1d"
+	if err := os.WriteFile(filepath.Join(a.proj, ".env"), []byte("API_KEY="+secret+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(a.proj, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(a.proj, "src", "main.go"), []byte("// API_KEY is read from the environment\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"ANTHROPIC_BASE_URL=" + a.mock.url, "ANTHROPIC_API_KEY=sk-ant-dummy",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1"}
+	for _, c := range []struct {
+		command, answer string
+	}{
+		{"grep -rn API_KEY . ; touch TREE-RAN-grep", "ask"},
+		{"rg --hidden API_KEY ; touch TREE-RAN-rg", "ask"},
+		{"find . -type f -exec grep -H API_KEY {} + ; touch TREE-RAN-find", "ask"},
+		{"grep -rn API_KEY src ; touch TREE-RAN-src", "allow"},
+	} {
+		n := a.calls()
+		a.mock.set("Bash", map[string]any{"command": c.command})
+		a.run(env, "-p", "do it", "--output-format", "stream-json", "--verbose")
+		marker := c.command[strings.LastIndex(c.command, " ")+1:]
+		a.expect(c.command, marker, c.answer == "allow", c.answer, n)
+		if strings.Contains(a.lastOut, secret) {
+			t.Errorf("%s: the secret reached the model:\n%s", c.command, tail(a.lastOut, 2000))
+		}
+	}
 }
