@@ -178,6 +178,10 @@ type Config struct {
 	// Shadow grades and logs, but answers nothing: the agent behaves as
 	// without rivumi. For measuring friction before enforcing.
 	Shadow bool
+	// Probe marks a call `rivumi hook doctor` makes through the installed
+	// entry: graded and answered as any, its audit entry's source is
+	// ProbeSource+agent, not the agent's.
+	Probe bool
 	// Timeout is the internal deadline for the whole call, reading stdin
 	// included (default 5 s); keep it below the agent's hook timeout.
 	Timeout time.Duration
@@ -1251,13 +1255,22 @@ func hookOutput(decision, reason string) any {
 	}{hookSpecific{"PreToolUse", decision, reason}}
 }
 
+// ProbeSource prefixes the audit source of a call `rivumi hook doctor`
+// made (Config.Probe): "doctor/claude-code". Reports leave such entries
+// out: they are no agent's calls.
+const ProbeSource = "doctor/"
+
 // logAnswer writes the audit entry of one call.
 func logAnswer(cfg *Config, a Answer) error {
 	if cfg.Audit == nil {
 		return nil
 	}
+	source := "hook/" + string(cfg.Agent)
+	if cfg.Probe {
+		source = ProbeSource + string(cfg.Agent)
+	}
 	e := audit.Entry{
-		Kind: audit.KindGrade, Source: "hook/" + string(cfg.Agent), Cwd: a.cwd, Workspace: a.workspace,
+		Kind: audit.KindGrade, Source: source, Cwd: a.cwd, Workspace: a.workspace,
 		Command: a.command, Approver: "hook", Error: a.Failure,
 	}
 	if a.Graded {

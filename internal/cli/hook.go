@@ -160,6 +160,7 @@ func (h *hookFlags) config(agent hook.Agent) (hook.Config, func(), error) {
 	}
 	cfg := hook.Config{
 		Agent: agent, Workspace: env.abs(h.pf.workspace), Shell: h.pf.shell, Shadow: h.shadow,
+		Probe:   env.getenv(doctorProbeEnv) == "1",
 		Timeout: h.timeout, MaxInput: h.maxInput,
 		Protected: append([]string(nil), h.protect...), Secrets: h.secrets,
 		NewGrader: h.newGrader,
@@ -1002,7 +1003,9 @@ func doctorEntry(ctx context.Context, agent hook.Agent, e hook.Installed, cwd, s
 	cmd.Dir = cwd
 	// The probe starts no server of its own (a later `rivumi serve
 	// --socket` would find the socket taken); one already running answers.
-	cmd.Env = append(os.Environ(), noAutostartEnv+"=1")
+	// Its audit entry is marked as doctor's (hook.ProbeSource), not the
+	// agent's.
+	cmd.Env = append(os.Environ(), noAutostartEnv+"=1", doctorProbeEnv+"=1")
 	cmd.Stdin = bytes.NewReader(hook.SamplePayload(agent, floor, cwd))
 	var cout, cerr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &cout, &cerr
@@ -1021,12 +1024,39 @@ func doctorEntry(ctx context.Context, agent hook.Agent, e hook.Installed, cwd, s
 		fail("%s: running the entry: %v", agent, err)
 		return
 	}
-	if blocked, why := hook.Blocks(agent, cout.Bytes(), cerr.Bytes(), code); blocked {
+	blocked, why := hook.Blocks(agent, cout.Bytes(), cerr.Bytes(), code)
+	switch {
+	case entryShadows(e.Command, agent) && !blocked && code == 0 && cout.Len() == 0:
+		// --shadow, the rollout's first step: graded and logged, no answer.
+		note("%s: shadow mode (--shadow): the entry grades and logs every call but answers nothing, so `%s` would run; its audit entry says what rivumi would have done (rivumi audit report); remove --shadow to enforce", agent, floor)
+	case blocked:
 		ok("%s: `%s` is denied end to end: %s", agent, floor, firstLine(why))
-	} else {
+	default:
 		fail("%s: `%s` is not denied by the entry: %s (stderr: %s)", agent, floor, why, firstLine(cerr.String()))
 	}
 	doctorLatency(ctx, agent, e, cwd, note)
+}
+
+// doctorProbeEnv, set to 1 in the environment of the calls doctor makes
+// through an entry, marks their audit entries as doctor's
+// (hook.Config.Probe).
+const doctorProbeEnv = "RIVUMI_DOCTOR_PROBE"
+
+// entryShadows reports an installed entry whose hook flags include
+// --shadow (true).
+func entryShadows(command string, agent hook.Agent) bool {
+	args, err := hook.CommandArgs(command, agent)
+	if err != nil {
+		return false
+	}
+	fs := flag.NewFlagSet("shadow", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var h hookFlags
+	h.register(fs)
+	if fs.Parse(args) != nil {
+		return false
+	}
+	return h.shadow
 }
 
 // latencyRuns is how many timed calls doctor makes through an entry
@@ -1046,7 +1076,7 @@ func doctorLatency(ctx context.Context, agent hook.Agent, e hook.Installed, cwd 
 		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 		cmd := exec.CommandContext(cctx, "/bin/sh", "-c", e.Command)
 		cmd.Dir = cwd
-		cmd.Env = append(os.Environ(), noAutostartEnv+"=1")
+		cmd.Env = append(os.Environ(), noAutostartEnv+"=1", doctorProbeEnv+"=1")
 		cmd.Stdin = bytes.NewReader(hook.SamplePayload(agent, "ls", cwd))
 		start := time.Now()
 		err := cmd.Run()
