@@ -65,6 +65,12 @@ type varState struct {
 	// is what is left of maxExpansion for the word.
 	needIFS bool
 	budget  int
+	// substOK lets evaluable compute command substitutions of pure
+	// programs (eval_subst.go): set by the walker while it evaluates a
+	// word where no function or changed PATH can stand for the program.
+	// substOut holds the outputs computed for the word being evaluated.
+	substOK  bool
+	substOut map[*syntax.CmdSubst]string
 	// log records the names changed, in order; "" records that everything
 	// was forgotten. Regions (an if body, a || operand) are undone by name.
 	log []string
@@ -394,6 +400,7 @@ func (s *varState) evaluable(w *syntax.Word, shell string) (uses bool, ok bool) 
 	}
 	u := false
 	s.needIFS, s.budget = false, maxExpansion
+	clear(s.substOut)
 	if !s.parts(w.Parts, evalCtx{}, shell, true, &u) {
 		return u, false
 	}
@@ -416,6 +423,9 @@ func (s *varState) evaluable(w *syntax.Word, shell string) (uses bool, ok bool) 
 func (s *varState) plainSplit(w *syntax.Word, ifs string) bool {
 	n := 0
 	for _, part := range w.Parts {
+		if _, ok := part.(*syntax.CmdSubst); ok {
+			return false // splitAdd differs from bash as for a value
+		}
 		pe, ok := part.(*syntax.ParamExp)
 		if !ok {
 			continue
@@ -513,6 +523,17 @@ func (s *varState) parts(ps []syntax.WordPart, ctx evalCtx, shell string, first 
 			*uses = true
 			if !s.paramExp(x, ctx, shell) {
 				return false
+			}
+		case *syntax.CmdSubst:
+			if ctx.pattern {
+				return false
+			}
+			if _, ok := s.pureSubst(x, shell); !ok {
+				return false
+			}
+			*uses = true
+			if !ctx.dq {
+				s.needIFS = true
 			}
 		default:
 			// $( ), $(( )), <( ), extended globs: not static.
@@ -721,16 +742,26 @@ func assignedByExp(w *syntax.Word) []string {
 
 func (p *walker) evalConfig() *expand.Config {
 	// A fresh Config per call: the zero Config shared by expand.Literal(nil,
-	// …) is not safe for concurrent use. No CmdSubst and no ReadDir: a
-	// command substitution is an error, globs are left as they are.
-	return &expand.Config{Env: evalEnv{p.vars}}
+	// …) is not safe for concurrent use. No ReadDir: globs are left as
+	// they are. A command substitution is an error unless evaluable
+	// computed its output (a pure program's, eval_subst.go).
+	return p.vars.config()
+}
+
+// substAllowed reports whether a command substitution in a word can be a
+// pure program's: no function the text defines or does not show, and no
+// change to how names resolve (PATH, hash, enable) may stand for it.
+func (p *walker) substAllowed() bool {
+	return len(p.funcs) == 0 && !p.changed && !p.vars.anyFunc
 }
 
 // evalFields expands w as a command argument (split and, were it allowed,
 // globbed) when it reads known variables only; ok is false otherwise, and
 // the word is to be resolved as before.
-func (p *walker) evalFields(f *frame, w *syntax.Word) ([]word, bool) {
+func (p *walker) evalFields(f *frame, w *syntax.Word, parent int) ([]word, bool) {
+	p.vars.substOK = p.substAllowed()
 	uses, ok := p.vars.evaluable(w, f.shell)
+	p.vars.substOK = false
 	if !uses {
 		return nil, false
 	}
@@ -745,35 +776,38 @@ func (p *walker) evalFields(f *frame, w *syntax.Word) ([]word, bool) {
 		return nil, false
 	}
 	glob := unquotedGlobRisk(w)
+	from, to := p.walkKnownSubsts(f, w, parent)
 	out := make([]word, 0, len(fields))
 	for _, s := range fields {
 		g := glob && hasGlob(s, f.shell)
-		n := len(p.cmd.Segments)
-		out = append(out, word{text: s, path: s, glob: g, pathGlob: g, derived: true, childFrom: n, childTo: n})
+		out = append(out, word{text: s, path: s, glob: g, pathGlob: g, derived: true, childFrom: from, childTo: to})
 	}
 	return out, true
 }
 
 // evalLiteral expands w as an assignment value or a here-string is
-// expanded: no splitting, no globbing.
-func (p *walker) evalLiteral(f *frame, w *syntax.Word) (string, bool) {
+// expanded: no splitting, no globbing. The word's children are the pure
+// substitutions in it, walked as segments below parent.
+func (p *walker) evalLiteral(f *frame, w *syntax.Word, parent int) (word, bool) {
 	if tildeValue(w) && !leadingTildeOnly(w) {
-		return "", false // ~ after a colon: bash expands it, expand does not
+		return word{}, false // ~ after a colon: bash expands it, expand does not
 	}
 	p.vars.tildeUses = true
+	p.vars.substOK = p.substAllowed()
 	uses, ok := p.vars.evaluable(w, f.shell)
-	p.vars.tildeUses = false
+	p.vars.tildeUses, p.vars.substOK = false, false
 	if !uses || !ok {
-		return "", false
+		return word{}, false
 	}
 	s, err := expand.Literal(p.evalConfig(), w)
 	if err != nil {
 		for _, n := range assignedByExp(w) {
 			p.vars.forget(n)
 		}
-		return "", false
+		return word{}, false
 	}
-	return s, true
+	from, to := p.walkKnownSubsts(f, w, parent)
+	return word{text: s, path: s, derived: true, childFrom: from, childTo: to}, true
 }
 
 // evalDocument expands an unquoted heredoc body that reads known values

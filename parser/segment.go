@@ -150,7 +150,7 @@ func (p *walker) callExpr(f *frame, c *syntax.CallExpr, s *syntax.Stmt) {
 func (p *walker) appendArgWords(out []word, f *frame, w *syntax.Word, parent int) []word {
 	if exp := braceWords(w); exp != nil && f.shell != "sh" {
 		for _, e := range exp {
-			if ev, ok := p.evalFields(f, e); ok {
+			if ev, ok := p.evalFields(f, e, parent); ok {
 				out = append(out, ev...)
 				continue
 			}
@@ -162,7 +162,7 @@ func (p *walker) appendArgWords(out []word, f *frame, w *syntax.Word, parent int
 		}
 		return out
 	}
-	if ev, ok := p.evalFields(f, w); ok {
+	if ev, ok := p.evalFields(f, w, parent); ok {
 		return append(out, ev...)
 	}
 	return append(out, p.resolveWord(f, w, parent))
@@ -241,9 +241,8 @@ func (p *walker) assign(f *frame, a *syntax.Assign, parent int) Assign {
 	}
 	if a.Value != nil {
 		var w word
-		if v, ok := p.evalLiteral(f, a.Value); ok {
-			n := len(p.cmd.Segments)
-			w = word{text: v, path: v, derived: true, childFrom: n, childTo: n}
+		if v, ok := p.evalLiteral(f, a.Value, parent); ok {
+			w = v
 		} else {
 			w = p.resolveWord(f, a.Value, parent)
 			if !w.dynamic && tildeValue(a.Value) {
@@ -376,9 +375,8 @@ func (p *walker) resolveRedirect(f *frame, r *syntax.Redirect) (Redirect, *hdocI
 		return out, &hdocInfo{text: text, dynamic: body.dynamic, op: out.Op, fetch: body.dynamic && p.subtreeFetches(body)}
 	case syntax.WordHdoc:
 		var body word
-		if v, ok := p.evalLiteral(f, r.Word); ok {
-			n := len(p.cmd.Segments)
-			body = word{text: v, path: v, derived: true, childFrom: n, childTo: n}
+		if v, ok := p.evalLiteral(f, r.Word, f.parent); ok {
+			body = v
 		} else {
 			body = p.resolveWord(f, r.Word, f.parent)
 		}
@@ -395,7 +393,7 @@ func (p *walker) resolveRedirect(f *frame, r *syntax.Redirect) (Redirect, *hdocI
 		return out, hd
 	}
 	var w word
-	if ev, ok := p.evalFields(f, r.Word); ok && len(ev) == 1 {
+	if ev, ok := p.evalFields(f, r.Word, f.parent); ok && len(ev) == 1 {
 		w = ev[0] // one word, or bash refuses it as an ambiguous redirect
 	} else {
 		w = p.resolveWord(f, r.Word, f.parent)

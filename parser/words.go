@@ -186,11 +186,7 @@ func (p *walker) resolvePart(f *frame, part syntax.WordPart, parent int, first, 
 		out.dynamic = true
 		out.cmdSubst = true
 		*pathOK = false
-		p.cmd.Shape.Substitutions++
-		sn := p.vars.snap() // a subshell
-		p.walkStmts(f.child(x.Stmts, KindSubst, parent), x.Stmts)
-		p.vars.restore(sn)
-		p.visited[x] = true
+		p.walkCmdSubst(f, x, parent)
 	case *syntax.ArithmExp:
 		out.dynamic = true
 		*pathOK = false
@@ -225,6 +221,38 @@ func (p *walker) resolvePart(f *frame, part syntax.WordPart, parent int, first, 
 		out.dynamic = true
 		*pathOK = false
 	}
+}
+
+// walkCmdSubst walks a command substitution's statements as children of
+// parent, in a subshell.
+func (p *walker) walkCmdSubst(f *frame, x *syntax.CmdSubst, parent int) {
+	p.cmd.Shape.Substitutions++
+	sn := p.vars.snap() // a subshell
+	p.walkStmts(f.child(x.Stmts, KindSubst, parent), x.Stmts)
+	p.vars.restore(sn)
+	p.visited[x] = true
+}
+
+// walkKnownSubsts walks the command substitutions of a word whose value is
+// known (a pure program's output, eval_subst.go): the program still runs,
+// and is graded. It returns the range of segments made.
+func (p *walker) walkKnownSubsts(f *frame, w *syntax.Word, parent int) (from, to int) {
+	from = len(p.cmd.Segments)
+	if hasCmdSubst(w) {
+		for _, part := range w.Parts {
+			switch x := part.(type) {
+			case *syntax.CmdSubst:
+				p.walkCmdSubst(f, x, parent)
+			case *syntax.DblQuoted:
+				for _, q := range x.Parts {
+					if cs, ok := q.(*syntax.CmdSubst); ok {
+						p.walkCmdSubst(f, cs, parent)
+					}
+				}
+			}
+		}
+	}
+	return from, len(p.cmd.Segments)
 }
 
 // walkParamExp walks the words nested in a parameter expansion
