@@ -1,0 +1,125 @@
+//go:build linux
+
+package adversarial_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rivumi/rivumi/parser"
+)
+
+// substScripts use command substitutions of pure programs (issue 33): echo
+// and printf (bash's builtins), dirname and basename (the host's GNU
+// coreutils, which the jail of evalScripts replaces by loggers). known says
+// that rivumi must know every probe's argv; otherwise whatever it states
+// as static must be what bash passes.
+var substScripts = []struct {
+	script string
+	known  bool
+}{
+	{`probe $(echo /) "$(echo /)" x$(echo)y "$(echo)"`, true},
+	{`probe $(echo rm -rf /) "$(echo rm -rf /)"`, true},
+	{"probe `echo /` \"`echo a  b`\" `echo \"x  y\"`", true},
+	{`probe $(echo -n a) $(echo -e a) $(echo -E -n a) $(echo -nx) $(echo -) $(echo -- -n) $(echo -ne)`, true},
+	{`probe "$(echo 'a\tb')" "$(echo -e 'a\tb')"`, false},
+	{`probe $(builtin echo a) $(command echo b) $(\echo c) $(command printf %s d)`, true},
+	{`probe $(printf %s rm) "$(printf '%s\n' a b)" $(printf '%s\n' a b)`, true},
+	{`probe "$(printf '%s-' a b c)" "$(printf '%s %s.' a b c)" "$(printf 'x%%y' a)" "$(printf 'x' a b)"`, true},
+	{`probe "$(printf '\162m\n\n\n')" "$(printf '\0101|\1012')" "$(printf 'a\\b\"')"`, true},
+	{`probe "$(printf '\t|\v|\f|\r|\a|\b')" "$(printf -- %s /)" "$(printf %s)" "$(printf '%s\n')"`, true},
+	{`probe "$(printf %d 1)" "$(printf %5s a)" "$(printf '\x41')" "$(printf %b 'a\nb')" "$(printf '\e')"`, false},
+	{`probe $(dirname /etc/x) $(dirname /etc/x/ a //) $(dirname a/ '' ///x// /a//b//) $(dirname -- -a/b)`, true},
+	{`probe $(dirname . .. / //a a/b/c) "$(dirname '/a b/c d')"`, true},
+	{`probe $(basename /bin/rm) $(basename /bin/rm/ /) $(basename // x) $(basename a.sh .sh) $(basename .sh .sh)`, true},
+	{`probe "$(basename '')" $(basename /a/b.c.c .c) $(basename / /) $(basename ///) $(basename -- -x) $(basename a/b/ b)`, true},
+	{`probe $(basename -a x y) $(dirname -z /a) $(basename -s .c a.c)`, false},
+	{`x=/etc; probe $(dirname $x/passwd) "$(basename "$x")"`, true},
+	{`probe $(echo $(echo /)) "$(dirname "$(echo /a/b)")" $(basename $(dirname /x/y/z))`, true},
+	{`c=$(printf %s rm); d="$(dirname /etc/x)"; probe $c "$d"`, true},
+	{`IFS=:; probe $(echo a:b)`, false},
+	{`probe $(echo '*') "$(echo '*')"`, true},
+	{`probe $(echo a | cat) $(echo a >&2) $(echo a; echo b)`, false},
+	{`echo() { builtin echo x; }; probe $(echo /)`, false},
+}
+
+// TestSubstOracle runs each script under bash with probe a function that
+// reports its argv, in a jail that sees the host read-only, and checks
+// rivumi's probe segments against it.
+func TestSubstOracle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	bwrap, err := exec.LookPath("bwrap")
+	if err != nil {
+		t.Skip("bwrap not found; the bash oracle needs bubblewrap")
+	}
+	const probe = `probe() { printf '%s\0' "$#" "$@"; }`
+	for _, tc := range substScripts {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		c := exec.CommandContext(ctx, bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--clearenv",
+			"--setenv", "PATH", "/usr/bin:/bin", "--setenv", "HOME", home, "--setenv", "LANG", "C.UTF-8",
+			"--ro-bind", "/", "/", "--tmpfs", "/tmp", "--tmpfs", "/work", "--dir", workspace, "--chdir", workspace,
+			"bash", "--norc", "--noprofile", "-c", probe+"\n"+tc.script)
+		var stdout, stderr bytes.Buffer
+		c.Stdout, c.Stderr = &stdout, &stderr
+		err := c.Run()
+		cancel()
+		if _, exit := err.(*exec.ExitError); err != nil && !exit || strings.HasPrefix(stderr.String(), "bwrap:") {
+			t.Fatalf("%q: %v: %s", tc.script, err, stderr.String())
+		}
+		ran := splitProbes(stdout.Bytes())
+		cmd, err := parser.Parse(tc.script, parser.Workspace(workspace), parser.Home(home), parser.Cwd(workspace))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.script, err)
+		}
+		var segs []*parser.Segment
+		for _, s := range cmd.Segments {
+			if s.Program == "probe" {
+				segs = append(segs, s)
+			}
+		}
+		if len(segs) != len(ran) {
+			t.Errorf("%q: bash ran probe %d times %q, rivumi has %d probe segments", tc.script, len(ran), ran, len(segs))
+			continue
+		}
+		for k, s := range segs {
+			got, want := fmt.Sprintf("%q", s.Argv), fmt.Sprintf("%q", ran[k])
+			dyn := false
+			for _, d := range s.Dynamic {
+				dyn = dyn || d
+			}
+			switch {
+			case dyn && tc.known:
+				t.Errorf("%q: rivumi left %s dynamic; bash ran %s", tc.script, got, want)
+			case !dyn && got != want:
+				t.Errorf("%q: rivumi says %s, bash ran %s", tc.script, got, want)
+			case !dyn && !tc.known:
+				t.Logf("%q: known as %s (bash agrees)", tc.script, got)
+			}
+		}
+	}
+}
+
+// splitProbes reads the records probe writes: a count, then the words,
+// each ended by a NUL; the program name probe is put first.
+func splitProbes(b []byte) [][]string {
+	fields := strings.Split(string(b), "\x00")
+	var out [][]string
+	for i := 0; i < len(fields)-1; {
+		n := 0
+		fmt.Sscan(fields[i], &n)
+		i++
+		if i+n > len(fields)-1 {
+			break
+		}
+		out = append(out, append([]string{"probe"}, fields[i:i+n]...))
+		i += n
+	}
+	return out
+}
