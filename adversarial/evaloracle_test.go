@@ -88,6 +88,12 @@ var evalScripts = []struct {
 	{`sh_x=rm; for c in a b c; do probe "$c$sh_x"; done`, true},
 	{`x=ls; select y in a; do break; done </dev/null; probe $x`, true},
 	{`HOME=/tmp; cd && probe "$PWD"`, true},
+	// Substitutions of pure programs (issue 33; dirname and basename, which
+	// the jail replaces by loggers, are in substoracle_test.go).
+	{`probe $(printf %s rm) -rf "$(echo /)" $(echo a  b)`, true},
+	{"x=/; probe `echo $x` \"$(printf '%s\\n\\n' \"$x\")\" $(echo $(echo -n /))", true},
+	{`c=$(echo rm); probe $c "$(printf '%s-' a b)"`, true},
+	{`probe $(echo -e 'a\tb') $(printf %d 1)`, false},
 }
 
 func TestEvalOracle(t *testing.T) {
