@@ -595,7 +595,7 @@ var (
 	// (^|\s)! with the m flag: after a line start or a JavaScript space.
 	skillBang = lazyre.New(`(?m)(^|[\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}])!`)
 	// ```!\s*\n?([\s\S]*?)\n?```
-	skillBlock = lazyre.New("```!" + `[\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]*\n?((?s:.)*?)\n?` + "```")
+	skillBlock = lazyre.New(`\x60\x60\x60![\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]*\n?((?s:.)*?)\n?\x60\x60\x60`)
 	// `[^`\n]+` (inline code spans, blanked before the inline search)
 	skillCodeSpan = lazyre.New("`[^`\n]+`")
 )
