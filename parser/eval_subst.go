@@ -33,7 +33,7 @@ func (s *varState) pureSubst(x *syntax.CmdSubst, shell string) (string, bool) {
 		return "", false
 	}
 	c, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || len(c.Assigns) > 0 || len(c.Args) == 0 {
+	if !ok || len(c.Assigns) > 0 || len(c.Args) == 0 || !pureName(c.Args[0]) {
 		return "", false
 	}
 	var argv []string
@@ -123,6 +123,21 @@ func hasCmdSubst(w *syntax.Word) bool {
 				}
 			}
 		}
+	}
+	return false
+}
+
+// pureName reports a program word that may name a pure program (or
+// builtin or command before one): a literal other than those gives up
+// before any word is expanded; other words are expanded and checked.
+func pureName(w *syntax.Word) bool {
+	l := w.Lit()
+	if l == "" {
+		return true
+	}
+	switch strings.ReplaceAll(l, `\`, "") {
+	case "echo", "printf", "dirname", "basename", "builtin", "command":
+		return true
 	}
 	return false
 }
