@@ -46,6 +46,12 @@ var substScripts = []struct {
 	{`probe $(echo '*') "$(echo '*')"`, true},
 	{`probe $(echo a | cat) $(echo a >&2) $(echo a; echo b)`, false},
 	{`echo() { builtin echo x; }; probe $(echo /)`, false},
+	{"probe `echo \\$HOME` \"`echo \\\"a  b\\\"`\"", false},
+	{`probe "$(echo "a  b")" $(echo "a  b") $(echo a\ b) $(echo ~) "$(echo ~/x)"`, true},
+	{`probe $(printf '%s\n' '  lead' 'trail  ') "$(echo a)"$(echo ' b c ')d`, true},
+	{`x='a  b'; probe "$(echo $x)" "$(echo "$x")" $(printf '[%s]' $x)`, true},
+	{`set -- 'p q' r; probe $(echo "$@") "$(printf '<%s>' "$@")"`, false}, // set changes the shell: given up
+	{`probe $(echo \*) $(echo '[a]')`, false},                             // a glob in the words: given up
 }
 
 // TestSubstOracle runs each script under bash with probe a function that
