@@ -46,7 +46,7 @@ var substScripts = []struct {
 	{`probe $(echo '*') "$(echo '*')"`, true},
 	{`probe $(echo a | cat) $(echo a >&2) $(echo a; echo b)`, false},
 	{`echo() { builtin echo x; }; probe $(echo /)`, false},
-	{"probe `echo \\$HOME` \"`echo \\\"a  b\\\"`\"", false},
+	{"probe `echo \\$HOME` \"`echo \\\"a  b\\\"`\"", true},
 	{`probe "$(echo "a  b")" $(echo "a  b") $(echo a\ b) $(echo ~) "$(echo ~/x)"`, true},
 	{`probe $(printf '%s\n' '  lead' 'trail  ') "$(echo a)"$(echo ' b c ')d`, true},
 	{`x='a  b'; probe "$(echo $x)" "$(echo "$x")" $(printf '[%s]' $x)`, true},
