@@ -128,8 +128,12 @@ func Read(r io.Reader, name string) ([]Event, []Problem, error) {
 	}
 }
 
+// probeSource prefixes the source of the calls `rivumi hook doctor` makes
+// through an installed entry (hook.ProbeSource): they are not counted.
+const probeSource = "doctor/"
+
 // parseLine turns one line into an event; ok is false for lines that hold
-// no graded command.
+// no graded command (and for doctor's probes).
 func parseLine(line []byte) (Event, bool, error) {
 	var l logLine
 	if err := json.Unmarshal(line, &l); err != nil {
@@ -147,6 +151,9 @@ func parseLine(line []byte) (Event, bool, error) {
 	}
 	if l.Kind != "grade" {
 		return Event{}, false, nil
+	}
+	if strings.HasPrefix(l.Source, probeSource) {
+		return Event{}, false, nil // rivumi hook doctor's own calls, no agent's
 	}
 	if !validDecision(l.Verdict) {
 		return Event{}, false, fmt.Errorf("verdict %q: want allow, ask or deny", l.Verdict)

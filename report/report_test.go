@@ -164,3 +164,18 @@ func TestWriteHTMLSelfContained(t *testing.T) {
 		}
 	}
 }
+
+// TestDoctorProbesNotCounted: the calls `rivumi hook doctor` makes through
+// an entry (source doctor/AGENT) are no agent's and are not counted.
+func TestDoctorProbesNotCounted(t *testing.T) {
+	log := `{"kind":"grade","source":"doctor/claude-code","command":"rm -rf /","verdict":"deny","decision":"deny","rules":["floor.rm-critical"]}
+{"kind":"grade","source":"hook/claude-code","command":"ls","verdict":"allow","decision":"allow","rules":["allow.readonly"]}
+`
+	events, problems, err := Read(strings.NewReader(log), "audit.jsonl")
+	if err != nil || len(problems) > 0 {
+		t.Fatal(err, problems)
+	}
+	if len(events) != 1 || events[0].Source != "hook/claude-code" {
+		t.Errorf("events %+v, want the hook's call alone", events)
+	}
+}
