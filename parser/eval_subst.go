@@ -44,7 +44,7 @@ func (s *varState) pureSubst(x *syntax.CmdSubst, shell string) (string, bool) {
 		}
 		argv = append(argv, fields...)
 	}
-	out, ok := pureOutput(argv, shell)
+	out, ok := pureOutput(argv)
 	if !ok || strings.IndexByte(out, 0) >= 0 || len(out) > maxValue {
 		return "", false // bash drops a NUL with a warning: not modelled
 	}
@@ -128,7 +128,8 @@ func hasCmdSubst(w *syntax.Word) bool {
 }
 
 // pureName reports a program word that may name a pure program (or
-// builtin or command before one): a literal other than those gives up
+// command before one; not builtin, which dash, the sh of an inline sh -c
+// script here, does not have): a literal other than those gives up
 // before any word is expanded; other words are expanded and checked.
 func pureName(w *syntax.Word) bool {
 	l := w.Lit()
@@ -136,7 +137,7 @@ func pureName(w *syntax.Word) bool {
 		return true
 	}
 	switch strings.ReplaceAll(l, `\`, "") {
-	case "echo", "printf", "dirname", "basename", "builtin", "command":
+	case "echo", "printf", "dirname", "basename", "command":
 		return true
 	}
 	return false
@@ -144,14 +145,9 @@ func pureName(w *syntax.Word) bool {
 
 // pureOutput is what argv writes on its standard output when its program
 // is one of the pure ones and every option and escape in it is modelled.
-func pureOutput(argv []string, shell string) (string, bool) {
+func pureOutput(argv []string) (string, bool) {
 	prog, args := argv[0], argv[1:]
 	switch prog {
-	case "builtin":
-		if len(args) == 0 || shell == "sh" || args[0] != "echo" && args[0] != "printf" {
-			return "", false
-		}
-		prog, args = args[0], args[1:]
 	case "command":
 		if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 			return "", false
@@ -160,9 +156,9 @@ func pureOutput(argv []string, shell string) (string, bool) {
 	}
 	switch prog {
 	case "echo":
-		return echoOutput(args, shell)
+		return echoOutput(args)
 	case "printf":
-		return printfOutput(args, shell)
+		return printfOutput(args)
 	case "dirname":
 		return dirnameOutput(args)
 	case "basename":
@@ -171,41 +167,22 @@ func pureOutput(argv []string, shell string) (string, bool) {
 	return "", false
 }
 
-// echoOutput is bash's echo builtin with xpg_echo off: leading words made
-// of -n, -e and -E letters are options; with -e, an argument holding a
-// backslash is given up. dash's echo always reads escapes and takes only
-// -n: there, a backslash or a leading - is given up.
-func echoOutput(args []string, shell string) (string, bool) {
-	newline, escapes := true, false
-	if shell == "sh" {
-		if len(args) > 0 && strings.HasPrefix(args[0], "-") {
-			return "", false
-		}
-		escapes = true
-	} else {
-	opts:
-		for len(args) > 0 {
-			a := args[0]
-			if len(a) < 2 || a[0] != '-' || strings.Trim(a[1:], "neE") != "" {
-				break
-			}
-			for _, c := range a[1:] {
-				switch c {
-				case 'n':
-					newline = false
-				case 'e':
-					escapes = true
-				case 'E':
-					escapes = false
-				default:
-					break opts
-				}
-			}
-			args = args[1:]
-		}
+// echoOutput is echo where bash's builtin (xpg_echo off) and dash's
+// agree, since the shell that runs an inline sh -c script may be either: a
+// first word -n drops the newline; another option-like word in its place
+// (-e, -E, -ne …: bash takes them, dash prints them) or a backslash
+// anywhere (dash reads escapes) gives up.
+func echoOutput(args []string) (string, bool) {
+	newline := true
+	if len(args) > 0 && args[0] == "-n" {
+		newline = false
+		args = args[1:]
+	}
+	if len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && strings.Trim(args[0][1:], "neE") == "" {
+		return "", false
 	}
 	out := strings.Join(args, " ")
-	if escapes && strings.IndexByte(out, '\\') >= 0 {
+	if strings.IndexByte(out, '\\') >= 0 {
 		return "", false
 	}
 	if newline {
@@ -214,12 +191,12 @@ func echoOutput(args []string, shell string) (string, bool) {
 	return out, true
 }
 
-// printfOutput is bash's printf builtin for formats made of text, the
-// escapes \\ \" \' \a \b \f \n \r \t \v and \NNN (octal), %% and %s
-// without flags, width or precision; the format is reused while arguments
-// are left, as bash does. -v (an assignment) and anything else: given up.
-// Under sh (dash), escapes are given up.
-func printfOutput(args []string, shell string) (string, bool) {
+// printfOutput is printf (bash's builtin and dash's agree on this part)
+// for formats made of text, the escapes \\ \a \b \f \n \r \t \v and \NNN
+// (octal), %% and %s without flags, width or precision; the format is
+// reused while arguments are left. -v (an assignment) and anything else:
+// given up.
+func printfOutput(args []string) (string, bool) {
 	if len(args) > 0 && args[0] == "--" {
 		args = args[1:]
 	}
@@ -227,9 +204,6 @@ func printfOutput(args []string, shell string) (string, bool) {
 		return "", false
 	}
 	format, args := args[0], args[1:]
-	if shell == "sh" && strings.IndexByte(format, '\\') >= 0 {
-		return "", false
-	}
 	var b strings.Builder
 	for {
 		used := 0
@@ -243,7 +217,7 @@ func printfOutput(args []string, shell string) (string, bool) {
 				i++
 				e := format[i]
 				switch e {
-				case '\\', '"', '\'':
+				case '\\':
 					b.WriteByte(e)
 				case 'a':
 					b.WriteByte('\a')
@@ -271,7 +245,7 @@ func printfOutput(args []string, shell string) (string, bool) {
 					b.WriteByte(byte(n))
 					i = j - 1
 				default:
-					return "", false // \c, \x, \u, \e and unknown ones
+					return "", false // \c, \x, \u, \e, \" (dash keeps the backslash) and unknown ones
 				}
 			case '%':
 				if i+1 >= len(format) {

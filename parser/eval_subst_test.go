@@ -23,13 +23,15 @@ func TestPureSubst(t *testing.T) {
 		{`probe $(echo -n a)b`, `probe ab`},
 		{`probe $(echo -- x)`, `probe -- x`},
 		{`probe $(echo -nx)`, `probe -nx`},
-		{`probe $(echo -e a)`, `probe a`},
+		{`probe $(echo -e a)`, `probe ?"$(echo -e a)"`}, // bash takes -e, dash prints it
 		{`probe $(echo -e 'a\tb')`, `probe ?"$(echo -e 'a\\tb')"`},
-		{`probe $(echo 'a\tb')`, `probe a\tb`},
+		{`probe $(echo 'a\tb')`, `probe ?"$(echo 'a\\tb')"`}, // dash reads the escape
 		{`probe x$(echo)y`, `probe xy`},
 		{`probe "$(echo)"`, `probe ""`},
 		{`probe $(echo)`, `probe`},
-		{`probe $(builtin echo /)`, `probe /`},
+		{`probe $(builtin echo /)`, `probe ?"$(builtin echo /)"`}, // not in dash
+		{`probe $(echo -n -n x)`, `probe ?"$(echo -n -n x)"`},
+		{`probe $(printf '\"')`, `probe ?"$(printf '\\\"')"`},
 		{`probe $(command echo /)`, `probe /`},
 		{`probe $(\echo /)`, `probe /`},
 		// printf
