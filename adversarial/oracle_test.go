@@ -45,6 +45,16 @@ const oracleTimeout = 2 * time.Second
 // concurrent processes (pipelines, substitutions) never interleave.
 const notFound = `command_not_found_handle() { { printf '%d\0' "$#"; printf '%s\0' "$@"; } >> /log/calls.$BASHPID; return 127; }`
 
+// pureFuncs make dirname and basename run for real, logged as any program
+// is: their output is a function of their words, and rivumi knows it (a
+// substitution of them has a known value), so the oracle must compute it
+// as bash would. The real coreutils binaries are bound read-only.
+const pureFuncs = `dirname() { { printf '%d\0' "$(( $# + 1 ))"; printf '%s\0' dirname "$@"; } >> /log/calls.$BASHPID; /oracle/real/dirname "$@"; }
+basename() { { printf '%d\0' "$(( $# + 1 ))"; printf '%s\0' basename "$@"; } >> /log/calls.$BASHPID; /oracle/real/basename "$@"; }`
+
+// pureBinaries are the real programs pureFuncs run (found on PATH).
+var pureBinaries = []string{"dirname", "basename"}
+
 const loggerScript = `#!/oracle/bash
 { printf '%d\0' "$(( $# + 1 ))"; printf '%s\0' "$0" "$@"; } >> /log/calls.$$
 exit 127
@@ -54,6 +64,10 @@ type sandbox struct {
 	bwrap, bash, dir string
 	nproc            int
 	cred             *syscall.Credential
+	// real are the pure programs run for real (pureBinaries), by name;
+	// pure defines them in the script when all are found.
+	real map[string]string
+	pure string
 }
 
 func newSandbox(t *testing.T) *sandbox {
@@ -77,7 +91,18 @@ func newSandbox(t *testing.T) *sandbox {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	s := &sandbox{bwrap: bwrap, bash: bash, dir: dir}
+	s := &sandbox{bwrap: bwrap, bash: bash, dir: dir, real: map[string]string{}}
+	for _, name := range pureBinaries {
+		p, err := exec.LookPath(name)
+		if err == nil {
+			p, err = filepath.EvalSymlinks(p)
+		}
+		if err != nil {
+			t.Fatalf("%s (run for real by the oracle): %v", name, err)
+		}
+		s.real[name] = p
+	}
+	s.pure = pureFuncs
 	bin := filepath.Join(dir, "bin")
 	must(t, os.MkdirAll(bin, 0o755))
 	must(t, os.WriteFile(filepath.Join(dir, "log"), []byte(loggerScript), 0o755))
@@ -152,7 +177,7 @@ func (s *sandbox) run(ctx context.Context, id int, cmd string) ([][]string, erro
 	}
 	os.Chmod(runDir, 0o777)
 	defer os.RemoveAll(runDir)
-	script := fmt.Sprintf("ulimit -u %d 2>/dev/null; ulimit -t 2; ulimit -f 8192; ulimit -v 1048576\n%s\n%s", s.nproc, notFound, cmd)
+	script := fmt.Sprintf("ulimit -u %d 2>/dev/null; ulimit -t 2; ulimit -f 8192; ulimit -v 1048576\n%s\n%s\n%s", s.nproc, notFound, s.pure, cmd)
 	args := []string{
 		"--unshare-all", "--die-with-parent", "--new-session", "--clearenv",
 		"--setenv", "PATH", "/nonexistent", "--setenv", "HOME", home, "--setenv", "LANG", "C.UTF-8",
@@ -168,8 +193,11 @@ func (s *sandbox) run(ctx context.Context, id int, cmd string) ([][]string, erro
 		"--bind", runDir, "/log",
 		"--proc", "/proc", "--dev", "/dev", "--dir", "/tmp", "--dir", home, "--dir", workspace,
 		"--chdir", workspace,
-		"/oracle/bash", "--norc", "--noprofile", "-c", script,
 	}
+	for name, path := range s.real {
+		args = append(args, "--ro-bind", path, "/oracle/real/"+name)
+	}
+	args = append(args, "/oracle/bash", "--norc", "--noprofile", "-c", script)
 	ctx, cancel := context.WithTimeout(ctx, oracleTimeout)
 	defer cancel()
 	c := exec.CommandContext(ctx, s.bwrap, args...)
