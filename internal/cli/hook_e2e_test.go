@@ -12,7 +12,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -774,7 +776,15 @@ trust_level = "trusted"
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(hooks, bytes.Replace(b, []byte(`"timeout": 10`), []byte(`"timeout": 11`), 1), 0o644); err != nil {
+	// Any change does: the timeout, one second longer (whatever install wrote).
+	edited := regexp.MustCompile(`"timeout": [0-9]+`).ReplaceAllFunc(b, func(m []byte) []byte {
+		n, _ := strconv.Atoi(string(m[len(`"timeout": `):]))
+		return []byte(`"timeout": ` + strconv.Itoa(n+1))
+	})
+	if bytes.Equal(edited, b) {
+		t.Fatalf("no timeout to edit in %s:\n%s", hooks, b)
+	}
+	if err := os.WriteFile(hooks, edited, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	n = a.calls()
