@@ -82,7 +82,7 @@ func parsePatch(p string) ([]patchFile, error) {
 			case strings.HasPrefix(line, "index "):
 				f := strings.Fields(line)
 				switch {
-				case (len(f) != 2 && len(f) != 3) || !strings.Contains(f[1], ".."):
+				case (len(f) != 2 && len(f) != 3) || !indexHashes(f[1]):
 					return nil, at("malformed index line %q", truncate(line, 60))
 				case len(f) == 3 && f[2] != "100644" && f[2] != "100755":
 					return nil, at("file mode %s (symlinks and submodules are not applied)", f[2])
@@ -408,4 +408,23 @@ func (t *Tools) gitDiff(ctx context.Context, a GitDiffArgs, n *note) (GitDiffOut
 	out.Diff, out.Truncated = keepHead(string(d), t.lim.MaxOutputBytes)
 	n.summary = fmt.Sprintf("diff of %d bytes", len(d))
 	return out, nil
+}
+
+// indexHashes reports an index line's OLD..NEW: two object names of 4 to
+// 64 hex digits (git abbreviates to no fewer than 4).
+func indexHashes(s string) bool {
+	a, b, ok := strings.Cut(s, "..")
+	return ok && hexName(a) && hexName(b)
+}
+
+func hexName(s string) bool {
+	if len(s) < 4 || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
