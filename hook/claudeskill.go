@@ -733,12 +733,3 @@ func gradeSkill(ctx context.Context, cfg *Config, c call, workspace string) (eng
 	}
 	return out, nil
 }
-
-// namesOr is names() of a frontmatter, or the given list when the
-// frontmatter names none (tests).
-func (m skillMeta) namesOr(list []string) []string {
-	if n := m.names(); len(n) > 0 {
-		return n
-	}
-	return list
-}

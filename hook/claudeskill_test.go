@@ -115,7 +115,7 @@ func TestSkillOracle(t *testing.T) {
 	}
 	fails := 0
 	for i, c := range cases {
-		got := substituteSkill(c.Text, c.Args, c.Split, skillMeta{}.namesOr(c.Names))
+		got := substituteSkill(c.Text, c.Args, c.Split, c.Names)
 		cmds := skillCommands(got)
 		if got != want[i].Text || !slices.Equal(cmds, want[i].Commands) {
 			if fails++; fails <= 10 {

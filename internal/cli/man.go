@@ -113,7 +113,7 @@ func commandPage(name, path, summary, help, version string) string {
 		head, examples, _ = strings.Cut(help, "\nExamples:\n")
 	}
 	usage, desc, _ := strings.Cut(strings.TrimSpace(head), "\n")
-	b.WriteString(".SH SYNOPSIS\n.nf\n" + roffLiteral(strings.TrimSpace(strings.TrimPrefix(usage, "Usage:"))) + "\n.fi\n")
+	b.WriteString(".SH SYNOPSIS\n.nf\n" + roffText(strings.TrimSpace(strings.TrimPrefix(usage, "Usage:"))) + "\n.fi\n")
 	if d := strings.TrimSpace(desc); d != "" {
 		b.WriteString(".SH DESCRIPTION\n")
 		paragraphs(&b, d)
@@ -125,7 +125,7 @@ func commandPage(name, path, summary, help, version string) string {
 	if e := strings.Trim(examples, "\n"); e != "" {
 		b.WriteString(".SH EXAMPLES\n.nf\n")
 		for _, l := range strings.Split(e, "\n") {
-			b.WriteString(roffLiteral(strings.TrimPrefix(l, "  ")) + "\n")
+			b.WriteString(roffText(strings.TrimPrefix(l, "  ")) + "\n")
 		}
 		b.WriteString(".fi\n")
 	}
@@ -149,7 +149,7 @@ func mainPage(paths, see []string, version string) string {
 	}
 	b.WriteString(".SH EXIT STATUS\nThe same for every command; a command uses the ones that apply to it.\n.nf\n")
 	for _, l := range exitCodeTable() {
-		b.WriteString(roffLiteral(l) + "\n")
+		b.WriteString(roffText(l) + "\n")
 	}
 	b.WriteString(".fi\n.SH SEE ALSO\n")
 	for i, s := range see {
@@ -219,9 +219,6 @@ func roffText(s string) string {
 	}
 	return s
 }
-
-// roffLiteral escapes a line of a no-fill block.
-func roffLiteral(s string) string { return roffText(s) }
 
 //go:embed cli.go
 var cliSource string
