@@ -94,6 +94,26 @@ var evalScripts = []struct {
 	{"x=/; probe `echo $x` \"$(printf '%s\\n\\n' \"$x\")\" $(echo $(echo -n /))", true},
 	{`c=$(echo rm); probe $c "$(printf '%s-' a b)"`, true},
 	{`probe $(echo -e 'a\tb') $(printf %d 1)`, false},
+	// Indirection, explicit indexes, associative arrays, tildes after ':'
+	// (issue 33).
+	{`n=x; x='a  b'; probe ${!n} "${!n}"`, true},
+	{`n=x; unset x; probe "${!n}" a`, true},
+	{`n='x[1]'; x=(a b); probe "${!n}"`, false},
+	{`n=x; x=(a b); probe "${!n}"`, false},
+	{`a=([2]=/ [1]=-rf [0]=rm); probe "${a[@]}" ${a[*]} "${#a[@]}"`, true},
+	{`a=([1]=b [0]=a c [0]=d); probe "${a[@]}"`, true},
+	{`x='p  q'; a=([0]=$x [1]=*); probe "${a[@]}"`, false},
+	{`a=([0]='x  y' [1]="$HOME"); probe "${a[@]}"`, true},
+	{`a=([3]=x); probe "${a[@]}"`, false},
+	{`declare -A m=([k]=/etc [0]=z [a_b]=c); probe "${m[k]}" $m ${m[none]} "${m[a_b]}"`, true},
+	{`declare -A m=([k]='a  b'); probe ${m[k]} "${m[k]}"`, true},
+	{`declare -A m=([k]=x [j]=y [l]=z); probe "${m[@]}"`, false},
+	{`declare -A m=(k v); probe "${m[k]}"`, false},
+	{`x=a:~:~/c; y=~/d:~; probe "$x" "$y"`, true},
+	{`probe z=b:~ of=~/x q:~ b+=~ 1x=~ --o=~`, true},
+	{`probe a[1]=~`, false},
+	{`x=a:~root; probe "$x"`, false},
+	{`x=a:~"b"; probe "$x" c=~"d"`, false},
 }
 
 func TestEvalOracle(t *testing.T) {

@@ -197,9 +197,11 @@ type Assign struct {
 	Dynamic bool   `json:"dynamic"`
 
 	// For static evaluation: known is set when the value is statically
-	// known; array holds an array's elements in list; appends is +=.
-	known, array, appends, naked bool
-	list                         []string
+	// known; array holds an array's elements in list; appends is +=;
+	// indexed is set when some element has a subscript, and keys holds
+	// each element's subscript as written ("" for none).
+	known, array, appends, naked, indexed bool
+	list, keys                            []string
 }
 
 // Code is an argument that carries code rivumi does not parse as shell, or

@@ -40,6 +40,9 @@ type varState struct {
 	// variables: their assignments do not mean what they say; readonly
 	// ones whose value was not known).
 	poison map[string]bool
+	// assoc names were declared associative (declare -A): only
+	// [varState.setAssoc] makes them known again.
+	assoc map[string]bool
 	// ro names are readonly with a known value: nothing changes them.
 	ro map[string]bool
 	// shared is set when vars and ro are also held by a snapshot: they
@@ -87,6 +90,9 @@ func size(v expand.Variable) int {
 	n := len(v.Str)
 	for _, e := range v.List {
 		n += len(e) + 1
+	}
+	for k, e := range v.Map {
+		n += len(k) + len(e) + 2
 	}
 	return n
 }
@@ -223,7 +229,7 @@ func (s *varState) set(name string, v expand.Variable) {
 	if s.ro[name] {
 		return // the assignment fails; the value stays
 	}
-	if s.off || s.poison[name] || neverKnown[name] || name == "" {
+	if s.off || s.poison[name] || s.assoc[name] || neverKnown[name] || name == "" {
 		s.forget(name)
 		return
 	}
@@ -241,6 +247,24 @@ func (s *varState) set(name string, v expand.Variable) {
 	if name == "PWD" {
 		s.pwdDirty = true
 	}
+}
+
+// setAssoc records the known associative array of a name declared -A.
+func (s *varState) setAssoc(name string, v expand.Variable) {
+	if s.ro[name] {
+		return
+	}
+	if s.off || s.poison[name] || neverKnown[name] || size(v) > maxValue || len(v.Map) > 1024 {
+		s.forget(name)
+		return
+	}
+	v.Set = true
+	if old, ok := s.vars[name]; ok && old.Exported {
+		v.Exported = true
+	}
+	s.own()
+	s.vars[name] = v
+	s.log = append(s.log, name)
 }
 
 // unset records that name is known to be unset.
@@ -544,9 +568,12 @@ func (s *varState) parts(ps []syntax.WordPart, ctx evalCtx, shell string, first 
 }
 
 func (s *varState) paramExp(x *syntax.ParamExp, ctx evalCtx, shell string) bool {
-	if x.Param == nil || x.Excl || x.Width || x.IsSet || x.Flags != nil || x.NestedParam != nil ||
+	if x.Param == nil || x.Width || x.IsSet || x.Flags != nil || x.NestedParam != nil ||
 		len(x.Modifiers) > 0 || x.Names != 0 {
 		return false
+	}
+	if x.Excl {
+		return s.indirect(x, ctx, shell)
 	}
 	name := x.Param.Value
 	if !ctx.dq || name == "*" {
@@ -589,12 +616,19 @@ func (s *varState) paramExp(x *syntax.ParamExp, ctx evalCtx, shell string) bool 
 		}
 		switch v.Kind {
 		case expand.String, expand.Indexed:
+		case expand.Associative:
+			// One element by a plain key, or $m (the key 0); "${m[@]}"
+			// is in bash's hash order.
+			if x.Index != nil && elemKey(x.Index) == "" {
+				return false
+			}
+			return s.element(x)
 		case expand.Unknown:
 			if v.Set {
 				return false
 			}
 		default:
-			return false // namerefs, associative arrays
+			return false // namerefs
 		}
 		if v.Indexes != nil {
 			return false // sparse arrays
@@ -712,6 +746,59 @@ func (s *varState) paramExp(x *syntax.ParamExp, ctx evalCtx, shell string) bool 
 	return true
 }
 
+// element reports an associative array's element read as a string: the
+// checks of a string's operators apply to its value.
+func (s *varState) element(x *syntax.ParamExp) bool {
+	key := "0"
+	if x.Index != nil {
+		key = elemKey(x.Index)
+	}
+	v := s.vars[x.Param.Value]
+	val, ok := v.Map[key]
+	if !ok && s.nounset && (x.Exp == nil || x.Exp.Op > syntax.AssignUnsetOrNull) {
+		return false
+	}
+	if x.Exp != nil && (x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull) {
+		return false // ${m[k]:=v} assigns an element
+	}
+	if x.Slice != nil || x.Length || x.Repl != nil || x.Exp != nil {
+		return false // operators on an element: not followed
+	}
+	if s.budget -= 1 + len(val); s.budget < 0 {
+		return false
+	}
+	return true
+}
+
+// indirect reports a plain ${!name} that expand reads as bash does: name
+// holds the name of a known string variable (bash also takes a
+// subscripted or special name there; expand does not, so those stay
+// unknown), with no operator (${!n:-d} and friends apply to the target in
+// bash and are left alone).
+func (s *varState) indirect(x *syntax.ParamExp, ctx evalCtx, shell string) bool {
+	if shell == "sh" || x.Index != nil || x.Slice != nil || x.Repl != nil || x.Exp != nil || x.Length {
+		return false
+	}
+	ref, ok := s.str(x.Param.Value)
+	if !ok || !validName(ref) || neverKnown[ref] || s.poison[ref] {
+		return false
+	}
+	v, ok := s.vars[ref]
+	switch {
+	case !ok, v.Set && v.Kind != expand.String, v.Indexes != nil:
+		return false // unknown, an array or a nameref
+	case !v.Set && s.nounset:
+		return false // set -u: bash stops at it
+	}
+	if !ctx.dq {
+		s.needIFS = true
+	}
+	if s.budget -= 1 + size(v); s.budget < 0 {
+		return false
+	}
+	return true
+}
+
 // literalInt reports a non-negative decimal literal, or one negated.
 func literalInt(e syntax.ArithmExpr) bool {
 	switch x := e.(type) {
@@ -761,6 +848,7 @@ func (p *walker) substAllowed() bool {
 func (p *walker) evalFields(f *frame, w *syntax.Word, parent int) ([]word, bool) {
 	p.vars.substOK = p.substAllowed()
 	uses, ok := p.vars.evaluable(w, f.shell)
+
 	p.vars.substOK = false
 	if !uses {
 		return nil, false
@@ -789,14 +877,16 @@ func (p *walker) evalFields(f *frame, w *syntax.Word, parent int) ([]word, bool)
 // expanded: no splitting, no globbing. The word's children are the pure
 // substitutions in it, walked as segments below parent.
 func (p *walker) evalLiteral(f *frame, w *syntax.Word, parent int) (word, bool) {
-	if tildeValue(w) && !leadingTildeOnly(w) {
-		return word{}, false // ~ after a colon: bash expands it, expand does not
+	home, _ := p.vars.str("HOME")
+	w, colon, ok := colonTildes(w, home, false)
+	if !ok {
+		return word{}, false // ~ after a colon that cannot be known
 	}
 	p.vars.tildeUses = true
 	p.vars.substOK = p.substAllowed()
 	uses, ok := p.vars.evaluable(w, f.shell)
 	p.vars.tildeUses, p.vars.substOK = false, false
-	if !uses || !ok {
+	if !uses && !colon || !ok {
 		return word{}, false
 	}
 	s, err := expand.Literal(p.evalConfig(), w)
@@ -919,17 +1009,6 @@ func hasBrace(s string) bool {
 func ascii(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
-
-// leadingTildeOnly reports an assignment value whose only unquoted ~ that
-// bash expands is the leading one.
-func leadingTildeOnly(w *syntax.Word) bool {
-	for _, part := range w.Parts {
-		if l, ok := part.(*syntax.Lit); ok && strings.Contains(l.Value, ":~") {
 			return false
 		}
 	}

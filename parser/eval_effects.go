@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -32,6 +33,13 @@ func (p *walker) applyAssign(as Assign, prefix bool) {
 	var v expand.Variable
 	if as.array {
 		list := as.list
+		if as.indexed {
+			var ok bool
+			if list, ok = denseList(as.list, as.keys); !ok || as.appends {
+				p.vars.forget(name) // sparse, or appended at indexes
+				return
+			}
+		}
 		if as.appends {
 			if !had || old.Set && old.Kind != expand.Indexed {
 				p.vars.forget(name)
@@ -57,6 +65,33 @@ func (p *walker) applyAssign(as Assign, prefix bool) {
 	}
 	v.Exported = prefix
 	p.vars.set(name, v)
+}
+
+// denseList orders the elements of an array assignment by their indexes
+// (an element without one takes the index after the previous element's,
+// a repeated index replaces) and returns them when they fill 0…n-1: a
+// sparse array is not followed.
+func denseList(vals, keys []string) ([]string, bool) {
+	at := map[int]string{}
+	next := 0
+	for i, v := range vals {
+		if k := keys[i]; k != "" {
+			if !isDigits(k) || len(k) > 5 {
+				return nil, false
+			}
+			next, _ = strconv.Atoi(k)
+		}
+		at[next] = v
+		next++
+	}
+	list := make([]string, len(at))
+	for i, v := range at {
+		if i >= len(list) {
+			return nil, false
+		}
+		list[i] = v
+	}
+	return list, true
 }
 
 // validName reports a shell variable name.
@@ -533,6 +568,8 @@ func (p *walker) declEffects(f *frame, c *syntax.DeclClause, seg *Segment) {
 			} else {
 				p.vars.clear()
 			}
+		case flags["A"] && !flags["i"] && !flags["l"] && !flags["u"] && !flags["c"] && validName(as.Name) && p.vars.vars[as.Name].Kind != expand.Associative:
+			p.vars.assocDecl(as)
 		case typed:
 			p.vars.poisonName(as.Name)
 		case flags["a"] && !as.array:
@@ -549,6 +586,40 @@ func (p *walker) declEffects(f *frame, c *syntax.DeclClause, seg *Segment) {
 			p.vars.readonly(as.Name)
 		}
 	}
+}
+
+// assocDecl follows declare -A NAME=([key]=value …) with plain keys and
+// known values (bash 5.1's key value pairs without brackets are not
+// followed): the name is known as an associative array. Whatever else
+// happens to a name once declared -A (an assignment without declare -A,
+// read, a loop) leaves it unknown: its values are keyed, and "${m[@]}"
+// lists them in bash's hash order, which nothing here models.
+func (s *varState) assocDecl(as Assign) {
+	name := as.Name
+	if s.assoc == nil {
+		s.assoc = map[string]bool{}
+	}
+	s.assoc[name] = true
+	v := expand.Variable{Kind: expand.Associative, Map: map[string]string{}}
+	switch {
+	case as.naked:
+		if _, had := s.vars[name]; had {
+			s.forget(name) // declare -A on a set variable: bash refuses or converts
+			return
+		}
+	case !as.array || !as.known || as.appends:
+		s.forget(name)
+		return
+	default:
+		for i, k := range as.keys {
+			if k == "" {
+				s.forget(name)
+				return
+			}
+			v.Map[k] = as.list[i]
+		}
+	}
+	s.setAssoc(name, v)
 }
 
 // export marks a known variable exported (child shells inherit it).

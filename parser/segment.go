@@ -148,6 +148,19 @@ func (p *walker) callExpr(f *frame, c *syntax.CallExpr, s *syntax.Stmt) {
 // appended to out: braces expanded (when small and static), known values
 // expanded and split.
 func (p *walker) appendArgWords(out []word, f *frame, w *syntax.Word, parent int) []word {
+	if f.shell != "sh" && f.shell != "zsh" {
+		// bash expands the tildes of of=~/x and PATH=a:~/b (tilde.go).
+		home, _ := p.vars.str("HOME")
+		nw, found, ok := colonTildes(w, home, true)
+		switch {
+		case !ok:
+			r := p.resolveWord(f, w, parent)
+			r.dynamic, r.path = true, "" // what the tilde stands for is not known
+			return append(out, r)
+		case found:
+			w = nw
+		}
+	}
 	if exp := braceWords(w); exp != nil && f.shell != "sh" {
 		for _, e := range exp {
 			if ev, ok := p.evalFields(f, e, parent); ok {
@@ -221,16 +234,32 @@ func (p *walker) assign(f *frame, a *syntax.Assign, parent int) Assign {
 		var vals []string
 		out.array = true
 		for _, el := range a.Array.Elems {
+			key := ""
 			if el.Index != nil {
-				p.walkArithm(f, el.Index, parent)
-				out.known = false // sparse: not followed
+				if key = elemKey(el.Index); key == "" || !p.declAssoc {
+					p.walkArithm(f, el.Index, parent) // declare -A's plain keys are strings
+				}
+				if key == "" {
+					out.known = false // [$i]=, [i+1]=: not followed
+				}
+				out.indexed = true
 			}
 			if el.Value == nil {
+				if key != "" {
+					out.list, out.keys = append(out.list, ""), append(out.keys, key) // [k]= is the empty string
+				}
 				continue
 			}
-			for _, w := range p.appendArgWords(nil, f, el.Value, parent) {
+			ws := p.appendArgWords(nil, f, el.Value, parent)
+			if el.Index != nil && len(ws) != 1 {
+				// [k]=value is an assignment: bash neither splits nor
+				// globs it, so only a value that is one word either way
+				// is followed.
+				out.known = false
+			}
+			for _, w := range ws {
 				vals = append(vals, w.text)
-				out.list = append(out.list, w.text)
+				out.list, out.keys = append(out.list, w.text), append(out.keys, key)
 				out.Dynamic = out.Dynamic || w.dynamic
 				out.known = out.known && !w.dynamic && !w.glob
 			}
@@ -268,6 +297,37 @@ func (p *walker) assign(f *frame, a *syntax.Assign, parent int) Assign {
 		out.known, out.naked = false, true
 	}
 	return out
+}
+
+// elemKey is the subscript of an array element written as one plain
+// literal ([2]=, [name]=), "" for anything else. As an indexed array's
+// index it must also be digits (bash evaluates it arithmetically); as an
+// associative array's key it is the key.
+func elemKey(e syntax.ArithmExpr) string {
+	w, ok := e.(*syntax.Word)
+	if !ok || len(w.Parts) != 1 {
+		return ""
+	}
+	l, ok := w.Parts[0].(*syntax.Lit)
+	if !ok || !plainKey(l.Value) {
+		return ""
+	}
+	return l.Value
+}
+
+// plainKey reports a subscript made only of letters, digits, _ . : / and
+// -, which bash's expansion of it leaves as written.
+func plainKey(k string) bool {
+	if k == "" || len(k) > 64 {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if c != '_' && c != '.' && c != ':' && c != '/' && c != '-' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // tildeValue reports an assignment value with an unquoted ~ that bash
@@ -534,8 +594,12 @@ func (p *walker) builtinClause(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 	case *syntax.DeclClause:
 		name := c.Variant.Value
 		seg.Argv, seg.Program, seg.Path = []string{name}, name, name
+		p.declAssoc = false
 		for _, a := range c.Args {
 			as := p.assign(f, a, seg.Index)
+			if a.Naked && a.Name == nil && !as.Dynamic && strings.HasPrefix(as.Value, "-") && strings.Contains(as.Value, "A") {
+				p.declAssoc = true // the assignments after -A are of associative arrays
+			}
 			if a.Naked && a.Name == nil {
 				// A flag (-x, -f) or a computed name.
 				seg.Argv = append(seg.Argv, as.Value)
@@ -561,6 +625,7 @@ func (p *walker) builtinClause(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 				seg.tag(TagResolution)
 			}
 		}
+		p.declAssoc = false
 		seg.Flags = uniqSorted(seg.Flags)
 		p.declEffects(f, c, seg)
 		if seg.HasTag(TagResolution) {

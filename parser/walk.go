@@ -15,13 +15,16 @@ import (
 // call, including the inline scripts it parses again. Its maps other than
 // visited start nil and are written only through put.
 type walker struct {
-	cfg      config
-	cmd      *Command
-	env      pathEnv
-	changed  bool            // an earlier statement changed how words resolve
-	visited  map[any]bool    // nodes handled by the structured walk
-	numeric  map[string]bool // variables assigned numbers in this command
-	download map[string]bool // absolute paths earlier segments downloaded to
+	cfg     config
+	cmd     *Command
+	env     pathEnv
+	changed bool // an earlier statement changed how words resolve
+	// declAssoc is set while the assignments of a declare -A are walked:
+	// their subscripts are keys, not arithmetic.
+	declAssoc bool
+	visited   map[any]bool    // nodes handled by the structured walk
+	numeric   map[string]bool // variables assigned numbers in this command
+	download  map[string]bool // absolute paths earlier segments downloaded to
 	// fetchedTree holds directories an earlier segment filled from the
 	// network (git clone URL DIR); only the keys count.
 	fetchedTree map[string]string
@@ -711,7 +714,10 @@ func (p *walker) funcDecl(f *frame, c *syntax.FuncDecl) {
 	if outer.poison == nil {
 		outer.poison = map[string]bool{}
 	}
-	p.vars = &varState{vars: map[string]expand.Variable{}, poison: outer.poison, off: outer.off, anyFunc: outer.anyFunc}
+	if outer.assoc == nil {
+		outer.assoc = map[string]bool{}
+	}
+	p.vars = &varState{vars: map[string]expand.Variable{}, poison: outer.poison, assoc: outer.assoc, off: outer.off, anyFunc: outer.anyFunc}
 	p.walkStmt(&nf, c.Body)
 	if p.vars.off && !outer.off {
 		outer.stop() // shopt or a trap inside: in force once it is called

@@ -255,6 +255,12 @@ func (p *walker) walkKnownSubsts(f *frame, w *syntax.Word, parent int) (from, to
 	return from, len(p.cmd.Segments)
 }
 
+// assocKey reports ${m[key]} of a known associative array with a plain
+// key: a string, which bash does not evaluate arithmetically.
+func (p *walker) assocKey(x *syntax.ParamExp) bool {
+	return x.Param != nil && p.vars.vars[x.Param.Value].Kind == expand.Associative && elemKey(x.Index) != ""
+}
+
 // walkParamExp walks the words nested in a parameter expansion
 // (${x:-$(cmd)}, ${x/a/$(b)}) and its arithmetic.
 func (p *walker) walkParamExp(f *frame, x *syntax.ParamExp, parent int, out *word) {
@@ -265,7 +271,7 @@ func (p *walker) walkParamExp(f *frame, x *syntax.ParamExp, parent int, out *wor
 		p.resolveWord(f, x.Repl.Orig, parent)
 		p.resolveWord(f, x.Repl.With, parent)
 	}
-	if x.Index != nil && !isAllIndex(x.Index) && p.walkArithm(f, x.Index, parent) {
+	if x.Index != nil && !isAllIndex(x.Index) && !p.assocKey(x) && p.walkArithm(f, x.Index, parent) {
 		// ${a[$i]}: bash evaluates the subscript arithmetically.
 		out.arith = true
 	}
