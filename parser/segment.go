@@ -121,6 +121,7 @@ func (p *walker) callExpr(f *frame, c *syntax.CallExpr, s *syntax.Stmt) {
 		return
 	}
 	p.command(f, seg, words)
+	p.globReadings(f, seg, words)
 	p.procOutCode(f, seg)
 	if seg.HasTag(TagDynamicArgs) || seg.HasTag(TagDynamicProgram) {
 		p.defaultReading(f, seg, c.Args)
