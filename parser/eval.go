@@ -224,8 +224,54 @@ func (s *varState) forgetSince(mark int) {
 	}
 }
 
+// maxRefs bounds a chain of namerefs (bash stops at a loop too).
+const maxRefs = 8
+
+// resolve follows the known namerefs from name (declare -n r=x: what is
+// done to r is done to x) and returns the name that holds the value.
+func (s *varState) resolve(name string) string {
+	for range maxRefs {
+		v, ok := s.vars[name]
+		if !ok || v.Kind != expand.NameRef {
+			return name
+		}
+		name = v.Str
+	}
+	return ""
+}
+
+// isRef reports a name known to be a nameref.
+func (s *varState) isRef(name string) bool {
+	return s.vars[name].Kind == expand.NameRef
+}
+
+// hasRefs reports whether some name is known to be a nameref.
+func (s *varState) hasRefs() bool {
+	for _, v := range s.vars {
+		if v.Kind == expand.NameRef {
+			return true
+		}
+	}
+	return false
+}
+
+// setRef records declare -n name=target.
+func (s *varState) setRef(name, target string) {
+	if s.off || s.ro[name] || s.poison[name] || s.assoc[name] || neverKnown[name] {
+		s.stop()
+		return
+	}
+	s.own()
+	s.vars[name] = expand.Variable{Set: true, Kind: expand.NameRef, Str: target}
+	s.log = append(s.log, name)
+}
+
 // set records a known value of name.
 func (s *varState) set(name string, v expand.Variable) {
+	if name = s.resolve(name); name == "" {
+		s.stop()
+		return
+	}
 	if s.ro[name] {
 		return // the assignment fails; the value stays
 	}
@@ -269,6 +315,10 @@ func (s *varState) setAssoc(name string, v expand.Variable) {
 
 // unset records that name is known to be unset.
 func (s *varState) unset(name string) {
+	if name = s.resolve(name); name == "" {
+		s.stop()
+		return
+	}
 	if s.ro[name] {
 		return
 	}
@@ -284,9 +334,14 @@ func (s *varState) unset(name string) {
 	}
 }
 
-// forget makes name unknown.
+// forget makes name unknown. A nameref made unknown could stand for
+// anything later assignments to it reach: evaluation stops.
 func (s *varState) forget(name string) {
 	if s.ro[name] {
+		return
+	}
+	if s.isRef(name) {
+		s.stop()
 		return
 	}
 	if _, ok := s.vars[name]; ok {
@@ -302,6 +357,16 @@ func (s *varState) forget(name string) {
 // clear forgets everything (a function call, eval, source, an unknown
 // command).
 func (s *varState) clear() {
+	if s.hasRefs() {
+		// What ran may have removed a nameref (unset -n) or made one:
+		// assignments through the names cannot be followed.
+		s.off = true
+		s.vars, s.ro = map[string]expand.Variable{}, nil
+		s.posKnown, s.pos = false, nil
+		s.posTouched = true
+		s.log = append(s.log, "")
+		return
+	}
 	var kept map[string]expand.Variable
 	for n := range s.ro {
 		if v, ok := s.vars[n]; ok {
@@ -468,7 +533,7 @@ func (s *varState) plainSplit(w *syntax.Word, ifs string) bool {
 				vals = []string{s.pos[i-1]}
 			}
 		default:
-			v := s.vars[name]
+			v := s.vars[s.resolve(name)]
 			vals = append([]string{v.Str}, v.List...)
 		}
 		for _, v := range vals {
@@ -610,6 +675,12 @@ func (s *varState) paramExp(x *syntax.ParamExp, ctx evalCtx, shell string) bool 
 			return false
 		}
 	default:
+		if t := s.resolve(name); t != name {
+			if t == "" || x.Index != nil || !validName(t) || neverKnown[t] {
+				return false // a ref to an element, or a loop
+			}
+			name = t // $r reads the variable r names
+		}
 		v, ok := s.vars[name]
 		if !ok {
 			return false
@@ -622,7 +693,7 @@ func (s *varState) paramExp(x *syntax.ParamExp, ctx evalCtx, shell string) bool 
 			if x.Index != nil && elemKey(x.Index) == "" {
 				return false
 			}
-			return s.element(x)
+			return s.element(x, name)
 		case expand.Unknown:
 			if v.Set {
 				return false
@@ -748,12 +819,12 @@ func (s *varState) paramExp(x *syntax.ParamExp, ctx evalCtx, shell string) bool 
 
 // element reports an associative array's element read as a string: the
 // checks of a string's operators apply to its value.
-func (s *varState) element(x *syntax.ParamExp) bool {
+func (s *varState) element(x *syntax.ParamExp, name string) bool {
 	key := "0"
 	if x.Index != nil {
 		key = elemKey(x.Index)
 	}
-	v := s.vars[x.Param.Value]
+	v := s.vars[name]
 	val, ok := v.Map[key]
 	if !ok && s.nounset && (x.Exp == nil || x.Exp.Op > syntax.AssignUnsetOrNull) {
 		return false

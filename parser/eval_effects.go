@@ -25,6 +25,16 @@ func (p *walker) applyAssign(as Assign, prefix bool) {
 	if name == "" || p.vars.off {
 		return
 	}
+	if p.vars.isRef(name) {
+		if prefix || as.array {
+			p.vars.stop() // r=v cmd exports through the ref; r=(…) makes an array of what r names
+			return
+		}
+		if name = p.vars.resolve(name); name == "" {
+			p.vars.stop()
+			return
+		}
+	}
 	if !as.known || !validName(name) {
 		p.vars.forget(name)
 		return
@@ -549,7 +559,7 @@ func (p *walker) declEffects(f *frame, c *syntax.DeclClause, seg *Segment) {
 		}
 	}
 	if variant == "nameref" || flags["n"] {
-		p.vars.stop()
+		p.refDecl(seg, flags, plus)
 		return
 	}
 	if flags["f"] || flags["F"] || flags["p"] {
@@ -585,6 +595,30 @@ func (p *walker) declEffects(f *frame, c *syntax.DeclClause, seg *Segment) {
 		if ro {
 			p.vars.readonly(as.Name)
 		}
+	}
+}
+
+// refDecl follows declare -n NAME=TARGET (local -n, typeset -n) with a
+// plain target name: what is later done to NAME is done to TARGET, and
+// $NAME reads TARGET. Any other form (no target, a subscript, +n, other
+// attributes with it) stops evaluation, as every nameref did before.
+func (p *walker) refDecl(seg *Segment, flags map[string]bool, plus bool) {
+	for fl := range flags {
+		if fl != "n" && fl != "g" {
+			plus = true
+		}
+	}
+	if plus || len(seg.Assigns) == 0 {
+		p.vars.stop()
+		return
+	}
+	for _, as := range seg.Assigns {
+		if as.naked || !as.known || as.array || as.appends || !validName(as.Name) || !validName(as.Value) ||
+			as.Value == as.Name || neverKnown[as.Value] {
+			p.vars.stop()
+			return
+		}
+		p.vars.setRef(as.Name, as.Value)
 	}
 }
 
@@ -624,6 +658,7 @@ func (s *varState) assocDecl(as Assign) {
 
 // export marks a known variable exported (child shells inherit it).
 func (s *varState) export(name string) {
+	name = s.resolve(name)
 	if v, ok := s.vars[name]; ok {
 		v.Exported = true
 		s.own()
@@ -634,6 +669,10 @@ func (s *varState) export(name string) {
 // readonly fixes a variable: nothing changes it afterwards, and what is
 // not known of it now never will be.
 func (s *varState) readonly(name string) {
+	if s.isRef(name) {
+		s.stop() // readonly r: of the ref or of what it names
+		return
+	}
 	if _, ok := s.vars[name]; !ok {
 		s.poisonName(name)
 		return

@@ -357,6 +357,9 @@ func (p *walker) walkCommand(f *frame, cmd syntax.Command, s *syntax.Stmt) {
 			names, all := p.loopWrites(c)
 			switch l := c.Loop.(type) {
 			case *syntax.WordIter:
+				if l.Name != nil && p.vars.isRef(l.Name.Value) {
+					p.vars.stop() // for r in a b: r refers to a, then to b
+				}
 				var items []word
 				if l.InPos.IsValid() {
 					for _, w := range l.Items {
@@ -717,9 +720,14 @@ func (p *walker) funcDecl(f *frame, c *syntax.FuncDecl) {
 	if outer.assoc == nil {
 		outer.assoc = map[string]bool{}
 	}
-	p.vars = &varState{vars: map[string]expand.Variable{}, poison: outer.poison, assoc: outer.assoc, off: outer.off, anyFunc: outer.anyFunc}
+	// Namerefs known outside are in force when it runs: its assignments
+	// through them cannot be followed from here.
+	// (Calling it then stops evaluation: a call forgets everything, and
+	// forgetting a nameref stops it.)
+	refs := outer.hasRefs()
+	p.vars = &varState{vars: map[string]expand.Variable{}, poison: outer.poison, assoc: outer.assoc, off: outer.off || refs, anyFunc: outer.anyFunc}
 	p.walkStmt(&nf, c.Body)
-	if p.vars.off && !outer.off {
+	if p.vars.off && !outer.off && !refs {
 		outer.stop() // shopt or a trap inside: in force once it is called
 	}
 	p.vars = outer
