@@ -90,6 +90,9 @@ type Segment struct {
 	xargsOpts map[string][]string // the options of the xargs that runs it, by canonical name
 	fillOnly  bool                // run by find -exec: its only dynamic words are {} standing for paths below a static root
 	listedBy  *Segment            // with TagListedArgs: the find whose listing it reads
+	// listedGlobs (with TagListedArgs, from git ls-files PATTERN): the
+	// name patterns the listing selects by.
+	listedGlobs []string
 }
 
 // Where a segment sits (Segment.Kind).

@@ -103,6 +103,8 @@ func (p *walker) treeSecrets(s *Segment, ops []Operand) {
 		// -o); -iname compares without case.
 		w.include = append(slices.Clip(f.Options["name"]), lowerAll(f.Options["iname"])...)
 		w.fold = len(f.Options["iname"]) > 0
+	} else if s.listedGlobs != nil {
+		w.include = s.listedGlobs // git ls-files PATTERN (substlisting.go)
 	}
 	for _, r := range roots {
 		if !w.walk(r) {
