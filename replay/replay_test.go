@@ -73,29 +73,40 @@ func opaLine(id string, input any, erased ...string) string {
 	return string(b)
 }
 
-func TestReplayKnownDiff(t *testing.T) {
+// knownLines is a log with a known diff against the candidate: four
+// requests become allow, one deny, one stays, and six lines are skipped
+// for six reasons.
+var knownLines = []string{
+	gradeLine("hook/claude", "acmectl status --json"),                                     // 1 ask→allow
+	gradeLine("serve", "ls -la"),                                                          // 2 unchanged
+	`{"kind":"run","source":"harness","argv":["make"]}`,                                   // 3 not a grade
+	gradeLine("hook/codex", "acmectl status"),                                             // 4 ask→allow
+	gradeLine("serve", "terraform destroy -auto-approve"),                                 // 5 →deny
+	gradeLine("serve", "curl -H 'Authorization: [REDACTED]' x.test"),                      // 6 masked
+	`{"kind":"grade","command":`,                                                          // 7 bad JSON
+	opaLine("a", map[string]any{"argv": []string{"acmectl", "status"}, "cwd": "/srv"}),    // 8 ask→allow
+	opaLine("b", nil, "/input/command"),                                                   // 9 erased
+	`{"hello":"world"}`,                                                                   // 10 unknown
+	gradeLine("serve", "acmectl status --token=ghp_abcdefghijklmnopqrstuvwxyz0123456789"), // 11 ask→allow, redacted in the report
+	`{"kind":"grade","source":"serve","verdict":"allow"}`,                                 // 12 no command
+	opaLine("c", map[string]any{"command": "git status", "colour": "red"}),                // 13 unknown key
+	"",
+}
+
+// knownReplay replays knownLines with the candidate.
+func knownReplay(t testing.TB) *replay.Summary {
+	t.Helper()
 	cur, cand := mustEngines(t)
-	lines := []string{
-		gradeLine("hook/claude", "acmectl status --json"),                                     // 1 ask→allow
-		gradeLine("serve", "ls -la"),                                                          // 2 unchanged
-		`{"kind":"run","source":"harness","argv":["make"]}`,                                   // 3 not a grade
-		gradeLine("hook/codex", "acmectl status"),                                             // 4 ask→allow
-		gradeLine("serve", "terraform destroy -auto-approve"),                                 // 5 →deny
-		gradeLine("serve", "curl -H 'Authorization: [REDACTED]' x.test"),                      // 6 masked
-		`{"kind":"grade","command":`,                                                          // 7 bad JSON
-		opaLine("a", map[string]any{"argv": []string{"acmectl", "status"}, "cwd": "/srv"}),    // 8 ask→allow
-		opaLine("b", nil, "/input/command"),                                                   // 9 erased
-		`{"hello":"world"}`,                                                                   // 10 unknown
-		gradeLine("serve", "acmectl status --token=ghp_abcdefghijklmnopqrstuvwxyz0123456789"), // 11 ask→allow, redacted in the report
-		`{"kind":"grade","source":"serve","verdict":"allow"}`,                                 // 12 no command
-		opaLine("c", map[string]any{"command": "git status", "colour": "red"}),                // 13 unknown key
-		"",
-	}
-	s, err := replay.Replay(context.Background(), []replay.Log{{Name: "a.jsonl", R: strings.NewReader(strings.Join(lines, "\n"))}},
+	s, err := replay.Replay(context.Background(), []replay.Log{{Name: "a.jsonl", R: strings.NewReader(strings.Join(knownLines, "\n"))}},
 		replay.EngineGrader(cur), replay.EngineGrader(cand), replay.Options{Defaults: server.Request{Cwd: "/work", Workspace: "/work"}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s
+}
+
+func TestReplayKnownDiff(t *testing.T) {
+	s := knownReplay(t)
 	if s.Lines != 13 || s.Replayed != 6 || s.Changed != 5 || s.Unchanged != 1 || s.BecameAllow() != 4 {
 		t.Errorf("lines %d replayed %d changed %d unchanged %d became allow %d; want 13 6 5 1 4",
 			s.Lines, s.Replayed, s.Changed, s.Unchanged, s.BecameAllow())

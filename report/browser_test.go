@@ -2,60 +2,21 @@ package report
 
 import (
 	"bytes"
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rivumi/rivumi/internal/testenv"
 )
 
-// chromium returns Debian's headless browser, skipping the test when it is
-// absent, except in CI (CI=true), which installs it (.ci/browser).
-func chromium(t *testing.T) string {
-	t.Helper()
-	testenv.SkipInsideRun(t, "Chromium's own sandbox (user namespaces, setuid) and its unix sockets")
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("chromium is required in CI: .ci/browser installs it (apt-get install chromium)")
-	}
-	t.Skip("chromium is not installed (apt-get install -y chromium); the report page is checked in CI")
-	return ""
-}
-
-// loadPage opens file in headless Chromium with a fresh profile and
-// returns the DOM after load and the browser's console and load errors.
-func loadPage(t *testing.T, bin, file string) (dom string, consoleErrors []string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin,
-		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir="+t.TempDir(), "--enable-logging=stderr", "--v=0",
-		"--dump-dom", "file://"+file)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("chromium: %v\n%s", err, errb.String())
-	}
-	// Console messages (script errors, CSP refusals, failed loads) are
-	// logged as CONSOLE lines.
-	for _, l := range strings.Split(errb.String(), "\n") {
-		if strings.Contains(l, "CONSOLE") || strings.Contains(l, "Refused to") || strings.Contains(l, "net::ERR_") {
-			consoleErrors = append(consoleErrors, l)
-		}
-	}
-	return out.String(), consoleErrors
-}
+// chromium and loadPage are testenv's browser helpers, shared with the
+// replay page's test.
+var (
+	chromium = testenv.Chromium
+	loadPage = testenv.LoadPage
+)
 
 // TestReportPageInChromium: the HTML report of the fixture log loads in a
 // real browser without console errors and shows the fixture's figures.
