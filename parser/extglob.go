@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -42,6 +43,9 @@ func (p *walker) extglobReadings(f *frame, seg *Segment, args []*syntax.Word, ws
 // alternative, and the empty one for ?( ) and *( ). ok is false for any
 // other word, for !( ), nesting, or more than extglobMax alternatives.
 func extglobAlternatives(w *syntax.Word) ([]string, bool) {
+	if !slices.ContainsFunc(w.Parts, func(p syntax.WordPart) bool { _, ok := p.(*syntax.ExtGlob); return ok }) {
+		return nil, false // most words: nothing to build
+	}
 	var prefix, suffix strings.Builder
 	var eg *syntax.ExtGlob
 	for _, part := range w.Parts {

@@ -151,7 +151,7 @@ func (p *walker) callExpr(f *frame, c *syntax.CallExpr, s *syntax.Stmt) {
 // appended to out: braces expanded (when small and static), known values
 // expanded and split.
 func (p *walker) appendArgWords(out []word, f *frame, w *syntax.Word, parent int) []word {
-	if f.shell != "sh" && f.shell != "zsh" {
+	if f.shell != "sh" && f.shell != "zsh" && assignTildeRisk(w) {
 		// bash expands the tildes of of=~/x and PATH=a:~/b (tilde.go).
 		home, _ := p.vars.str("HOME")
 		nw, found, ok := colonTildes(w, home, true)

@@ -61,6 +61,24 @@ func colonTildes(w *syntax.Word, home string, arg bool) (out *syntax.Word, found
 	return &syntax.Word{Parts: parts}, true, true
 }
 
+// assignTildeRisk is colonTildes' cheap first test for an argument: a
+// leading literal with '=' and a '~' in some literal.
+func assignTildeRisk(w *syntax.Word) bool {
+	if w == nil || len(w.Parts) == 0 {
+		return false
+	}
+	first, ok := w.Parts[0].(*syntax.Lit)
+	if !ok || strings.IndexByte(first.Value, '=') < 0 {
+		return false
+	}
+	for _, part := range w.Parts {
+		if l, ok := part.(*syntax.Lit); ok && strings.IndexByte(l.Value, '~') >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // assignPrefix returns the length of a leading NAME=, NAME+= or
 // NAME[sub]= in s, -1 when s does not start with one.
 func assignPrefix(s string) int {
