@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -10,7 +11,7 @@ import (
 )
 
 func init() {
-	register("policy replay", "re-grade past decision logs with a candidate policy and report the verdicts it would change", runReplay)
+	register("policy replay", "re-grade past decision logs with a candidate policy and report the verdicts it would change (text, JSON or HTML)", runReplay)
 }
 
 const replayUsage = `Usage: rivumi policy replay [flags] --candidate DIR LOG...
@@ -25,6 +26,10 @@ behind each (redacted), the rules gained and lost, and the lines it could
 not replay and why (a redacted command is never guessed). It streams:
 memory holds counts and a few examples, never the log.
 
+Text or JSON on stdout; --format html writes one self-contained HTML page
+instead (no script, nothing loaded from elsewhere: a CI artifact or a mail
+attachment), and --html FILE writes that page besides the text or JSON.
+
 Exit: 0, or 3 when --fail-on holds (for CI); 1 on a usage or read error,
 4 when a policy does not load.
 
@@ -38,20 +43,22 @@ func runReplay(ctx context.Context, stdio Stdio, args []string) error {
 	pf.registerTimeout(fs)
 	var candidate stringList
 	fs.Var(&candidate, "candidate", "directory of user Rego packs the candidate adds to the policy in force; repeatable")
-	format := fs.String("format", "text", "output format: text or json")
+	format := fs.String("format", "text", "output format: text, json or html")
+	htmlOut := fs.String("html", "", "also write the report as one HTML page to `FILE`")
+	title := fs.String("title", "rivumi policy replay", "the HTML page's `TITLE`")
 	failOn := fs.String("fail-on", "none", "exit 3 when the candidate would: allow-increase (allow what is now asked or denied), loosen (make any verdict more lenient), any-change, or none")
 	samples := fs.Int("samples", 5, "commands kept per change and per reason a line was skipped")
 	noConfig := fs.Bool("no-config", false, "ignore the user's and the project's configuration files (both policies)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), replayUsage)
 		fs.PrintDefaults()
-		fmt.Fprint(fs.Output(), "\nExamples:\n  rivumi policy replay --candidate team-next/ ~/.local/state/rivumi/audit.jsonl\n  rivumi policy replay --candidate team-next/ --fail-on allow-increase --format json decisions.jsonl\n")
+		fmt.Fprint(fs.Output(), "\nExamples:\n  rivumi policy replay --candidate team-next/ ~/.local/state/rivumi/audit.jsonl\n  rivumi policy replay --candidate team-next/ --fail-on allow-increase --format json decisions.jsonl\n  rivumi policy replay --candidate team-next/ --html replay.html decisions.jsonl\n")
 	}
 	if err := parseInterspersed(fs, args); err != nil {
 		return err
 	}
-	if *format != "text" && *format != "json" {
-		return exitf(ExitError, "policy replay: unknown --format %q (want text or json)", *format)
+	if *format != "text" && *format != "json" && *format != "html" {
+		return exitf(ExitError, "policy replay: unknown --format %q (want text, json or html)", *format)
 	}
 	on, err := replay.ParseFailOn(*failOn)
 	if err != nil {
@@ -103,13 +110,22 @@ func runReplay(ctx context.Context, stdio Stdio, args []string) error {
 	if err != nil {
 		return exitf(ExitError, "policy replay: %v", err)
 	}
-	if *format == "json" {
+	switch *format {
+	case "json":
 		err = replay.WriteJSON(stdio.Out, s)
-	} else {
+	case "html":
+		err = replay.WriteHTML(stdio.Out, s, *title)
+	default:
 		err = replay.WriteText(stdio.Out, s)
 	}
 	if err != nil {
 		return exitf(ExitError, "policy replay: %v", err)
+	}
+	if *htmlOut != "" {
+		if err := writeFileAtomic(*htmlOut, func(w io.Writer) error { return replay.WriteHTML(w, s, *title) }); err != nil {
+			return exitf(ExitError, "policy replay: %v", err)
+		}
+		fmt.Fprintf(stdio.Err, "wrote %s\n", *htmlOut)
 	}
 	if s.Fails(on) {
 		return exitf(ExitTestFailed, "policy replay: --fail-on %s holds: the candidate changes verdicts that way", on)
