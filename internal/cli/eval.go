@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -153,11 +154,16 @@ func runExplain(ctx context.Context, stdio Stdio, args []string) error {
 	format := fs.String("format", "text", "output format: text or json")
 	var sg standingGrants // evalgrants.go
 	sg.register(fs)
+	var tf traceFlags // explaintrace.go
+	tf.register(fs)
 	if err := parseInterspersed(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
 		return exitf(ExitError, "%s", commandArgsProblem("policy explain", fs.Args()))
+	}
+	if *format != "text" && *format != "json" {
+		return exitf(ExitError, "unknown --format %q (want text or json)", *format)
 	}
 	e, err := pf.newEngine(ctx)
 	if err != nil {
@@ -167,16 +173,40 @@ func runExplain(ctx context.Context, stdio Stdio, args []string) error {
 	if err != nil {
 		return exitf(ExitError, "policy explain: %v", err)
 	}
-	x := e.Explain(ctx, fs.Arg(0), append(pf.evalOptions("", "", ""), engine.Grants(grants))...)
+	evalOpts := append(pf.evalOptions("", "", ""), engine.Grants(grants))
+	var x engine.Explanation
+	var t *engine.Trace
+	if tf.on() {
+		if x, t, err = e.Trace(ctx, fs.Arg(0), tf.options(), evalOpts...); err != nil {
+			var pe *engine.PolicyError
+			if errors.As(err, &pe) {
+				return exitf(ExitPolicyError, "policy explain --trace: %v", err)
+			}
+			return exitf(ExitError, "policy explain --trace: %v", err)
+		}
+	} else {
+		x = e.Explain(ctx, fs.Arg(0), evalOpts...)
+	}
 	if *format == "json" {
 		enc := json.NewEncoder(stdio.Out)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(x); err != nil {
+		var v any = x
+		if t != nil {
+			v = tracedExplanation{Explanation: x, Trace: t}
+		}
+		if err := enc.Encode(v); err != nil {
 			return err
 		}
 	} else {
 		printExplanation(stdio.Out, x)
 		noteGrants(stdio.Out, x.Verdict, grants, grantsFile)
+		if t != nil {
+			printTrace(stdio.Out, t)
+		}
+	}
+	if t != nil && t.Mismatches > 0 {
+		// Never silent: the trace does not explain this verdict.
+		return exitf(ExitInternal, "policy explain --trace: on %d segment(s) the traced Rego evaluation differs from the engine's answer (a bug in rivumi: please report it with this command)", t.Mismatches)
 	}
 	return decisionExit(x.Verdict.Decision)
 }

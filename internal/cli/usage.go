@@ -44,10 +44,23 @@ the binary to see the codes.`,
 		description: `Shows how a command was read and graded: each segment with its argv,
 program, wrappers, flags, operands, writes and tags, every rule hit on it,
 and the verdict. The project's standing grants apply as in 'policy eval'
-(--no-grants: without them). Exit codes as 'policy eval'.`,
+(--no-grants: without them).
+
+--trace evaluates each segment again through OPA with its tracer on and
+shows, per segment, what became of each rule in scope (fired, did not
+fire, not evaluated), the expression that failed with the values it read
+(file:line), and the trace lines, as 'opa eval --explain' prints them. The
+scope is the team's rules (--policy packs, YAML rules) when any are
+loaded, else the built-in packs; --trace-rule ID narrows it to rules,
+--trace-all widens it to every module. The traced decision is checked
+against the engine's: a difference is printed as MISMATCH and exits 70.
+
+Exit codes as 'policy eval'.`,
 		examples: []string{
 			`rivumi policy explain 'sudo env FOO=1 bash -c "rm -rf /tmp/x"'`,
 			`rivumi policy explain --format json 'find . -name x -exec rm {} +'`,
+			`rivumi policy explain --policy team/ --trace 'curl -k https://example.com'`,
+			`rivumi policy explain --trace=full --trace-rule git.force-push 'git push origin main'`,
 		},
 	},
 	"policy test": {examples: []string{
