@@ -16,7 +16,7 @@ import (
 
 func init() {
 	register("policy eval", "grade a command (or JSON Lines with --batch)", runEval)
-	register("policy explain", "show segments, facts and every rule hit for a command", runExplain)
+	register("policy explain", "show segments, facts and every rule hit for a command (--trace: the Rego evaluation, rule by rule)", runExplain)
 }
 
 func runEval(ctx context.Context, stdio Stdio, args []string) error {
