@@ -259,7 +259,7 @@ var generated = []*Program{
 	{Name: "lynx", Names: []string{"lynx"}, Network: true, Fetches: true},
 	{Name: "make", Names: []string{"make", "gmake"}, Loads: []string{"Makefile", "makefile", "GNUmakefile"}, RunsWorkspace: true},
 	{Name: "man", Names: []string{"man"}, Options: "P|pager= M|manpath= S|s|sections= C|config-file= L|locale= m|systems= p|preprocessor= H|html=? X|gxditview=? T|troff-device=? E|encoding= R|recode= a|all k|apropos K|global-apropos f|whatis l|local-file w|where W|where-cat d|debug D|default c|catman t|troff Z|ditroff h|help V|version", Abbrev: true, ShellOptions: []string{"pager"}},
-	{Name: "mapfile", Names: []string{"mapfile"}, Kinds: []string{"reads_vars"}},
+	{Name: "mapfile", Names: []string{"mapfile", "readarray"}, Options: "C= c= d= n= O= s= t u=", ShellOptions: []string{"C"}, StringOperands: true, Readonly: &generatedStrings[0], DynamicOK: true, Kinds: []string{"reads_vars"}},
 	{Name: "md5sum", Names: []string{"md5sum"}, Readonly: &generatedStrings[0]},
 	{Name: "meson", Names: []string{"meson"}, RunsWorkspace: true},
 	{Name: "minikube", Names: []string{"minikube"}, Subcommands: true, Ops: true},
@@ -370,7 +370,6 @@ var generated = []*Program{
 	{Name: "rc", Names: []string{"rc"}, RunsAnything: true},
 	{Name: "rclone", Names: []string{"rclone"}, Subcommands: true, Network: true, Ops: true},
 	{Name: "read", Names: []string{"read"}, StringOperands: true, Readonly: &generatedStrings[0], DynamicOK: true, Kinds: []string{"reads_vars"}},
-	{Name: "readarray", Names: []string{"readarray"}, Kinds: []string{"reads_vars"}},
 	{Name: "readlink", Names: []string{"readlink"}, StringOperands: true, Readonly: &generatedStrings[0]},
 	{Name: "realpath", Names: []string{"realpath"}, StringOperands: true, Readonly: &generatedStrings[0]},
 	{Name: "reboot", Names: []string{"reboot"}, Kinds: []string{"power"}},
@@ -1034,17 +1033,17 @@ func generatedMaps() {
 	generated[346].Subs = map[string]*Sub{"destroy": &generatedSubs[266], "preview": &generatedSubs[267], "up": &generatedSubs[268]}
 	generated[354].VersionForms = map[string][][]string{"python": {{"-V"}}, "python3": {{"-V"}}}
 	generated[358].Subs = map[string]*Sub{"c": &generatedSubs[269], "console": &generatedSubs[270], "db:migrate": &generatedSubs[271], "runner": &generatedSubs[272], "s": &generatedSubs[273], "server": &generatedSubs[274]}
-	generated[383].VersionForms = map[string][][]string{"ruby": {{"-v"}}}
-	generated[391].Subs = map[string]*Sub{"component": &generatedSubs[275], "default": &generatedSubs[276], "install": &generatedSubs[277], "target": &generatedSubs[278], "toolchain": &generatedSubs[279], "update": &generatedSubs[280]}
-	generated[425].Subs = map[string]*Sub{"install": &generatedSubs[281], "refresh": &generatedSubs[282], "remove": &generatedSubs[283]}
-	generated[436].Subs = map[string]*Sub{"build": &generatedSubs[284], "exec": &generatedSubs[285], "run": &generatedSubs[286], "test": &generatedSubs[287]}
-	generated[453].Subs = map[string]*Sub{"build": &generatedSubs[288], "run": &generatedSubs[289], "test": &generatedSubs[290]}
-	generated[468].VersionForms = map[string][][]string{"terraform": {{"version"}, {"-v"}}}
-	generated[468].Subs = map[string]*Sub{"apply": &generatedSubs[291], "destroy": &generatedSubs[292], "import": &generatedSubs[293], "init": &generatedSubs[294], "plan": &generatedSubs[295]}
-	generated[475].Subs = map[string]*Sub{"apply": &generatedSubs[296], "destroy": &generatedSubs[297], "init": &generatedSubs[298], "plan": &generatedSubs[299]}
-	generated[516].VersionForms = map[string][][]string{"uv": {{"version"}}}
-	generated[516].Subs = map[string]*Sub{"add": &generatedSubs[300], "pip": &generatedSubs[301], "remove": &generatedSubs[302], "run": &generatedSubs[303], "sync": &generatedSubs[304], "tool": &generatedSubs[305], "venv": &generatedSubs[306]}
-	generated[547].Subs = map[string]*Sub{"add": &generatedSubs[307], "dlx": &generatedSubs[308], "exec": &generatedSubs[309], "global": &generatedSubs[310], "install": &generatedSubs[311], "link": &generatedSubs[312], "node": &generatedSubs[313], "publish": &generatedSubs[314], "remove": &generatedSubs[315], "run": &generatedSubs[316], "start": &generatedSubs[317], "test": &generatedSubs[318], "up": &generatedSubs[319], "upgrade": &generatedSubs[320]}
-	generated[549].Subs = map[string]*Sub{"erase": &generatedSubs[321], "install": &generatedSubs[322], "remove": &generatedSubs[323], "update": &generatedSubs[324], "upgrade": &generatedSubs[325]}
-	generated[551].Subs = map[string]*Sub{"build": &generatedSubs[326], "run": &generatedSubs[327], "test": &generatedSubs[328]}
+	generated[382].VersionForms = map[string][][]string{"ruby": {{"-v"}}}
+	generated[390].Subs = map[string]*Sub{"component": &generatedSubs[275], "default": &generatedSubs[276], "install": &generatedSubs[277], "target": &generatedSubs[278], "toolchain": &generatedSubs[279], "update": &generatedSubs[280]}
+	generated[424].Subs = map[string]*Sub{"install": &generatedSubs[281], "refresh": &generatedSubs[282], "remove": &generatedSubs[283]}
+	generated[435].Subs = map[string]*Sub{"build": &generatedSubs[284], "exec": &generatedSubs[285], "run": &generatedSubs[286], "test": &generatedSubs[287]}
+	generated[452].Subs = map[string]*Sub{"build": &generatedSubs[288], "run": &generatedSubs[289], "test": &generatedSubs[290]}
+	generated[467].VersionForms = map[string][][]string{"terraform": {{"version"}, {"-v"}}}
+	generated[467].Subs = map[string]*Sub{"apply": &generatedSubs[291], "destroy": &generatedSubs[292], "import": &generatedSubs[293], "init": &generatedSubs[294], "plan": &generatedSubs[295]}
+	generated[474].Subs = map[string]*Sub{"apply": &generatedSubs[296], "destroy": &generatedSubs[297], "init": &generatedSubs[298], "plan": &generatedSubs[299]}
+	generated[515].VersionForms = map[string][][]string{"uv": {{"version"}}}
+	generated[515].Subs = map[string]*Sub{"add": &generatedSubs[300], "pip": &generatedSubs[301], "remove": &generatedSubs[302], "run": &generatedSubs[303], "sync": &generatedSubs[304], "tool": &generatedSubs[305], "venv": &generatedSubs[306]}
+	generated[546].Subs = map[string]*Sub{"add": &generatedSubs[307], "dlx": &generatedSubs[308], "exec": &generatedSubs[309], "global": &generatedSubs[310], "install": &generatedSubs[311], "link": &generatedSubs[312], "node": &generatedSubs[313], "publish": &generatedSubs[314], "remove": &generatedSubs[315], "run": &generatedSubs[316], "start": &generatedSubs[317], "test": &generatedSubs[318], "up": &generatedSubs[319], "upgrade": &generatedSubs[320]}
+	generated[548].Subs = map[string]*Sub{"erase": &generatedSubs[321], "install": &generatedSubs[322], "remove": &generatedSubs[323], "update": &generatedSubs[324], "upgrade": &generatedSubs[325]}
+	generated[550].Subs = map[string]*Sub{"build": &generatedSubs[326], "run": &generatedSubs[327], "test": &generatedSubs[328]}
 }

@@ -3,7 +3,7 @@
 package native
 
 // generatedDigest is Digest of the data files the tables below were made from.
-const generatedDigest = "0067086c503ccb04d5ba0f8bb6ff80399da3d0e9527822f02446f98058aa9048"
+const generatedDigest = "800a9fe7e05a42e6620f324e65cae94c9eeb8e47cd93318fda8dd3972433c5f7"
 
 // generatedTables is DecodeTables of those files.
 func generatedTables() *Tables {
@@ -1388,6 +1388,7 @@ func generatedTables() *Tables {
 		"lsblk":       &Spec{Any: true, DynamicOK: true},
 		"lscpu":       &Spec{Any: true, DynamicOK: true},
 		"lsof":        &Spec{Any: true, DynamicOK: true},
+		"mapfile":     &Spec{Any: true, DynamicOK: true},
 		"md5sum":      &Spec{Any: true},
 		"nl":          &Spec{Any: true},
 		"nproc":       &Spec{Any: true, DynamicOK: true},
@@ -1410,10 +1411,11 @@ func generatedTables() *Tables {
 			"L": true,
 			"P": true,
 		}},
-		"read":     &Spec{Any: true, DynamicOK: true},
-		"readlink": &Spec{Any: true},
-		"realpath": &Spec{Any: true},
-		"rev":      &Spec{Any: true},
+		"read":      &Spec{Any: true, DynamicOK: true},
+		"readarray": &Spec{Any: true, DynamicOK: true},
+		"readlink":  &Spec{Any: true},
+		"realpath":  &Spec{Any: true},
+		"rev":       &Spec{Any: true},
 		"rg": &Spec{Flags: Set{
 			"after-context":           true,
 			"before-context":          true,
