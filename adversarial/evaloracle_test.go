@@ -123,6 +123,9 @@ var evalScripts = []struct {
 	{`declare -n r=x; x=ls; (r=rm); probe "$x"`, true},
 	{`declare -n r=x; IFS=,; x=rm,-rf; probe $r`, true},
 	{`x=a:~root; probe "$x"`, false},
+	{"mapfile -t a <<< $'rm\\n-rf  x\\n\\n/'; probe \"${a[@]}\" \"${#a[@]}\"", true},
+	{"readarray a <<'E'\np q\nr\nE\nprobe \"${a[@]}\"", true},
+	{"mapfile -t b <<< ''; probe \"${#b[@]}\" \"${b[@]}\" z", true},
 	{`x=a:~"b"; probe "$x" c=~"d"`, false},
 }
 

@@ -180,7 +180,9 @@ func (p *walker) shellEffects(f *frame, seg *Segment) func() {
 			}
 		}
 		return none
-	case "eval", "source", ".", "fc", "compgen", "complete", "enable", "bind", "mapfile", "readarray",
+	case "mapfile", "readarray":
+		return p.mapfileEffect(f, seg)
+	case "eval", "source", ".", "fc", "compgen", "complete", "enable", "bind",
 		"getopts", "declare", "typeset", "local", "export", "readonly", "let", "caller", "coproc":
 		return p.vars.clear
 	case "trap", "shopt":
@@ -465,6 +467,47 @@ func (p *walker) readEffect(f *frame, seg *Segment) func() {
 			p.vars.set(n, expand.Variable{Kind: expand.String, Str: v})
 		}
 	}
+}
+
+// mapfileEffect follows mapfile [-t] NAME (readarray) reading a known
+// here-string or heredoc: one element per line, with its newline unless
+// -t. Any other option (-d, -n, -O, -s, -u, -C, which runs a callback),
+// the default MAPFILE or another input makes NAME unknown.
+func (p *walker) mapfileEffect(f *frame, seg *Segment) func() {
+	argv, dyn := seg.Argv, seg.Dynamic
+	trim := false
+	var names []string
+	for i := 1; i < len(argv); i++ {
+		if dyn[i] {
+			return p.vars.clear
+		}
+		switch t := argv[i]; {
+		case t == "-t":
+			trim = true
+		case strings.HasPrefix(t, "-"):
+			return p.vars.clear // options not followed (-C runs code; -u, -O …)
+		default:
+			names = append(names, t)
+		}
+	}
+	if len(names) != 1 || !validName(names[0]) {
+		return p.vars.clear
+	}
+	name := names[0]
+	h := seg.hdoc
+	if f.shell == "sh" || h == nil || h.dynamic || (h.op != "<<<" && h.op != "<<" && h.op != "<<-") {
+		return func() { p.vars.forget(name) }
+	}
+	var list []string
+	for text := h.text; text != ""; {
+		line, rest, nl := strings.Cut(text, "\n")
+		if nl && !trim {
+			line += "\n"
+		}
+		list = append(list, line)
+		text = rest
+	}
+	return func() { p.vars.set(name, expand.Variable{Kind: expand.Indexed, List: list}) }
 }
 
 // printfEffect follows printf -v NAME FORMAT ARGS… with a format of %s

@@ -107,6 +107,11 @@ func TestStaticEval(t *testing.T) {
 		{`x=a:~root; probe "$x"`, `probe ?"$x"`},
 		{`x=a:~"b"; probe "$x"`, `probe ?"$x"`},
 		{`probe z=~x`, `probe ?z=~x`},
+		// mapfile / readarray of a known here-string or heredoc
+		{"mapfile -t a <<< $'rm\\n-rf'; probe \"${a[@]}\"", `probe rm -rf`},
+		{"readarray a <<< x; probe \"${a[0]}\"", `probe "x\n"`},
+		{"mapfile -t a < f; probe \"${a[@]}\"", `probe ?"${a[@]}"`},
+		{"mapfile -d , -t a <<< 'x,y'; probe \"${a[@]}\"", `probe ?"${a[@]}"`},
 		// indirection
 		{`n=x; x='a b'; probe ${!n} "${!n}"`, `probe a b "a b"`},
 		{`n=x; probe "${!n}"`, `probe ?"${!n}"`},
