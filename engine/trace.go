@@ -202,8 +202,9 @@ type TraceVar struct {
 // in Trace.Mismatches, never dropped. A segment whose traced evaluation
 // fails records the error. Trace fails only when the options are invalid
 // (an unknown mode or rule id) or the Rego policy cannot be prepared.
-// The per-evaluation deadline of the engine bounds the explanation; ctx
-// alone bounds the traced evaluations.
+// The engine's per-evaluation deadline ([EvalTimeout]) bounds the
+// explanation and each segment's traced evaluation (one past it records
+// the error).
 func (e *Engine) Trace(ctx context.Context, text string, topts TraceOptions, opts ...EvalOption) (Explanation, *Trace, error) {
 	mode, err := ParseTraceMode(string(topts.Mode))
 	if err != nil {
@@ -248,7 +249,9 @@ func (e *Engine) Trace(ctx context.Context, text string, topts TraceOptions, opt
 	for i, seg := range cmd.Segments {
 		tr := &boundedTracer{max: maxTraceEvents}
 		in := segmentInput(cmd, i, shape, grantedRules(grants, seg))
-		res, err := pq.Eval(ctx, rego.EvalParsedInput(in), rego.EvalQueryTracer(tr), rego.EvalRuleIndexing(sc.index))
+		sctx, cancel := e.deadline(ctx)
+		res, err := pq.Eval(sctx, rego.EvalParsedInput(in), rego.EvalQueryTracer(tr), rego.EvalRuleIndexing(sc.index))
+		cancel()
 		st := SegmentTrace{Segment: seg.Index, Text: seg.Text, Argv: seg.Argv, EventsCut: tr.dropped > 0}
 		var reasons []Reason
 		if err == nil {

@@ -138,6 +138,9 @@ func printRuleTraces(w io.Writer, p palette, rs []engine.RuleTrace) {
 			layer = "-"
 		}
 		fmt.Fprintf(w, "    %-*s  %-5s  %-*s  %s\n", locW, r.Location, layer, idW, ruleName(r), outcome)
+		if r.Outcome == engine.RuleFired {
+			continue // its failed iterations are in the trace
+		}
 		for _, f := range r.Failed {
 			fmt.Fprintf(w, "      failed at %s: %s\n", f.Location, f.Text)
 			for _, v := range f.Vars {
