@@ -261,8 +261,9 @@ func (e *Engine) Trace(ctx context.Context, text string, topts TraceOptions, opt
 			st.Decision, st.Error = Deny, err.Error()
 		}
 		st.Hits = reasonIDs(reasons)
-		st.EngineDecision, st.EngineHits = engineSegment(x, i, seg)
-		st.Mismatch = traceMismatch(st)
+		var engineErr string
+		st.EngineDecision, st.EngineHits, engineErr = engineSegment(x, i, seg)
+		st.Mismatch = traceMismatch(st, engineErr)
 		if st.Mismatch != "" {
 			t.Mismatches++
 		}
@@ -301,12 +302,12 @@ func reasonIDs(rs []Reason) []string {
 	return out
 }
 
-// engineSegment is the engine's decision and hits for segment i of x: its
-// own when the engine graded every segment, else (the evaluation failed)
-// the verdict's decision and reasons.
-func engineSegment(x Explanation, i int, seg *parser.Segment) (Decision, []string) {
+// engineSegment is the engine's decision and hits for segment i of x,
+// or, when the engine's evaluation failed (it graded no segment), the
+// verdict's decision and reasons and why it failed.
+func engineSegment(x Explanation, i int, seg *parser.Segment) (Decision, []string, string) {
 	if i >= len(x.Decisions) {
-		return x.Verdict.Decision, reasonIDs(x.Verdict.Reasons)
+		return x.Verdict.Decision, reasonIDs(x.Verdict.Reasons), reasonText(x.Verdict)
 	}
 	var rs []Reason
 	for _, h := range x.Hits {
@@ -314,21 +315,28 @@ func engineSegment(x Explanation, i int, seg *parser.Segment) (Decision, []strin
 			rs = append(rs, h)
 		}
 	}
-	return x.Decisions[i], reasonIDs(rs)
+	return x.Decisions[i], reasonIDs(rs), ""
 }
 
 // traceMismatch says how the traced evaluation and the engine disagree
-// on a segment, or "" when they agree.
-func traceMismatch(st SegmentTrace) string {
+// on a segment, or "" when they agree. engineErr is why the engine's
+// evaluation failed ("" when it graded the segment): when both failed they
+// agree (the segment's Error says why the traced one did).
+func traceMismatch(st SegmentTrace, engineErr string) string {
+	switch {
+	case st.Error != "" && engineErr != "":
+		return ""
+	case st.Error != "":
+		return fmt.Sprintf("the traced Rego evaluation failed (%s), the engine answered %s", st.Error, st.EngineDecision)
+	case engineErr != "":
+		return fmt.Sprintf("the engine's evaluation failed (%s), the traced Rego evaluation decides %s", engineErr, st.Decision)
+	}
 	var diffs []string
 	if st.Decision != st.EngineDecision {
 		diffs = append(diffs, fmt.Sprintf("the traced Rego evaluation decides %s, the engine answered %s", st.Decision, st.EngineDecision))
 	}
 	if !slices.Equal(st.Hits, st.EngineHits) {
 		diffs = append(diffs, fmt.Sprintf("the traced Rego hits are [%s], the engine's [%s]", strings.Join(st.Hits, " "), strings.Join(st.EngineHits, " ")))
-	}
-	if st.Error != "" && len(diffs) == 0 {
-		diffs = append(diffs, "the traced Rego evaluation failed: "+st.Error)
 	}
 	return strings.Join(diffs, "; ")
 }

@@ -40,17 +40,20 @@ func TestTraceMismatch(t *testing.T) {
 
 func TestTraceMismatchText(t *testing.T) {
 	tests := []struct {
-		name string
-		st   SegmentTrace
-		want string
+		name      string
+		st        SegmentTrace
+		engineErr string
+		want      string
 	}{
-		{"agree", SegmentTrace{Decision: Ask, EngineDecision: Ask, Hits: []string{"ask:a"}, EngineHits: []string{"ask:a"}}, ""},
-		{"decision", SegmentTrace{Decision: Ask, EngineDecision: Allow, Hits: []string{"ask:a"}, EngineHits: []string{"ask:a"}}, "the traced Rego evaluation decides ask, the engine answered allow"},
-		{"hits", SegmentTrace{Decision: Ask, EngineDecision: Ask, Hits: []string{"ask:a"}, EngineHits: []string{"ask:b"}}, "the traced Rego hits are [ask:a], the engine's [ask:b]"},
-		{"error", SegmentTrace{Decision: Deny, EngineDecision: Deny, Error: "boom"}, "the traced Rego evaluation failed: boom"},
+		{"agree", SegmentTrace{Decision: Ask, EngineDecision: Ask, Hits: []string{"ask:a"}, EngineHits: []string{"ask:a"}}, "", ""},
+		{"decision", SegmentTrace{Decision: Ask, EngineDecision: Allow, Hits: []string{"ask:a"}, EngineHits: []string{"ask:a"}}, "", "the traced Rego evaluation decides ask, the engine answered allow"},
+		{"hits", SegmentTrace{Decision: Ask, EngineDecision: Ask, Hits: []string{"ask:a"}, EngineHits: []string{"ask:b"}}, "", "the traced Rego hits are [ask:a], the engine's [ask:b]"},
+		{"both failed", SegmentTrace{Decision: Deny, EngineDecision: Deny, Error: "boom", EngineHits: []string{"engine:engine.error"}}, "engine.error: boom", ""},
+		{"trace failed", SegmentTrace{Decision: Deny, EngineDecision: Ask, Error: "boom"}, "", "the traced Rego evaluation failed (boom), the engine answered ask"},
+		{"engine failed", SegmentTrace{Decision: Ask, EngineDecision: Deny}, "engine.timeout: late", "the engine's evaluation failed (engine.timeout: late), the traced Rego evaluation decides ask"},
 	}
 	for _, tt := range tests {
-		if got := traceMismatch(tt.st); got != tt.want {
+		if got := traceMismatch(tt.st, tt.engineErr); got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
 		}
 	}

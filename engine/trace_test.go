@@ -286,3 +286,34 @@ func TestTraceOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceRuntimeError: a team rule that fails at run time denies the
+// verdict (engine.error) and the trace records the same error, without
+// calling it a mismatch.
+func TestTraceRuntimeError(t *testing.T) {
+	ctx := context.Background()
+	src := `package rivumi.user.team
+
+# METADATA
+# title: Long sequences
+# custom:
+#   id: team.long-seq
+#   justification: Keep sequences short.
+ask contains {"id": "team.long-seq"} if {
+	input.segment.program == "seq"
+	to_number(input.segment.argv[1]) > 1000
+}
+`
+	e, err := engine.New(ctx, engine.UserModule("team/seq.rego", src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, tr, err := e.Trace(ctx, "seq abc", engine.TraceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := tr.Segments[0]
+	if x.Verdict.Decision != engine.Deny || st.Decision != engine.Deny || !strings.Contains(st.Error, "to_number") || st.Mismatch != "" || tr.Mismatches != 0 {
+		t.Errorf("verdict %s; traced %s error %q mismatch %q", x.Verdict.Decision, st.Decision, st.Error, st.Mismatch)
+	}
+}
