@@ -25,7 +25,7 @@ func TestReportPageInChromium(t *testing.T) {
 	dir := t.TempDir()
 	page := filepath.Join(dir, "report.html")
 	var b bytes.Buffer
-	if err := WriteHTML(&b, fixture(t), "rivumi decisions"); err != nil {
+	if err := WriteHTML(&b, fixture(t), "rivumi decisions", ReplayPage("replay.html")); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(page, b.Bytes(), 0o644); err != nil {
@@ -46,6 +46,12 @@ func TestReportPageInChromium(t *testing.T) {
 		`data-prefix="acmectl"`,
 		"pattern: [acmectl]",
 		"Decisions over time (per 5 minutes)",
+		`<span class="rule-title" data-rule="git.force-push">Force push</span>`,
+		`e.g. <code class="example">git push -f origin main</code>`,
+		`data-source="hook/claude-code" data-verdict="ask">3<`,
+		`data-source="opa" data-verdict="deny">1<`,
+		`data-source="harness" data-verdict="allow">0<`,
+		`<a href="replay.html">replay.html</a>`,
 	} {
 		if !strings.Contains(dom, want) {
 			t.Errorf("the loaded page lacks %q", want)

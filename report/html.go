@@ -12,23 +12,40 @@ import (
 // WriteHTML writes the summary as one self-contained HTML page: inline
 // CSS and inline SVG charts, no script, and a Content-Security-Policy that
 // forbids loading anything, so the page opens offline and from a mail
-// attachment alike. title heads the page.
-func WriteHTML(w io.Writer, s *Summary, title string) error {
-	return page().Execute(w, newView(s, title))
+// attachment alike. title heads the page; opts add to it.
+func WriteHTML(w io.Writer, s *Summary, title string, opts ...PageOption) error {
+	v := newView(s, title)
+	for _, o := range opts {
+		o(&v)
+	}
+	return page().Execute(w, v)
+}
+
+// A PageOption adds to the page [WriteHTML] writes.
+type PageOption func(*view)
+
+// ReplayPage links the page's header to the page of a replay of the
+// logs against a candidate policy (`rivumi policy replay --html`): href is
+// a URL or a path relative to the report's page. The link is the only
+// one on the page; following it is the reader's choice, and nothing is
+// loaded from it. An empty href adds nothing.
+func ReplayPage(href string) PageOption {
+	return func(v *view) { v.ReplayPage = href }
 }
 
 // colours of the decisions, in the charts and the legend.
 var colours = map[string]string{"allow": "#2e7d32", "ask": "#f9a825", "deny": "#c62828"}
 
 type view struct {
-	Title     string
-	S         *Summary
-	Generated string
-	Range     string
-	Totals    []totalView
-	TotalBar  []rectView // one horizontal bar split by decision
-	Time      timeChart
-	RuleChart ruleChart
+	Title      string
+	ReplayPage string
+	S          *Summary
+	Generated  string
+	Range      string
+	Totals     []totalView
+	TotalBar   []rectView // one horizontal bar split by decision
+	Time       timeChart
+	RuleChart  ruleChart
 }
 
 type totalView struct {
@@ -60,6 +77,7 @@ type ruleChart struct {
 type ruleRow struct {
 	Y, W         float64
 	Colour, Rule string
+	Title        string
 	Decision     string
 	Count        int
 	Shadow       int
@@ -135,7 +153,7 @@ func ruleChartOf(s *Summary) ruleChart {
 		c.Rows = append(c.Rows, ruleRow{
 			Y: float64(i) * ruleH, TextY: float64(i)*ruleH + ruleH*0.7,
 			W:      (chartW - labelW - 60) * float64(r.Count) / float64(most),
-			Colour: colours[r.Decision], Rule: r.Rule, Decision: r.Decision, Count: r.Count, Shadow: r.Shadow,
+			Colour: colours[r.Decision], Rule: r.Rule, Title: r.Title, Decision: r.Decision, Count: r.Count, Shadow: r.Shadow,
 		})
 	}
 	return c
@@ -151,6 +169,8 @@ var page = sync.OnceValue(func() *template.Template {
 		"stamp":  stamp,
 		"argv":   argvText,
 		"indent": func(n int) string { return strings.Repeat("  ", n) },
+		"line":   oneLine,
+		"source": sourceName,
 	}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -165,16 +185,19 @@ h2 { font-size: 1.15em; margin-top: 2em; border-bottom: 1px solid #ddd; }
 .muted { color: #666; }
 table { border-collapse: collapse; width: 100%; }
 td, th { text-align: left; padding: 0.2em 0.6em 0.2em 0; vertical-align: top; }
-td.n { text-align: right; font-variant-numeric: tabular-nums; }
+td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 .swatch { display: inline-block; width: 0.8em; height: 0.8em; margin-right: 0.3em; vertical-align: -0.05em; }
 pre { background: #f6f6f6; padding: 0.6em; overflow-x: auto; font-size: 0.85em; margin: 0.3em 0 0.8em; }
 code { font-size: 0.9em; }
+code.example { white-space: pre-wrap; word-break: break-all; }
+#replay-link { background: #eef3fb; padding: 0.4em 0.6em; }
 svg text { font: 12px system-ui, sans-serif; fill: #333; }
 </style>
 </head>
 <body>
 <h1>{{.Title}}</h1>
 <p class="muted">{{if .Range}}{{.Range}} · {{end}}generated {{.Generated}}</p>
+{{if .ReplayPage}}<p id="replay-link">Replay of a candidate policy against these decisions: <a href="{{.ReplayPage}}">{{.ReplayPage}}</a></p>{{end}}
 
 <section id="summary">
 <h2>Decisions</h2>
@@ -186,8 +209,16 @@ svg text { font: 12px system-ui, sans-serif; fill: #333; }
 {{if .TotalBar}}<svg id="totals-chart" role="img" aria-label="decisions" width="{{f 720.0}}" height="28" viewBox="0 0 720 28">
 {{range .TotalBar}}<rect x="{{f .X}}" y="0" width="{{f .W}}" height="28" fill="{{.Colour}}" data-decision="{{.Decision}}"><title>{{.Title}}</title></rect>
 {{end}}</svg>{{end}}
-<p class="muted">Sources: {{range $k, $v := .S.Sources}}{{if $k}}{{$k}}{{else}}(none){{end}} {{$v}} · {{end}}{{if .S.Policies}}policies: {{range .S.Policies}}<code>{{.}}</code> {{end}}{{end}}</p>
+{{if .S.Policies}}<p class="muted">Policies: {{range .S.Policies}}<code>{{.}}</code> {{end}}</p>{{end}}
 </section>
+
+{{if .S.BySource}}<section id="sources">
+<h2>By source</h2>
+<table id="source-table">
+<tr><th>source</th>{{range $.Totals}}<th class="n"><span class="swatch" style="background:{{.Colour}}"></span>{{.Decision}}</th>{{end}}{{if .S.Shadow}}<th class="n">in shadow mode</th>{{end}}<th class="n">total</th></tr>
+{{range $sc := .S.BySource}}<tr><td><code>{{source $sc.Source}}</code></td>{{range $.Totals}}<td class="n" data-source="{{$sc.Source}}" data-verdict="{{.Decision}}">{{index $sc.Verdicts .Decision}}</td>{{end}}{{if $.S.Shadow}}<td class="n">{{$sc.Shadow}}</td>{{end}}<td class="n">{{$sc.Total}}</td></tr>
+{{end}}</table>
+</section>{{end}}
 
 <section id="over-time">
 <h2>Decisions over time{{if .Time.Buckets}} (per {{.Time.Per}}){{end}}</h2>
@@ -205,11 +236,11 @@ svg text { font: 12px system-ui, sans-serif; fill: #333; }
 <section id="rules">
 <h2>Asks and denies by rule</h2>
 {{if .RuleChart.Rows}}<svg id="rule-chart" role="img" aria-label="asks and denies by rule" width="720" height="{{f .RuleChart.Height}}" viewBox="0 0 720 {{f .RuleChart.Height}}">
-{{range .RuleChart.Rows}}<text x="0" y="{{f .TextY}}">{{.Rule}}</text><rect x="{{f labelW}}" y="{{f (plus .Y 4)}}" width="{{f .W}}" height="14" fill="{{.Colour}}" data-rule="{{.Rule}}"><title>{{.Rule}}: {{.Count}} {{.Decision}}</title></rect><text x="{{f (plus (plus labelW .W) 6)}}" y="{{f .TextY}}">{{.Count}}</text>
+{{range .RuleChart.Rows}}<text x="0" y="{{f .TextY}}">{{.Rule}}</text><rect x="{{f labelW}}" y="{{f (plus .Y 4)}}" width="{{f .W}}" height="14" fill="{{.Colour}}" data-rule="{{.Rule}}"><title>{{.Rule}}: {{.Count}} {{.Decision}}{{if .Title}} — {{.Title}}{{end}}</title></rect><text x="{{f (plus (plus labelW .W) 6)}}" y="{{f .TextY}}">{{.Count}}</text>
 {{end}}</svg>
 <table id="rule-table">
 <tr><th>rule</th><th>verdict</th><th class="n">count</th><th class="n">in shadow mode</th></tr>
-{{range .S.Rules}}<tr><td><code>{{.Rule}}</code></td><td>{{.Decision}}</td><td class="n" data-rule="{{.Rule}}" data-verdict="{{.Decision}}">{{.Count}}</td><td class="n">{{.Shadow}}</td></tr>
+{{range .S.Rules}}<tr><td><code>{{.Rule}}</code>{{if .Title}}<br><span class="rule-title" data-rule="{{.Rule}}">{{.Title}}</span>{{end}}{{range .Examples}}<br><span class="muted">e.g. <code class="example">{{line .}}</code></span>{{end}}</td><td>{{.Decision}}</td><td class="n" data-rule="{{.Rule}}" data-verdict="{{.Decision}}">{{.Count}}</td><td class="n">{{.Shadow}}</td></tr>
 {{end}}</table>
 {{else}}<p>No asks or denies.</p>{{end}}
 </section>

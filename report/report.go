@@ -228,6 +228,9 @@ type Options struct {
 	// Suggest returns the rule to paste that would cover an uncovered
 	// command, and the argv prefix it is for; nil leaves them out.
 	Suggest func(command string) (prefix, rule string)
+	// Title returns a rule id's title (from the policy's rule metadata),
+	// or "" when the policy does not know it; nil leaves titles out.
+	Title func(id string) string
 	// Top is how many rules and uncovered commands to list (default 10).
 	Top int
 }
@@ -243,9 +246,12 @@ type Summary struct {
 	// Overridden counts events whose enforced answer differs from the
 	// verdict (an approved ask, --ask-as allow or deny).
 	Overridden int
-	Sources    map[string]int
-	From, To   time.Time
-	Policies   []string // policy hashes seen, most frequent first
+	Sources    map[string]int // graded commands by source
+	// BySource counts the verdicts of each source ("hook/claude-code",
+	// "serve", "harness", "workspace", "opa", …), most events first.
+	BySource []SourceCount
+	From, To time.Time
+	Policies []string // policy hashes seen, most frequent first
 
 	Rules     []RuleCount // asks and denies by rule, most frequent first
 	Uncovered []Uncovered // most frequent uncovered commands
@@ -258,10 +264,96 @@ type Summary struct {
 // RuleCount is how often a rule took part in an ask or a deny.
 type RuleCount struct {
 	Rule     string
+	Title    string // from Options.Title
 	Layer    string // from Options.Layer
 	Decision string // the verdict it was counted in: ask or deny
 	Count    int
 	Shadow   int // of which in shadow mode
+	// Examples are up to MaxExamples distinct commands it was counted
+	// in, as logged (redacted by the writer), most frequent first.
+	Examples []string
+}
+
+// SourceCount is how a source's graded commands were decided.
+type SourceCount struct {
+	Source   string         // as logged; "" when the line names none
+	Verdicts map[string]int // allow, ask, deny
+	Shadow   int            // of which in shadow mode
+	Total    int
+}
+
+// MaxExamples is how many example commands a [RuleCount] shows, and
+// maxTracked how many distinct commands a rule's count keeps to choose
+// them from: memory stays bounded per rule however varied the log. Past
+// maxTracked, a new command takes the place of the least frequent one
+// (the space-saving scheme), so a command frequent anywhere in the log is
+// still found.
+const (
+	MaxExamples = 3
+	maxTracked  = 50
+)
+
+// topCommands counts commands in bounded memory (see maxTracked). A
+// command that took a slot over counts from the slot's count (an upper
+// bound of its own); err keeps that excess, and count-err is a lower
+// bound of how often it came up. A command seen more than n/maxTracked
+// times of n is always tracked.
+type topCommands struct {
+	cmds  []string
+	count []int
+	err   []int
+	seq   []int // first-seen order, for ties
+	index map[string]int
+	n     int
+}
+
+func (t *topCommands) add(cmd string) {
+	if cmd == "" {
+		return
+	}
+	t.n++
+	if i, ok := t.index[cmd]; ok {
+		t.count[i]++
+		return
+	}
+	if t.index == nil {
+		t.index = map[string]int{}
+	}
+	if len(t.cmds) < maxTracked {
+		t.index[cmd] = len(t.cmds)
+		t.cmds, t.count, t.err, t.seq = append(t.cmds, cmd), append(t.count, 1), append(t.err, 0), append(t.seq, t.n)
+		return
+	}
+	low := 0
+	for i := range t.count {
+		if t.count[i] < t.count[low] {
+			low = i
+		}
+	}
+	delete(t.index, t.cmds[low])
+	t.index[cmd] = low
+	t.cmds[low], t.err[low], t.count[low], t.seq[low] = cmd, t.count[low], t.count[low]+1, t.n
+}
+
+// top returns up to n commands, most frequent first (by the lower bound
+// of their count; first seen first among equals).
+func (t *topCommands) top(n int) []string {
+	order := make([]int, len(t.cmds))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool {
+		i, j := order[a], order[b]
+		if li, lj := t.count[i]-t.err[i], t.count[j]-t.err[j]; li != lj {
+			return li > lj
+		}
+		return t.seq[i] < t.seq[j]
+	})
+	var out []string
+	for _, i := range order[:min(n, len(order))] {
+		out = append(out, t.cmds[i])
+	}
+	return out
 }
 
 // Uncovered is an argv prefix no rule covered, how often, examples of its
@@ -303,11 +395,21 @@ func Summarize(events []Event, problems []Problem, o Options) *Summary {
 	s := &Summary{Gate: summarizeGate(runs, o.Top), Verdicts: map[string]int{}, ShadowVerdicts: map[string]int{}, Sources: map[string]int{}, Problems: problems, Events: len(events)}
 	policies := map[string]int{}
 	rules := map[[2]string]*RuleCount{}
+	examples := map[[2]string]*topCommands{}
+	sources := map[string]*SourceCount{}
 	uncovered := map[string]int{} // command → count
 	for _, e := range events {
 		s.Verdicts[e.Verdict]++
 		s.Sources[e.Source]++
+		src := sources[e.Source]
+		if src == nil {
+			src = &SourceCount{Source: e.Source, Verdicts: map[string]int{}}
+			sources[e.Source] = src
+		}
+		src.Total++
+		src.Verdicts[e.Verdict]++
 		if e.Shadow() {
+			src.Shadow++
 			s.Shadow++
 			s.ShadowVerdicts[e.Verdict]++
 		} else if e.Enforced != e.Verdict {
@@ -344,9 +446,14 @@ func Summarize(events []Event, problems []Problem, o Options) *Summary {
 			rc := rules[k]
 			if rc == nil {
 				rc = &RuleCount{Rule: id, Layer: layer, Decision: e.Verdict}
+				if o.Title != nil {
+					rc.Title = o.Title(id)
+				}
 				rules[k] = rc
+				examples[k] = &topCommands{}
 			}
 			rc.Count++
+			examples[k].add(e.Command)
 			if e.Shadow() {
 				rc.Shadow++
 			}
@@ -355,9 +462,20 @@ func Summarize(events []Event, problems []Problem, o Options) *Summary {
 			}
 		}
 	}
-	for _, rc := range rules {
+	for k, rc := range rules {
+		rc.Examples = examples[k].top(MaxExamples)
 		s.Rules = append(s.Rules, *rc)
 	}
+	for _, sc := range sources {
+		s.BySource = append(s.BySource, *sc)
+	}
+	sort.Slice(s.BySource, func(i, j int) bool {
+		a, b := s.BySource[i], s.BySource[j]
+		if a.Total != b.Total {
+			return a.Total > b.Total
+		}
+		return a.Source < b.Source
+	})
 	sort.Slice(s.Rules, func(i, j int) bool {
 		a, b := s.Rules[i], s.Rules[j]
 		if a.Count != b.Count {

@@ -2,7 +2,9 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -25,8 +27,10 @@ func fixture(t *testing.T) *Summary {
 		"allow.readonly": "allow", "allow.git-readonly": "allow", "git.force-push": "deny",
 		"floor.rm-critical": "floor", "packages.install": "ask", "fallback.uncovered": "fallback",
 	}
+	titles := map[string]string{"git.force-push": "Force push", "fallback.uncovered": "No rule covers this command"}
 	return Summarize(events, problems, Options{
 		Layer: func(id string) string { return layers[id] },
+		Title: func(id string) string { return titles[id] },
 		Suggest: func(c string) (string, string) {
 			if strings.HasPrefix(c, "acmectl ") {
 				return "acmectl", "- id: team.allow-acmectl\n  pattern: [acmectl]"
@@ -51,18 +55,32 @@ func TestSummarizeFixture(t *testing.T) {
 		t.Errorf("sources %v (OPA's system/main query and the run line must not count)", s.Sources)
 	}
 	want := []RuleCount{
-		{Rule: "fallback.uncovered", Layer: "fallback", Decision: "ask", Count: 3, Shadow: 2},
-		{Rule: "git.force-push", Layer: "deny", Decision: "deny", Count: 2, Shadow: 1},
-		{Rule: "packages.install", Layer: "ask", Decision: "ask", Count: 2, Shadow: 1},
-		{Rule: "floor.rm-critical", Layer: "floor", Decision: "deny", Count: 1},
+		{Rule: "fallback.uncovered", Title: "No rule covers this command", Layer: "fallback", Decision: "ask", Count: 3, Shadow: 2,
+			Examples: []string{"acmectl status web", "acmectl status api | grep up", "acmectl status db"}},
+		{Rule: "git.force-push", Title: "Force push", Layer: "deny", Decision: "deny", Count: 2, Shadow: 1,
+			Examples: []string{"git push --force origin main", "git push -f origin main"}},
+		{Rule: "packages.install", Layer: "ask", Decision: "ask", Count: 2, Shadow: 1,
+			Examples: []string{"npm install lodash", "npm install left-pad"}},
+		{Rule: "floor.rm-critical", Layer: "floor", Decision: "deny", Count: 1,
+			Examples: []string{"rm -rf / --no-preserve-root"}},
 	}
 	if len(s.Rules) != len(want) {
 		t.Fatalf("rules %+v", s.Rules)
 	}
 	for i := range want {
-		if s.Rules[i] != want[i] {
+		if !reflect.DeepEqual(s.Rules[i], want[i]) {
 			t.Errorf("rule %d: %+v, want %+v", i, s.Rules[i], want[i])
 		}
+	}
+	wantSources := []SourceCount{
+		{Source: "hook/claude-code", Verdicts: map[string]int{"allow": 2, "ask": 3, "deny": 1}, Shadow: 6, Total: 6},
+		{Source: "opa", Verdicts: map[string]int{"allow": 1, "ask": 1, "deny": 1}, Total: 3},
+		{Source: "serve", Verdicts: map[string]int{"allow": 1, "deny": 1}, Total: 2},
+		{Source: "harness", Verdicts: map[string]int{"ask": 1}, Total: 1},
+		{Source: "hook/gemini", Verdicts: map[string]int{"allow": 1}, Total: 1},
+	}
+	if !reflect.DeepEqual(s.BySource, wantSources) {
+		t.Errorf("by source:\n%+v\nwant\n%+v", s.BySource, wantSources)
 	}
 	if len(s.Uncovered) != 1 || s.Uncovered[0].Prefix != "acmectl" || s.Uncovered[0].Count != 3 || len(s.Uncovered[0].Examples) != 3 || !strings.Contains(s.Uncovered[0].Rule, "pattern: [acmectl]") {
 		t.Errorf("uncovered %+v", s.Uncovered)
@@ -134,7 +152,10 @@ func TestWriteText(t *testing.T) {
 		"allow 5 (38.5%)   ask 5 (38.5%)   deny 3 (23.1%)",
 		"shadow mode: 6 of them graded but not enforced; rivumi would have: allow 2, ask 3, deny 1",
 		"     3  ask   fallback.uncovered (2 in shadow mode)",
-		"     2  deny  git.force-push     (1 in shadow mode)",
+		"     2  deny  git.force-push     (1 in shadow mode)\n                Force push\n                  e.g. git push --force origin main\n                  e.g. git push -f origin main\n",
+		"     3  ask   fallback.uncovered (2 in shadow mode)\n                No rule covers this command\n                  e.g. acmectl status web\n",
+		"     1  deny  floor.rm-critical\n                  e.g. rm -rf / --no-preserve-root\n",
+		"By source:\n  source             allow     ask    deny  shadow\n  hook/claude-code       2       3       1       6\n  opa                    1       1       1       0\n",
 		"     3  acmectl\n",
 		"            pattern: [acmectl]",
 		"Decisions over time (per 5 minutes):",
@@ -158,9 +179,36 @@ func TestWriteHTMLSelfContained(t *testing.T) {
 			t.Errorf("the page holds %q: it must load nothing", bad)
 		}
 	}
-	for _, want := range []string{"default-src 'none'", "<title>rivumi &lt;decisions&gt;</title>", `<svg id="time-chart"`, `<svg id="rule-chart"`} {
+	for _, want := range []string{"default-src 'none'", "<title>rivumi &lt;decisions&gt;</title>", `<svg id="time-chart"`, `<svg id="rule-chart"`,
+		`<table id="source-table">`, `<span class="rule-title" data-rule="fallback.uncovered">No rule covers this command</span>`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q", want)
+		}
+	}
+}
+
+// TestWriteHTMLReplayPage: the link to a replay's page is in the header
+// when given, escaped, and never a script.
+func TestWriteHTMLReplayPage(t *testing.T) {
+	for _, tc := range []struct {
+		href, want, not string
+	}{
+		{"", "", `id="replay-link"`},
+		{"replay.html", `<a href="replay.html">replay.html</a>`, ""},
+		{"https://ci.example/job/7/replay.html", `<a href="https://ci.example/job/7/replay.html">`, ""},
+		{`r".html`, `<a href="r%22.html">r&#34;.html</a>`, ""},
+		{"javascript:alert(1)", `href="#ZgotmplZ"`, `href="javascript:`},
+	} {
+		var b bytes.Buffer
+		if err := WriteHTML(&b, fixture(t), "t", ReplayPage(tc.href)); err != nil {
+			t.Fatal(err)
+		}
+		page := b.String()
+		if tc.want != "" && !strings.Contains(page, tc.want) {
+			t.Errorf("%q: the page lacks %q", tc.href, tc.want)
+		}
+		if tc.not != "" && strings.Contains(page, tc.not) {
+			t.Errorf("%q: the page holds %q", tc.href, tc.not)
 		}
 	}
 }
@@ -177,5 +225,56 @@ func TestDoctorProbesNotCounted(t *testing.T) {
 	}
 	if len(events) != 1 || events[0].Source != "hook/claude-code" {
 		t.Errorf("events %+v, want the hook's call alone", events)
+	}
+}
+
+// TestRuleExamples: a rule's examples are its most frequent distinct
+// commands, first seen first among equals, chosen in bounded memory.
+func TestRuleExamples(t *testing.T) {
+	many := func(prefix string, n int) []string {
+		var out []string
+		for i := range n {
+			out = append(out, fmt.Sprintf("%s %d", prefix, i))
+		}
+		return out
+	}
+	rep := func(c string, n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = c
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		cmds []string
+		want []string
+	}{
+		{"frequency first", []string{"a", "b", "b", "c", "c", "c"}, []string{"c", "b", "a"}},
+		{"ties in log order", []string{"x", "y", "z", "w"}, []string{"x", "y", "z"}},
+		{"distinct only", []string{"a", "a", "a"}, []string{"a"}},
+		{"no command", []string{"", "", "a"}, []string{"a"}},
+		// 200 distinct commands overflow the table; a command seen more
+		// than n/maxTracked times is found wherever it comes up.
+		{"frequent late", append(many("once", 200), rep("late", 10)...), []string{"late"}},
+		{"frequent early", append(rep("early", 10), many("once", 200)...), []string{"early"}},
+		{"frequent between", append(append(many("a", 100), rep("mid", 6)...), append(many("b", 100), "mid")...), []string{"mid"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var tk topCommands
+			for _, c := range tc.cmds {
+				tk.add(c)
+			}
+			if len(tk.cmds) > maxTracked || len(tk.index) != len(tk.cmds) {
+				t.Fatalf("tracks %d commands (index %d), at most %d", len(tk.cmds), len(tk.index), maxTracked)
+			}
+			got := tk.top(MaxExamples)
+			if len(tc.cmds) > maxTracked {
+				got = got[:1] // the rest are among the commands seen once
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("examples %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"time"
 )
@@ -30,7 +29,6 @@ func WriteText(w io.Writer, s *Summary) error {
 		if s.Overridden > 0 {
 			fmt.Fprintf(&b, "  %d answered otherwise than the verdict (approved asks, --ask-as)\n", s.Overridden)
 		}
-		fmt.Fprintf(&b, "  sources: %s\n", joinCounts(s.Sources))
 		if len(s.Policies) > 0 {
 			fmt.Fprintf(&b, "  policies: %s\n", strings.Join(s.Policies, ", "))
 		}
@@ -46,9 +44,17 @@ func WriteText(w io.Writer, s *Summary) error {
 			if r.Shadow > 0 {
 				shadow = fmt.Sprintf(" (%d in shadow mode)", r.Shadow)
 			}
-			fmt.Fprintf(&b, "  %6d  %-4s  %-*s%s\n", r.Count, r.Decision, width, r.Rule, shadow)
+			line := fmt.Sprintf("  %6d  %-4s  %-*s%s", r.Count, r.Decision, width, r.Rule, shadow)
+			b.WriteString(strings.TrimRight(line, " ") + "\n")
+			if r.Title != "" {
+				fmt.Fprintf(&b, "                %s\n", r.Title)
+			}
+			for _, e := range r.Examples {
+				fmt.Fprintf(&b, "                  e.g. %s\n", oneLine(e))
+			}
 		}
 	}
+	writeSources(&b, s.BySource)
 	if len(s.Uncovered) > 0 {
 		b.WriteString("\nMost frequent uncovered commands (no rule covers them, so they ask):\n")
 		for _, u := range s.Uncovered {
@@ -99,6 +105,49 @@ func WriteText(w io.Writer, s *Summary) error {
 	return err
 }
 
+// writeSources writes the verdicts by source as a table.
+func writeSources(b *strings.Builder, sources []SourceCount) {
+	if len(sources) == 0 {
+		return
+	}
+	width := len("source")
+	shadow := false
+	for _, sc := range sources {
+		width = max(width, len(sourceName(sc.Source)))
+		shadow = shadow || sc.Shadow > 0
+	}
+	b.WriteString("\nBy source:\n")
+	fmt.Fprintf(b, "  %-*s  %6s  %6s  %6s", width, "source", "allow", "ask", "deny")
+	if shadow {
+		fmt.Fprintf(b, "  %6s", "shadow")
+	}
+	b.WriteString("\n")
+	for _, sc := range sources {
+		fmt.Fprintf(b, "  %-*s  %6d  %6d  %6d", width, sourceName(sc.Source), sc.Verdicts["allow"], sc.Verdicts["ask"], sc.Verdicts["deny"])
+		if shadow {
+			fmt.Fprintf(b, "  %6d", sc.Shadow)
+		}
+		b.WriteString("\n")
+	}
+}
+
+func sourceName(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// oneLine keeps a logged command on one line of the report, at most 200
+// runes.
+func oneLine(s string) string {
+	s = strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", `\t`).Replace(s)
+	if r := []rune(s); len(r) > 200 {
+		s = string(r[:200]) + "…"
+	}
+	return s
+}
+
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") }
 
 func pct(n, total int) string {
@@ -132,32 +181,6 @@ func span(d time.Duration) string {
 		return "minute"
 	}
 	return fmt.Sprintf("%d minutes", d/time.Minute)
-}
-
-func joinCounts(m map[string]int) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sortByCount(keys, m)
-	var parts []string
-	for _, k := range keys {
-		name := k
-		if name == "" {
-			name = "(none)"
-		}
-		parts = append(parts, fmt.Sprintf("%s %d", name, m[k]))
-	}
-	return strings.Join(parts, ", ")
-}
-
-func sortByCount(keys []string, m map[string]int) {
-	sort.Slice(keys, func(i, j int) bool {
-		if m[keys[i]] != m[keys[j]] {
-			return m[keys[i]] > m[keys[j]]
-		}
-		return keys[i] < keys[j]
-	})
 }
 
 // emptyRun returns the end of the run of empty buckets starting at i.
