@@ -160,6 +160,9 @@ func runExplain(ctx context.Context, stdio Stdio, args []string) error {
 		return err
 	}
 	if fs.NArg() != 1 {
+		if m := fs.Arg(0); tf.mode.set && fs.NArg() > 1 && (m == string(engine.TraceFails) || m == string(engine.TraceFull)) {
+			return exitf(ExitError, "policy explain: the trace mode is joined to the flag: --trace=%s", m)
+		}
 		return exitf(ExitError, "%s", commandArgsProblem("policy explain", fs.Args()))
 	}
 	if *format != "text" && *format != "json" {
