@@ -463,7 +463,9 @@ func (e *Engine) traceScope(rp *regoPolicy, opts TraceOptions) (*traceScope, err
 			found := false
 			for _, n := range names {
 				for _, r := range mods[n].Rules {
-					if lineOf(r.Location) == m.Location && layerOf(r) != "" {
+					// The rule that declares the id, and any other body whose
+					// hit carries it.
+					if layerOf(r) != "" && (lineOf(r.Location) == m.Location || hitID(r) == id) {
 						sc.rules[ruleKey(r)], found = true, true
 					}
 				}

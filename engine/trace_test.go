@@ -226,6 +226,22 @@ func TestTraceOptions(t *testing.T) {
 			}
 		}
 	})
+	t.Run("every body of an id", func(t *testing.T) {
+		_, tr, err := e.Trace(ctx, "make test", engine.TraceOptions{Rules: []string{"exec.workspace-code"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := tr.Segments[0]
+		n := 0
+		for _, r := range st.Rules {
+			if r.ID == "exec.workspace-code" && r.Layer == engine.LayerAsk {
+				n++
+			}
+		}
+		if n < 2 || !slices.Contains(st.Hits, "ask:exec.workspace-code") {
+			t.Errorf("%d bodies of exec.workspace-code traced; hits %v; rules %+v", n, st.Hits, st.Rules)
+		}
+	})
 	t.Run("YAML rule", func(t *testing.T) {
 		_, tr, err := e.Trace(ctx, "git push origin main", engine.TraceOptions{Rules: []string{"team.no-force"}})
 		if err != nil {
