@@ -333,3 +333,28 @@ ask contains {"id": "team.long-seq"} if {
 		t.Errorf("verdict %s; traced %s error %q mismatch %q", x.Verdict.Decision, st.Decision, st.Error, st.Mismatch)
 	}
 }
+
+// TestTraceGrants: the traced evaluation sees the call's grants as the
+// engine does (a granted ask is cancelled in both).
+func TestTraceGrants(t *testing.T) {
+	ctx := context.Background()
+	e, err := engine.New(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := engine.Grants([]engine.Grant{{Prefix: []string{"npm", "install"}, Rules: []string{"packages.install", "network.access"}}})
+	for _, opts := range [][]engine.EvalOption{nil, {g}} {
+		x, tr, err := e.Trace(ctx, "npm install left-pad", engine.TraceOptions{}, append(opts, engine.Workspace("/work/proj"), engine.Cwd("/work/proj"))...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := tr.Segments[0]
+		if tr.Mismatches != 0 || st.Decision != x.Verdict.Decision {
+			t.Errorf("grants %v: traced %s %v, engine %s %v: %s", opts != nil, st.Decision, st.Hits, st.EngineDecision, st.EngineHits, st.Mismatch)
+		}
+		granted := slices.ContainsFunc(st.Hits, func(h string) bool { return strings.HasPrefix(h, "grant:") })
+		if granted != (opts != nil) {
+			t.Errorf("grants %v: hits %v", opts != nil, st.Hits)
+		}
+	}
+}
