@@ -227,7 +227,7 @@ svg text.alert { fill: #b71c1c; font-weight: bold; }
 <h2>By rule</h2>
 <table id="rule-table">
 <tr><th>rule</th><th class="n">now fires on</th><th class="n">no longer fires on</th></tr>
-{{range .S.Rules}}<tr><td><code>{{.Rule}}</code></td><td class="n" data-rule="{{.Rule}}" data-gained>{{if .Gained}}+{{.Gained}}{{else}}0{{end}}</td><td class="n" data-rule="{{.Rule}}" data-lost>{{if .Lost}}−{{.Lost}}{{else}}0{{end}}</td></tr>
+{{range .S.Rules}}<tr><td><code>{{.Rule}}</code>{{if .Title}}<br><span class="rule-title" data-rule="{{.Rule}}">{{.Title}}</span>{{end}}</td><td class="n" data-rule="{{.Rule}}" data-gained>{{if .Gained}}+{{.Gained}}{{else}}0{{end}}</td><td class="n" data-rule="{{.Rule}}" data-lost>{{if .Lost}}−{{.Lost}}{{else}}0{{end}}</td></tr>
 {{end}}</table>
 <p class="muted">Counted over the changed requests.</p>
 </section>{{end}}

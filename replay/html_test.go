@@ -50,6 +50,7 @@ func TestWriteHTMLKnownReplay(t *testing.T) {
 		"<code>acmectl status --token=[REDACTED]</code>",
 		`<code>acmectl status</code> <span class="muted">(×2)</span>`,
 		`data-rule="team.acme-status" data-gained>+4<`,
+		`<span class="rule-title" data-rule="team.tf-destroy">No terraform destroy</span>`,
 		`data-reason="` + replay.ReasonBadJSON + `">1<`,
 		"a.jsonl:9",
 	} {

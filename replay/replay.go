@@ -43,6 +43,9 @@ type Options struct {
 	Progress func(lines int, elapsed time.Duration)
 	// Now is the clock for Progress (default time.Now).
 	Now func() time.Time
+	// Title returns a rule id's title (the policies' rule metadata) for
+	// [RuleDelta.Title]; nil leaves titles out.
+	Title func(id string) string
 }
 
 // Summary is what a replay found. Memory is bounded: counts, and at most
@@ -101,6 +104,7 @@ type Example struct {
 // RuleDelta counts one rule's part in the changes.
 type RuleDelta struct {
 	Rule   string `json:"rule"`
+	Title  string `json:"title,omitempty"` // from Options.Title
 	Gained int    `json:"gained"`
 	Lost   int    `json:"lost"`
 }
@@ -269,6 +273,9 @@ func Replay(ctx context.Context, logs []Log, current, candidate Grader, o Option
 			b.Count-a.Count, cmp.Compare(a.From, b.From), cmp.Compare(a.To, b.To))
 	})
 	for _, d := range rules {
+		if o.Title != nil {
+			d.Title = o.Title(d.Rule)
+		}
 		s.Rules = append(s.Rules, *d)
 	}
 	slices.SortFunc(s.Rules, func(a, b RuleDelta) int {

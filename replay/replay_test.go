@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -93,12 +94,15 @@ var knownLines = []string{
 	"",
 }
 
-// knownReplay replays knownLines with the candidate.
+// knownReplay replays knownLines with the candidate, titles from its
+// rules.
 func knownReplay(t testing.TB) *replay.Summary {
 	t.Helper()
 	cur, cand := mustEngines(t)
+	meta := cand.Rules()
 	s, err := replay.Replay(context.Background(), []replay.Log{{Name: "a.jsonl", R: strings.NewReader(strings.Join(knownLines, "\n"))}},
-		replay.EngineGrader(cur), replay.EngineGrader(cand), replay.Options{Defaults: server.Request{Cwd: "/work", Workspace: "/work"}})
+		replay.EngineGrader(cur), replay.EngineGrader(cand), replay.Options{Defaults: server.Request{Cwd: "/work", Workspace: "/work"},
+			Title: func(id string) string { return meta[id].Title }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,8 +133,8 @@ func TestReplayKnownDiff(t *testing.T) {
 	for _, r := range s.Rules {
 		rules[r.Rule] = r
 	}
-	if r := rules["team.acme-status"]; r.Gained != 4 || r.Lost != 0 {
-		t.Errorf("team.acme-status: %+v, want gained 4", r)
+	if r := rules["team.acme-status"]; r.Gained != 4 || r.Lost != 0 || r.Title != "acmectl status reads" {
+		t.Errorf("team.acme-status: %+v, want gained 4 and its title", r)
 	}
 	if r := rules["team.tf-destroy"]; r.Gained != 1 {
 		t.Errorf("team.tf-destroy: %+v, want gained 1", r)
@@ -164,7 +168,8 @@ func TestReplayKnownDiff(t *testing.T) {
 	if strings.Contains(text.String(), "ghp_") {
 		t.Errorf("the report shows a secret:\n%s", text.String())
 	}
-	if !strings.Contains(text.String(), "← became allow") || !strings.Contains(text.String(), "a.jsonl:7") {
+	if !strings.Contains(text.String(), "← became allow") || !strings.Contains(text.String(), "a.jsonl:7") ||
+		!regexp.MustCompile(`(?m)^  team\.tf-destroy +\+1 -0 +No terraform destroy$`).MatchString(text.String()) {
 		t.Errorf("text report:\n%s", text.String())
 	}
 }

@@ -62,7 +62,11 @@ func WriteText(w io.Writer, s *Summary) error {
 	if len(s.Rules) > 0 {
 		b.WriteString("\nby rule (changed requests it now fires on / no longer fires on):\n")
 		for _, r := range s.Rules {
-			fmt.Fprintf(&b, "  %-40s +%d -%d\n", r.Rule, r.Gained, r.Lost)
+			line := fmt.Sprintf("  %-40s +%d -%d", r.Rule, r.Gained, r.Lost)
+			if r.Title != "" {
+				line = fmt.Sprintf("%-56s %s", line, r.Title)
+			}
+			b.WriteString(line + "\n")
 		}
 	}
 	if len(s.Skipped) > 0 {

@@ -97,7 +97,9 @@ func runReplay(ctx context.Context, stdio Stdio, args []string) error {
 		defer f.Close()
 		logs = append(logs, replay.Log{Name: name, R: f})
 	}
-	o := replay.Options{Samples: *samples}
+	// The candidate's rules are the current ones and its own.
+	meta := next.Rules()
+	o := replay.Options{Samples: *samples, Title: func(id string) string { return ruleTitle(meta, id) }}
 	if f, ok := stdio.Err.(*os.File); ok && isTerminal(f) {
 		o.Progress = func(lines int, elapsed time.Duration) {
 			fmt.Fprintf(stdio.Err, "\rrivumi: replayed %d lines in %s", lines, elapsed.Round(time.Second))
