@@ -332,6 +332,17 @@ func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []wor
 		if len(operands) > 0 {
 			p.execChild(f, seg, operands, "", "")
 		}
+	case prog == "crontab":
+		switch installs, stdin := crontabInstalls(seg); {
+		case !installs:
+		case stdin && f.hdoc != nil && !f.hdoc.dynamic:
+			p.crontabCode(f, seg, f.hdoc.text) // crontab <<< '@reboot CMD'
+		case !stdin && len(operands) > 0 && !operands[len(operands)-1].dynamic:
+			abs := p.env.absolute(operands[len(operands)-1].path)
+			if text, ok := p.written[abs]; ok && abs != "" {
+				p.crontabCode(f, seg, text) // echo '* * * * * CMD' > t; crontab t
+			}
+		}
 	case prog == "at" || prog == "batch":
 		if len(seg.Options["f"]) > 0 {
 			seg.tag(TagScriptFile)
@@ -1469,6 +1480,18 @@ func (p *walker) pipelineCode(f *frame, info *pipeInfo) {
 					}
 				}
 			}
+			if installs, stdin := crontabInstalls(seg); installs && stdin && i > 0 {
+				// echo '* * * * * CMD' | crontab -, (crontab -l; echo …) | crontab -
+				if src := p.staticSource(info, i); src != nil {
+					if text, ok := p.staticOutput(src); ok {
+						p.crontabCode(f, seg, text)
+					}
+				} else {
+					for _, text := range p.groupOutputs(info.stages[i-1]) {
+						p.crontabCode(f, seg, text)
+					}
+				}
+			}
 			if !seg.HasTag(TagStdinCode) {
 				continue
 			}
@@ -1529,15 +1552,18 @@ func (p *walker) staticOutput(s *Segment) (string, bool) {
 		}
 	case "echo":
 		var words []string
-		escapes := false
+		escapes, nl := false, "\n"
 		for _, a := range s.Argv[1:] {
 			if len(words) == 0 && (a == "-n" || a == "-e" || a == "-E" || a == "-ne" || a == "-en") {
 				escapes = escapes || strings.Contains(a, "e")
+				if strings.Contains(a, "n") {
+					nl = "" // echo -n ends no line
+				}
 				continue
 			}
 			words = append(words, a)
 		}
-		out := strings.Join(words, " ") + "\n"
+		out := strings.Join(words, " ") + nl
 		if escapes {
 			out = ansiC(out) // echo -e '\x72\x6d' prints rm
 		}
