@@ -2,10 +2,11 @@
 // shadow mode what it would have decided. It reads rivumi's audit log
 // (JSON Lines written by the hooks, `rivumi serve` and `rivumi run`) and the
 // decision logs OPA writes for rivumi-opa's entrypoint, and counts asks and
-// denies by rule, the most frequent uncovered commands (with the rule to
-// paste, from the caller's policy), and decisions over time. [WriteText]
-// renders a summary for a terminal, [WriteHTML] as one self-contained page
-// with inline SVG charts.
+// denies by rule (with the rule's title and its most frequent commands),
+// the verdicts by source, the most frequent uncovered commands (with the
+// rule to paste, from the caller's policy), decisions over time, and the
+// exec gate's runs. [WriteText] renders a summary for a terminal,
+// [WriteHTML] as one self-contained page with inline SVG charts.
 package report
 
 import (

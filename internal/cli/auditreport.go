@@ -30,7 +30,8 @@ on stdout; with --html FILE, one self-contained HTML page with charts (no
 script, nothing loaded from elsewhere), whose header links to the page
 of a policy replay with --replay-page. Unreadable lines are listed, not
 counted.`,
-		examples: helps["audit report"].examples,
+		examples: append(helps["audit report"].examples,
+			`rivumi audit report --html report.html --replay-page replay.html decisions.jsonl`),
 	}
 }
 
