@@ -112,6 +112,10 @@ func TestStaticEval(t *testing.T) {
 		{"readarray a <<< x; probe \"${a[0]}\"", `probe "x\n"`},
 		{"mapfile -t a < f; probe \"${a[@]}\"", `probe ?"${a[@]}"`},
 		{"mapfile -d , -t a <<< 'x,y'; probe \"${a[@]}\"", `probe ?"${a[@]}"`},
+		// a call of a function defined in the text: its body again, $1 … bound
+		{`f() { probe "$1" "$#"; }; f 'a b' c`, `probe "a b" 2`},
+		{`x=rm; f() { probe $x "$@"; }; f -rf /`, `probe rm -rf /`},
+		{`f() { probe "$1"; }; f $y`, `probe ?"$1"`},
 		// indirection
 		{`n=x; x='a b'; probe ${!n} "${!n}"`, `probe a b "a b"`},
 		{`n=x; probe "${!n}"`, `probe ?"${!n}"`},

@@ -122,6 +122,7 @@ func (p *walker) callExpr(f *frame, c *syntax.CallExpr, s *syntax.Stmt) {
 	}
 	p.command(f, seg, words)
 	p.substListing(seg, c.Args, words)
+	p.funcCallReading(f, seg)
 	p.globReadings(f, seg, words)
 	p.extglobReadings(f, seg, c.Args, words)
 	p.procOutCode(f, seg)

@@ -36,6 +36,10 @@ type walker struct {
 	// redirects), for the links a deleter does not follow.
 	opProg string
 	funcs  map[string]bool // functions defined so far
+	// funcDefs holds their bodies, funcCalls the calls walked again
+	// (funccall.go).
+	funcDefs  map[string]funcDef
+	funcCalls int
 	// settled: the statement just walked goes on only where it left the
 	// shell (cd x || exit), so what follows it runs there.
 	settled bool
@@ -741,6 +745,7 @@ func (p *walker) funcDecl(f *frame, c *syntax.FuncDecl) {
 		}
 	}
 	put(&p.funcs, name, true)
+	p.defineFunc(name, f, c)
 	if name == "command_not_found_handle" {
 		p.vars.anyFunc = true // runs for every program not found
 	}
