@@ -727,7 +727,7 @@ func (s *varState) paramExp(x *syntax.ParamExp, ctx evalCtx, shell string) bool 
 			return false
 		}
 	}
-	if list && (x.Exp != nil || x.Repl != nil || x.Slice != nil) {
+	if list && (x.Exp != nil || x.Repl != nil || x.Slice != nil && !s.listSlice(x, name)) {
 		return false
 	}
 	if x.Slice != nil || x.Length || x.Repl != nil || x.Exp != nil && x.Exp.Op >= syntax.RemSmallSuffix && x.Exp.Op <= syntax.LowerAll {
@@ -868,6 +868,37 @@ func (s *varState) indirect(x *syntax.ParamExp, ctx evalCtx, shell string) bool 
 		return false
 	}
 	return true
+}
+
+// listSlice reports a slice of a list that expand takes as bash does:
+// "${a[@]:o:l}" of a dense array and "${@:o:l}" with o at least 1 ($0,
+// which offset 0 includes, is not known), o and l plain non-negative
+// numbers (a negative length is an error in bash).
+func (s *varState) listSlice(x *syntax.ParamExp, name string) bool {
+	off, ok := plainInt(x.Slice.Offset)
+	if !ok || (name == "@" || name == "*") && off < 1 {
+		return false
+	}
+	if x.Slice.Length != nil {
+		if _, ok := plainInt(x.Slice.Length); !ok {
+			return false
+		}
+	}
+	return s.vars[name].Indexes == nil
+}
+
+// plainInt is a non-negative decimal literal's value.
+func plainInt(e syntax.ArithmExpr) (int, bool) {
+	w, ok := e.(*syntax.Word)
+	if !ok {
+		return 0, false
+	}
+	l := w.Lit()
+	if !isDigits(l) || len(l) > 5 {
+		return 0, false
+	}
+	n, _ := strconv.Atoi(l)
+	return n, true
 }
 
 // literalInt reports a non-negative decimal literal, or one negated.

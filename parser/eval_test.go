@@ -116,6 +116,11 @@ func TestStaticEval(t *testing.T) {
 		{`f() { probe "$1" "$#"; }; f 'a b' c`, `probe "a b" 2`},
 		{`x=rm; f() { probe $x "$@"; }; f -rf /`, `probe rm -rf /`},
 		{`f() { probe "$1"; }; f $y`, `probe ?"$1"`},
+		// slices of lists
+		{`a=(x rm -rf /); probe "${a[@]:1}" ${a[*]:1:1}`, `probe rm -rf / rm`},
+		{`set -- a b c; probe "${@:2}" "${*:1:2}"`, `probe b c "a b"`},
+		{`set -- a b; probe "${@:0}"`, `probe ?"${@:0}"`},
+		{`a=(x y); probe "${a[@]: -1}"`, `probe ?"\"${a[@]: -1}\""`},
 		// indirection
 		{`n=x; x='a b'; probe ${!n} "${!n}"`, `probe a b "a b"`},
 		{`n=x; probe "${!n}"`, `probe ?"${!n}"`},

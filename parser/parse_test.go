@@ -41,7 +41,7 @@ func TestSegmentsEverywhere(t *testing.T) {
 		{"for x in a b; do c $x; done", []string{"c a", "c b"}}, // a short static list: the body once per item
 		{"for x in a $y; do c $x; done", []string{"c $x"}},
 		{"case $x in a) b;; *) c;; esac", []string{"b", "c"}},
-		{"f() { a; }; f", []string{"a", "f"}},
+		{"f() { a; }; f", []string{"a", "f", "a"}}, // the body, the call, the body again below the call
 		{"echo $(a) `b`", []string{"echo $(a) `b`", "a", "b"}},
 		{"x=$(a) b", []string{"b", "a"}},
 		{"echo > $(a)", []string{"a", "echo"}},
