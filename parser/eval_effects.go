@@ -360,7 +360,7 @@ func (p *walker) unsetEffect(argv []string, dyn []bool) func() {
 // and IFS are known; otherwise the names it reads into become unknown.
 func (p *walker) readEffect(f *frame, seg *Segment) func() {
 	argv, dyn := seg.Argv, seg.Dynamic
-	raw, bad := false, false
+	raw, bad, whole := false, false, false
 	array := ""
 	i := 1
 	for ; i < len(argv); i++ {
@@ -390,10 +390,12 @@ func (p *walker) readEffect(f *frame, seg *Segment) func() {
 					}
 					val = argv[i]
 				}
-				switch c {
-				case 'a':
+				switch {
+				case c == 'a':
 					array = val
-				case 'p':
+				case c == 'p':
+				case c == 'd' && val == "":
+					whole = true // -d '': up to a NUL, which a here-string has not: all of it
 				default:
 					bad = true
 				}
@@ -431,6 +433,9 @@ func (p *walker) readEffect(f *frame, seg *Segment) func() {
 		return forget
 	}
 	line, _, _ := strings.Cut(h.text, "\n")
+	if whole {
+		line = h.text
+	}
 	if !raw && strings.Contains(line, `\`) {
 		return forget // backslash escapes and line continuations: left to bash
 	}

@@ -43,6 +43,7 @@ func TestStaticEval(t *testing.T) {
 		{`read -ra arr <<< "p q"; probe "${arr[@]}"`, `probe p q`},
 		{`read a <<< 'x\y'; probe "$a"`, `probe ?"$a"`},
 		{`read -d , a <<< 'x,y'; probe "$a"`, `probe ?"$a"`},
+		{"IFS= read -rd '' a <<< $'x\\ny'; probe \"$a\"", "probe \"x\\ny\\n\""},
 		{`set -- a 'b c'; probe "$@" "$#" "$2"`, `probe a "b c" 2 "b c"`},
 		{`set -- a b c; shift 2; probe "$@"`, `probe c`},
 		{`unset z; : ${z:=rm}; probe $z`, `probe rm`},
