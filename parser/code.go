@@ -337,8 +337,15 @@ func (p *walker) codePositions(f *frame, seg *Segment, ws []word, operands []wor
 		case !installs:
 		case stdin && f.hdoc != nil && !f.hdoc.dynamic:
 			p.crontabCode(f, seg, f.hdoc.text) // crontab <<< '@reboot CMD'
+		case stdin && f.stdin == "pipe":
+			// The table is code cron runs: what a fetch pipes in is
+			// fetched code (settled with the pipeline, pipelineCode).
+			seg.tag(TagStdinCode)
 		case !stdin && len(operands) > 0 && !operands[len(operands)-1].dynamic:
 			abs := p.env.absolute(operands[len(operands)-1].path)
+			if p.downloaded(abs) {
+				seg.tag(TagRunsDownloaded) // curl -o t URL && crontab t
+			}
 			if text, ok := p.written[abs]; ok && abs != "" {
 				p.crontabCode(f, seg, text) // echo '* * * * * CMD' > t; crontab t
 			}
