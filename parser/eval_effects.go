@@ -161,6 +161,9 @@ func (p *walker) shellEffects(f *frame, seg *Segment) func() {
 		return none
 	}
 	if seg.PathKind == "bare" && (p.funcs[seg.Program] || p.vars.anyFunc) {
+		if after, ok := p.afterCall(seg); ok {
+			return after // a function the text defines, walked again (funccall.go)
+		}
 		return p.vars.clear // a function may set anything
 	}
 	switch seg.Program {

@@ -40,6 +40,7 @@ type walker struct {
 	// (funccall.go).
 	funcDefs  map[string]funcDef
 	funcCalls int
+	callAfter map[int]callAfter // by the call's segment index
 	// settled: the statement just walked goes on only where it left the
 	// shell (cd x || exit), so what follows it runs there.
 	settled bool
