@@ -979,7 +979,10 @@ func (p *walker) evalFields(f *frame, w *syntax.Word, parent int) ([]word, bool)
 // expanded: no splitting, no globbing. The word's children are the pure
 // substitutions in it, walked as segments below parent.
 func (p *walker) evalLiteral(f *frame, w *syntax.Word, parent int) (word, bool) {
-	home, _ := p.vars.str("HOME")
+	var home string
+	if litTilde(w) {
+		home, _ = p.vars.str("HOME")
+	}
 	w, colon, ok := colonTildes(w, home, false)
 	if !ok {
 		return word{}, false // ~ after a colon that cannot be known

@@ -90,7 +90,7 @@ func globDisk(pattern string) (matches []string, ok bool) {
 		pat := bashBracket(part)
 		for _, dir := range paths {
 			if !glob {
-				next = append(next, path.Join(dir, unescapeGlob(part)))
+				next = append(next, path.Join(dir, unescapeLit(part)))
 				continue
 			}
 			if dirs++; dirs > globMaxDirs {
@@ -156,26 +156,11 @@ func readNames(dir string) ([]string, bool) {
 	return names, true
 }
 
-// bashBracket rewrites bash's [!…] negation as path.Match's [^…].
+// bashBracket rewrites bash's [!…] negation as path.Match's [^…] (every
+// glob the parser hands to path.Match goes through it).
 func bashBracket(p string) string {
 	if !strings.Contains(p, "[!") {
 		return p
 	}
 	return strings.ReplaceAll(p, "[!", "[^")
-}
-
-// unescapeGlob removes the backslashes of a pattern part without glob
-// characters (bash's quote removal).
-func unescapeGlob(p string) string {
-	if !strings.Contains(p, `\`) {
-		return p
-	}
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		if p[i] == '\\' && i+1 < len(p) {
-			i++
-		}
-		b.WriteByte(p[i])
-	}
-	return b.String()
 }

@@ -36,8 +36,7 @@ var splitSafe = map[string]bool{
 // action, and no -printf or -ls whose text is not the path), with static
 // roots, run as the real find.
 func findListing(s *Segment) bool {
-	if s.Program != "find" || (s.PathKind != "bare" && s.PathKind != "system") || len(s.Wrappers) > 0 ||
-		s.HasTag(TagDynamicArgs) || s.HasTag(TagDynamicProgram) || s.HasTag(TagChangedShell) {
+	if s.Program != "find" || !plainRun(s) {
 		return false
 	}
 	for _, f := range s.Flags {
@@ -55,6 +54,13 @@ func findListing(s *Segment) bool {
 		}
 	}
 	return true
+}
+
+// plainRun reports a segment that runs the real program (bare or from a
+// system directory) with static words, no wrapper and an unchanged shell.
+func plainRun(s *Segment) bool {
+	return (s.PathKind == "bare" || s.PathKind == "system") && len(s.Wrappers) == 0 &&
+		!s.HasTag(TagDynamicArgs) && !s.HasTag(TagDynamicProgram) && !s.HasTag(TagChangedShell)
 }
 
 // listingRoots returns the roots of the find whose output reaches stage i
@@ -149,7 +155,7 @@ func (p *walker) xargsListing(info *pipeInfo, i int, seg *Segment) {
 func findsSecrets(s *Segment) bool {
 	for _, k := range []string{"name", "iname", "path", "ipath", "wholename", "iwholename"} {
 		for _, v := range s.Options[k] {
-			pat := strings.ReplaceAll(baseName(v), "[!", "[^")
+			pat := bashBracket(baseName(v))
 			if k[0] == 'i' {
 				pat = strings.ToLower(pat)
 			}

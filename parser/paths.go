@@ -552,7 +552,7 @@ func (e *pathEnv) classifyIn(text string, glob bool) (abs, class, to, toClass st
 			// a class of their own (keys, CLAUDE.md, conftest.py) takes the
 			// strictest of them. (A bare * is left to its directory's class:
 			// grep x * would otherwise always ask.)
-			pat := strings.ReplaceAll(last, "[!", "[^") // the shell's negation, as path.Match spells it
+			pat := bashBracket(last)
 			secret := ""
 			for _, name := range specialNames() {
 				if globNames(pat, name) {

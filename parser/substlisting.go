@@ -2,6 +2,7 @@ package parser
 
 import (
 	"slices"
+	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -27,8 +28,7 @@ var gitListFlags = map[string]bool{
 // gitListing reports a plain git ls-files of static words with only the
 // options in gitListFlags, and the patterns it selects names by.
 func gitListing(s *Segment) (globs []string, ok bool) {
-	if s.Program != "git" || s.Subcommand != "ls-files" || (s.PathKind != "bare" && s.PathKind != "system") ||
-		len(s.Wrappers) > 0 || s.HasTag(TagDynamicArgs) || s.HasTag(TagChangedShell) || len(s.Redirects) > 0 {
+	if s.Program != "git" || s.Subcommand != "ls-files" || !plainRun(s) || len(s.Redirects) > 0 {
 		return nil, false
 	}
 	for _, f := range s.Flags {
@@ -37,21 +37,12 @@ func gitListing(s *Segment) (globs []string, ok bool) {
 		}
 	}
 	for _, o := range s.Operands { // pathspecs (the subcommand is not among them)
-		if o.Text == "" || o.Text[0] == ':' || containsRune(o.Text, '/') {
+		if o.Text == "" || o.Text[0] == ':' || strings.Contains(o.Text, "/") {
 			return nil, false // magic pathspecs, directories: not a name pattern
 		}
 		globs = append(globs, o.Text)
 	}
 	return globs, true
-}
-
-func containsRune(s string, r byte) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == r {
-			return true
-		}
-	}
-	return false
 }
 
 // substListing gives segment seg the roots of the listings its argument

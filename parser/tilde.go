@@ -19,8 +19,8 @@ import (
 // when one is there but its value cannot be known here (~user, ~+, a
 // tilde-prefix running into quotes or an expansion, an unusual home).
 func colonTildes(w *syntax.Word, home string, arg bool) (out *syntax.Word, found, ok bool) {
-	if w == nil || len(w.Parts) == 0 {
-		return w, false, true
+	if w == nil || !litTilde(w) {
+		return w, false, true // most values: no ~ outside quotes at all
 	}
 	first, isLit := w.Parts[0].(*syntax.Lit)
 	if arg && (!isLit || assignPrefix(first.Value) < 0) {
@@ -68,9 +68,11 @@ func assignTildeRisk(w *syntax.Word) bool {
 		return false
 	}
 	first, ok := w.Parts[0].(*syntax.Lit)
-	if !ok || strings.IndexByte(first.Value, '=') < 0 {
-		return false
-	}
+	return ok && strings.IndexByte(first.Value, '=') >= 0 && litTilde(w)
+}
+
+// litTilde reports a '~' in some unquoted literal of w.
+func litTilde(w *syntax.Word) bool {
 	for _, part := range w.Parts {
 		if l, ok := part.(*syntax.Lit); ok && strings.IndexByte(l.Value, '~') >= 0 {
 			return true
