@@ -154,21 +154,34 @@ func TestStaticEval(t *testing.T) {
 		{`x=$RANDOM; probe $x`, `probe ?$x`},
 		{`read x; probe $x`, `probe ?$x`},
 	} {
-		c, err := parser.Parse(tc.cmd, parser.Workspace("/work/proj"), parser.Home("/home/dev"))
-		if err != nil {
-			t.Errorf("Parse(%q): %v", tc.cmd, err)
+		got, ok := lastProbe(t, tc.cmd)
+		if !ok {
 			continue
-		}
-		var got string
-		for _, s := range c.Segments {
-			if s.Program == "probe" {
-				got = showArgv(s)
-			}
 		}
 		if got != tc.want {
 			t.Errorf("Parse(%q): last probe %s, want %s", tc.cmd, got, tc.want)
 		}
 	}
+}
+
+// lastProbe parses cmd in the tests' context (workspace /work/proj, home
+// /home/dev) and shows the argv of its last segment named probe ("" when
+// there is none); ok is false, the error reported, when cmd does not
+// parse.
+func lastProbe(t *testing.T, cmd string) (string, bool) {
+	t.Helper()
+	c, err := parser.Parse(cmd, parser.Workspace("/work/proj"), parser.Home("/home/dev"))
+	if err != nil {
+		t.Errorf("Parse(%q): %v", cmd, err)
+		return "", false
+	}
+	var got string
+	for _, s := range c.Segments {
+		if s.Program == "probe" {
+			got = showArgv(s)
+		}
+	}
+	return got, true
 }
 
 func showArgv(s *parser.Segment) string {
