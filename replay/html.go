@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/rivumi/rivumi/internal/htmlpage"
 )
 
 // WriteHTML writes s as one self-contained HTML page, in the style of the
@@ -151,18 +153,7 @@ var htmlPage = sync.OnceValue(func() *template.Template {
 		"line":   oneLine,
 		"ids":    ids,
 		"none":   orNone,
-	}).Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}}</title>
-<style>
-body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 780px; color: #222; padding: 0 1em; }
-h1 { font-size: 1.5em; margin-bottom: 0.2em; }
-h2 { font-size: 1.15em; margin-top: 2em; border-bottom: 1px solid #ddd; }
-h3 { font-size: 1em; margin: 0 0 0.3em; }
+	}).Parse(htmlpage.Head + `h3 { font-size: 1em; margin: 0 0 0.3em; }
 .muted { color: #666; }
 table { border-collapse: collapse; width: 100%; }
 td, th { text-align: left; padding: 0.2em 0.6em 0.2em 0; vertical-align: top; }

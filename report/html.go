@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/rivumi/rivumi/internal/htmlpage"
 )
 
 // WriteHTML writes the summary as one self-contained HTML page: inline
@@ -171,18 +173,7 @@ var page = sync.OnceValue(func() *template.Template {
 		"indent": func(n int) string { return strings.Repeat("  ", n) },
 		"line":   oneLine,
 		"source": sourceName,
-	}).Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}}</title>
-<style>
-body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 780px; color: #222; padding: 0 1em; }
-h1 { font-size: 1.5em; margin-bottom: 0.2em; }
-h2 { font-size: 1.15em; margin-top: 2em; border-bottom: 1px solid #ddd; }
-.muted { color: #666; }
+	}).Parse(htmlpage.Head + `.muted { color: #666; }
 table { border-collapse: collapse; width: 100%; }
 td, th { text-align: left; padding: 0.2em 0.6em 0.2em 0; vertical-align: top; }
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
