@@ -22,13 +22,7 @@ func crontabInstalls(seg *Segment) (installs, stdin bool) {
 			return false, false
 		}
 	}
-	var ops []Operand
-	for _, o := range seg.Operands {
-		if len(seg.Options["u"]) > 0 && o.Text == seg.Options["u"][0] {
-			continue
-		}
-		ops = append(ops, o)
-	}
+	ops := seg.Operands // -u USER is an option's value (the registry's entry)
 	return true, len(ops) == 0 || len(ops) == 1 && ops[0].Text == "-"
 }
 

@@ -89,7 +89,7 @@ var generated = []*Program{
 	{Name: "cpio", Names: []string{"cpio"}, Kinds: []string{"archives", "extracts"}},
 	{Name: "cpulimit", Names: []string{"cpulimit"}, RunsAnything: true, WrapperOptions: &generatedStrings[11]},
 	{Name: "cqlsh", Names: []string{"cqlsh"}, Kinds: []string{"database"}},
-	{Name: "crontab", Names: []string{"crontab"}, Kinds: []string{"system"}},
+	{Name: "crontab", Names: []string{"crontab"}, Options: "u= l r e i s n T V c x=", Kinds: []string{"system"}},
 	{Name: "cryptsetup", Names: []string{"cryptsetup"}, Kinds: []string{"disk_writer"}},
 	{Name: "csh", Names: []string{"csh", "tcsh", "pdksh", "oksh", "loksh", "posh", "busybox-sh", "elvish", "nu", "xonsh"}, Shell: true, RunsAnything: true},
 	{Name: "csi", Names: []string{"csi"}, RunsAnything: true},
