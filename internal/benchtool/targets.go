@@ -18,6 +18,7 @@ import (
 func cmdTargets(args []string) error {
 	fs := flag.NewFlagSet("targets", flag.ExitOnError)
 	gb := fs.String("gobench", "", "go test -bench output with BenchmarkEvaluateCold and BenchmarkParseMix")
+	hb := fs.String("harness", "", "go test -bench output of ./harness with BenchmarkGate1000Execs and BenchmarkContractProbe")
 	fs.Parse(args)
 	if fs.NArg() != 1 {
 		return errors.New("targets: want RESULTS.tsv")
@@ -150,5 +151,47 @@ func cmdTargets(args []string) error {
 			fmt.Fprintf(w, "| issue 34: … at p99 ≤ stock OPA's | %.2f ms against %.2f ms | | %s |\n", ms(r.p99), ms(o.p99), mark(r.p99 <= o.p99))
 		}
 	}
+	if *hb != "" {
+		bench, err := goBench(*hb)
+		if err != nil {
+			return err
+		}
+		for _, l := range harnessRows(bench) {
+			fmt.Fprintln(w, l)
+		}
+	}
 	return nil
+}
+
+// harnessRows are the exec gate's and the sandbox probe's figures (issue
+// 34 item 5: reported beside the targets, with no target of their own):
+// the gate's cost per exec is the difference between a script running
+// 1,000 /bin/true under Landlock with the gate and the same script
+// without it, over 1,000 (medians of the runs); the contract probe is
+// paid once per process, backend and network setting when a harness is
+// made.
+func harnessRows(bench map[string]map[string]float64) []string {
+	const execs = 1000
+	var out []string
+	plain, okPlain := bench["BenchmarkGate1000Execs/plain"]["ns/op"]
+	for _, c := range []struct{ sub, label string }{
+		{"gated", "exec gate grading each exec with the real engine"},
+		{"gated-no-grading", "exec gate, a grader that allows at once"},
+	} {
+		g, ok := bench["BenchmarkGate1000Execs/"+c.sub]["ns/op"]
+		if !ok || !okPlain {
+			out = append(out, fmt.Sprintf("| (%s) | not measured (no Landlock?) | | |", c.label))
+			continue
+		}
+		out = append(out, fmt.Sprintf("| (%s: cost per exec) | %.0f µs (%d execs: %.2f s against %.2f s plain) | %.2f× plain | |",
+			c.label, (g-plain)/execs/1e3, execs, g/1e9, plain/1e9, g/plain))
+	}
+	for _, b := range []string{"bwrap", "landlock"} {
+		if p, ok := bench["BenchmarkContractProbe/"+b]["ns/op"]; ok {
+			out = append(out, fmt.Sprintf("| (sandbox contract probe, %s: once per process and backend) | %.1f ms | | |", b, p/1e6))
+		} else {
+			out = append(out, fmt.Sprintf("| (sandbox contract probe, %s) | not measured (backend unavailable) | | |", b))
+		}
+	}
+	return out
 }
