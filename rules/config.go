@@ -15,6 +15,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/rivumi/rivumi/internal/lockedfile"
+	"github.com/rivumi/rivumi/internal/pathstat"
 )
 
 // Config is one rivumi configuration file: the user's
@@ -93,11 +94,12 @@ func FindProjectConfig(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// It runs for every request serve answers: pathstat's lookups
+	// allocate nothing.
 	for {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			p := filepath.Join(d, ProjectConfigName)
-			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-				return p, nil
+		if pathstat.Exists(d, ".git") {
+			if pathstat.IsRegular(d, ProjectConfigName) {
+				return filepath.Join(d, ProjectConfigName), nil
 			}
 			return "", nil
 		}
