@@ -130,20 +130,44 @@ func (fc *foundCache) reset() {
 }
 
 func keyFor(dir string) (foundKey, bool) {
-	user, err := rules.UserConfigPath()
-	if err != nil {
+	p := userPaths()
+	if p.err != nil {
 		return foundKey{}, false
 	}
-	trust, err := rules.TrustStorePath()
-	if err != nil {
-		return foundKey{}, false
-	}
-	k := foundKey{noDir: dir == "", user: user, trust: trust}
+	k := foundKey{noDir: dir == "", user: p.user, trust: p.trust}
 	if dir != "" {
 		p, err := rules.FindProjectConfig(dir)
 		k.proj, k.projEr = p, errText(err)
 	}
 	return k, true
+}
+
+// configPaths are the user's configuration file and trust store for the
+// environment they were computed in.
+type configPaths struct {
+	xdg, home   string // XDG_CONFIG_HOME and the home directory
+	user, trust string
+	err         error
+}
+
+// lastPaths is the configPaths of the last request: the environment
+// rarely changes, and computing them allocates.
+var lastPaths atomic.Pointer[configPaths]
+
+// userPaths returns rules.UserConfigPath and rules.TrustStorePath (err:
+// the first one's error) for the current environment.
+func userPaths() *configPaths {
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	home, _ := os.UserHomeDir()
+	if p := lastPaths.Load(); p != nil && p.xdg == xdg && p.home == home {
+		return p
+	}
+	p := &configPaths{xdg: xdg, home: home}
+	if p.user, p.err = rules.UserConfigPath(); p.err == nil {
+		p.trust, p.err = rules.TrustStorePath()
+	}
+	lastPaths.Store(p)
+	return p
 }
 
 func errText(err error) string {
@@ -256,17 +280,4 @@ func sigsHold(sigs []fileSig) bool {
 		}
 	}
 	return true
-}
-
-// statSig stats path (following symlinks, as reading it does). A missing
-// file is a signature too; any other error is not.
-func statSig(path string) (fileSig, bool) {
-	fi, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return fileSig{path: path}, true
-	}
-	if err != nil {
-		return fileSig{}, false
-	}
-	return sysSig(path, fi)
 }

@@ -1,13 +1,23 @@
 package cli
 
 import (
+	"errors"
 	"io/fs"
 	"syscall"
+
+	"github.com/rivumi/rivumi/internal/pathstat"
 )
 
-func sysSig(path string, fi fs.FileInfo) (fileSig, bool) {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
+// statSig stats path (following symlinks, as reading it does). A missing
+// file is a signature too; any other error is not. It allocates nothing
+// (pathstat): it runs for every file of every request's configuration.
+func statSig(path string) (fileSig, bool) {
+	var st syscall.Stat_t
+	err := pathstat.Stat(path, &st, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fileSig{path: path}, true
+	}
+	if err != nil {
 		return fileSig{}, false
 	}
 	return fileSig{

@@ -2,12 +2,20 @@
 
 package cli
 
-import "io/fs"
+import (
+	"errors"
+	"io/fs"
+	"os"
+)
 
-// sysSig gives no signature here: without Linux's stat fields, the
+// statSig stats path (following symlinks, as reading it does). A missing
+// file is a signature too. An existing one gives none here: without
+// Linux's inode and change time a stat cannot vouch for a file, and the
 // configuration is read for every request.
-func sysSig(path string, fi fs.FileInfo) (fileSig, bool) {
-	// Without an inode and a change time a stat cannot vouch for a file:
-	// the signature is never good enough, and nothing is cached.
-	return fileSig{path: path, exists: true, dev: 0, ino: 0, mode: uint32(fi.Mode()), size: fi.Size(), mtime: fi.ModTime().UnixNano()}, false
+func statSig(path string) (fileSig, bool) {
+	_, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fileSig{path: path}, true
+	}
+	return fileSig{}, false
 }

@@ -196,3 +196,20 @@ func TestFoundConfigsConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// The remembered user paths follow the environment: a changed
+// XDG_CONFIG_HOME or HOME gives the paths rules computes for it.
+func TestUserPathsFollowEnv(t *testing.T) {
+	for _, env := range []struct{ xdg, home string }{
+		{"/x1", "/h1"}, {"/x1", "/h1"}, {"/x2", "/h1"}, {"", "/h1"}, {"", "/h2"}, {"relative", "/h3"}, {"", ""},
+	} {
+		t.Setenv("XDG_CONFIG_HOME", env.xdg)
+		t.Setenv("HOME", env.home)
+		user, uerr := rules.UserConfigPath()
+		trust, _ := rules.TrustStorePath()
+		p := userPaths()
+		if p.user != user || (p.err == nil) != (uerr == nil) || (uerr == nil && p.trust != trust) {
+			t.Errorf("XDG_CONFIG_HOME=%q HOME=%q: got %q %q %v, want %q %q %v", env.xdg, env.home, p.user, p.trust, p.err, user, trust, uerr)
+		}
+	}
+}
