@@ -515,6 +515,11 @@ func (p *walker) shellCode(f *frame, seg *Segment, operands []word) {
 		if len(operands) == 0 {
 			return
 		}
+		// The script is code, not a file: it is no operand of the shell
+		// (the words after it, $0 and $1 …, stay).
+		if len(seg.Operands) == len(operands) {
+			seg.Operands = seg.Operands[1:]
+		}
 		if operands[0].dynamic {
 			p.dynamicCodeIn(f, seg, "shell", operands[0])
 			return

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -91,6 +92,28 @@ func TestSedExecSubst(t *testing.T) {
 				got = run(tc.line)
 			}
 			t.Errorf("sedExecSubst(%q) = %q, %v, %v; want %q, %v, %v", tc.script, got, usesLine, ok, tc.want, tc.usesLine, tc.ok)
+		}
+	}
+}
+
+// A shell's -c script is code, not a file operand (`policy explain` listed
+// it as a path in the workspace); the words after it, $0 and $1 …, stay.
+func TestShellScriptNotOperand(t *testing.T) {
+	for in, want := range map[string]string{
+		`bash -c "rm -rf /tmp/x"`:          "",
+		`sh -c 'cat "$1"' sh /etc/passwd`:  "sh /etc/passwd",
+		`bash -ec 'ls' x`:                  "x",
+		`zsh -c "$CMD"`:                    "",
+		`bash script.sh arg`:               "script.sh arg",
+		`env bash -c 'echo hi' name f.txt`: "name f.txt",
+	} {
+		cmd := mustParse(t, in)
+		var got []string
+		for _, o := range cmd.Segments[0].Operands {
+			got = append(got, o.Text)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("%q: operands %q, want %q", in, got, want)
 		}
 	}
 }
