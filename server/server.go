@@ -358,7 +358,7 @@ func (s *Server) handleVerdicts(w http.ResponseWriter, r *http.Request) {
 // gradeRaw decodes and grades one request of a batch; bad ones are deny.
 func (s *Server) gradeRaw(ctx context.Context, raw []byte, transport string) Response {
 	var req Request
-	if err := decodeStrict(raw, &req); err != nil {
+	if err := decodeRequest(raw, &req); err != nil {
 		s.m.badRequest(transport)
 		return s.badBody(ctx, err)
 	}
@@ -412,7 +412,12 @@ func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, v any) (int,
 		}
 		return http.StatusBadRequest, fmt.Errorf("read body: %v", err)
 	}
-	if err := decodeStrict(body, v); err != nil {
+	if req, ok := v.(*Request); ok {
+		err = decodeRequest(body, req)
+	} else {
+		err = decodeStrict(body, v)
+	}
+	if err != nil {
 		return http.StatusBadRequest, err
 	}
 	return http.StatusOK, nil
