@@ -169,6 +169,12 @@ func TestFlags(t *testing.T) {
 		{"terraform apply -auto-approve", []string{"auto-approve"}},
 		{"terraform -chdir=infra destroy -auto-approve -var-file=prod.tfvars", []string{"auto-approve", "chdir", "var-file"}},
 		{"tofu plan -destroy -out=p", []string{"destroy", "out"}},
+		// go's and java's too.
+		{"go test -run=TestX -count 1 -v ./...", []string{"count", "run", "v"}},
+		{"go build -o out -ldflags=-s .", []string{"ldflags", "o"}},
+		{"go -C sub vet -vettool=x ./...", []string{"C", "vettool"}},
+		{"java -jar app.jar -Xmx1g", []string{"Xmx1g", "jar"}},
+		{"java -Dk=v -cp lib Main --x", []string{"Dk", "cp"}},
 		{"sort --compress-prog=gzip x", []string{"compress-program"}},
 		{"git log --oneline -20", []string{"NUM", "oneline"}},
 		{"tar -xzf a.tgz", []string{"extract", "file", "gzip"}},

@@ -175,7 +175,7 @@ var generated = []*Program{
 	{Name: "git", Names: []string{"git"}, Options: "C= c= git-dir= work-tree= exec-path=? config-env= bare no-pager p|paginate P namespace= literal-pathspecs glob-pathspecs noglob-pathspecs icase-pathspecs no-replace-objects no-optional-locks html-path man-path info-path super-prefix= list-cmds= attr-source= h|help v|version", Abbrev: true, Subcommands: true, WriteOptions: []string{"output", "output-directory"}, ReadOptions: []string{"F", "contents", "f", "file", "ignore-revs-file", "pathspec-from-file"}},
 	{Name: "git-ls", Names: []string{"git-ls"}, Readonly: &generatedStrings[4]},
 	{Name: "glab", Names: []string{"glab"}, Subcommands: true, Network: true, Ops: true},
-	{Name: "go", Names: []string{"go"}, RunnerSubcommands: []string{"tool"}, Subcommands: true, WriteOptions: []string{"o"}},
+	{Name: "go", Names: []string{"go"}, RunnerSubcommands: []string{"tool"}, Options: "C= h help", SingleDashLong: true, Subcommands: true, WriteOptions: []string{"o"}},
 	{Name: "gofmt", Names: []string{"gofmt"}, Readonly: &generatedStrings[40]},
 	{Name: "gojq", Names: []string{"gojq"}, ReadOptions: []string{"from-file", "rawfile", "slurpfile", "argfile", "library-path"}},
 	{Name: "gosu", Names: []string{"gosu"}, RunsAnything: true, Kinds: []string{"privilege_wrapper"}, WrapperOptions: &generatedStrings[4]},
@@ -218,7 +218,7 @@ var generated = []*Program{
 	{Name: "irb", Names: []string{"irb"}, Language: "ruby", RunsAnything: true},
 	{Name: "istioctl", Names: []string{"istioctl"}, Subcommands: true, Ops: true},
 	{Name: "jaq", Names: []string{"jaq"}, ReadOptions: []string{"from-file", "rawfile", "slurpfile", "argfile", "library-path"}},
-	{Name: "java", Names: []string{"java"}},
+	{Name: "java", Names: []string{"java"}, Options: "cp= classpath= class-path= jar= p= module-path= m= module= add-modules= enable-preview version showversion show-version h help ea da esa dsa server client", InOrder: true, SingleDashLong: true},
 	{Name: "javac", Names: []string{"javac"}},
 	{Name: "jest", Names: []string{"jest"}, RunsWorkspace: true},
 	{Name: "jj", Names: []string{"jj"}, Subcommands: true},
@@ -818,15 +818,19 @@ var generatedSubs = [...]Sub{
 	{Readonly: &generatedStrings[0]},
 	{Readonly: &generatedStrings[38]},
 	{Options: "f|force detach checkout lock reason= q|quiet b= B= orphan track no-track guess-remote expire= porcelain z v|verbose", Readonly: &generatedStrings[39], ListWords: []string{"list"}, NeedsWord: true},
-	{RunsWorkspace: true},
-	{RunsWorkspace: true},
+	{Options: "C= a asan asmflags= buildmode= buildvcs=? compiler= cover covermode= coverpkg= gccgoflags= gcflags= installsuffix= json ldflags= linkshared mod= modcacherw modfile= msan n o= overlay= p= pgo= pkgdir= race tags= toolexec= trimpath v work x", RunsWorkspace: true},
+	{Options: "C= a asan asmflags= buildmode= buildvcs=? compiler= cover covermode= coverpkg= gccgoflags= gcflags= installsuffix= json ldflags= linkshared mod= modcacherw modfile= msan n o= overlay= p= pgo= pkgdir= race tags= toolexec= trimpath v work x i r cache testcache modcache fuzzcache"},
+	{Options: "all c cmd short src u"},
+	{Options: "json u w changed"},
+	{Options: "C= a asan asmflags= buildmode= buildvcs=? compiler= cover covermode= coverpkg= gccgoflags= gcflags= installsuffix= json ldflags= linkshared mod= modcacherw modfile= msan n o= overlay= p= pgo= pkgdir= race tags= toolexec= trimpath v work x run= skip=", RunsWorkspace: true},
+	{Options: "C= a asan asmflags= buildmode= buildvcs=? compiler= cover covermode= coverpkg= gccgoflags= gcflags= installsuffix= json ldflags= linkshared mod= modcacherw modfile= msan n o= overlay= p= pgo= pkgdir= race tags= toolexec= trimpath v work x t u=? tool", Installs: true},
+	{Options: "C= a asan asmflags= buildmode= buildvcs=? compiler= cover covermode= coverpkg= gccgoflags= gcflags= installsuffix= json ldflags= linkshared mod= modcacherw modfile= msan n o= overlay= p= pgo= pkgdir= race tags= toolexec= trimpath v work x", Installs: true},
+	{Options: "C= a asan asmflags= buildmode= buildvcs=? compiler= cover covermode= coverpkg= gccgoflags= gcflags= installsuffix= json=? ldflags= linkshared mod= modcacherw modfile= msan n o= overlay= p= pgo= pkgdir= race tags= toolexec= trimpath v work x compiled deps e export f= find m retracted reuse= test versions"},
 	{Installs: true},
-	{Installs: true},
-	{Installs: true},
+	{Options: "C= a asan asmflags= buildmode= buildvcs=? compiler= cover covermode= coverpkg= gccgoflags= gcflags= installsuffix= json ldflags= linkshared mod= modcacherw modfile= msan n o= overlay= p= pgo= pkgdir= race tags= toolexec= trimpath v work x exec=", RunsWorkspace: true},
+	{Options: "C= a asan asmflags= buildmode= buildvcs=? compiler= cover covermode= coverpkg= gccgoflags= gcflags= installsuffix= json ldflags= linkshared mod= modcacherw modfile= msan n o= overlay= p= pgo= pkgdir= race tags= toolexec= trimpath v work x args bench= benchmem benchtime= blockprofile= blockprofilerate= c count= coverprofile= cpu= cpuprofile= exec= failfast fullpath fuzz= fuzzcachedir= fuzzminimizetime= fuzztime= i list= memprofile= memprofilerate= mutexprofile= mutexprofilefraction= outputdir= parallel= run= short shuffle= skip= timeout= trace= vet=", RunsWorkspace: true},
 	{RunsWorkspace: true},
-	{RunsWorkspace: true},
-	{RunsWorkspace: true},
-	{RunsWorkspace: true},
+	{Options: "C= a asan asmflags= buildmode= buildvcs=? compiler= cover covermode= coverpkg= gccgoflags= gcflags= installsuffix= json ldflags= linkshared mod= modcacherw modfile= msan n o= overlay= p= pgo= pkgdir= race tags= toolexec= trimpath v work x vettool=", RunsWorkspace: true},
 	{RunsWorkspace: true},
 	{RunsWorkspace: true},
 	{Installs: true},
@@ -1007,43 +1011,43 @@ func generatedMaps() {
 	generated[167].VersionForms = map[string][][]string{"git": {{"version"}}}
 	generated[167].Subs = map[string]*Sub{"add": &generatedSubs[109], "apply": &generatedSubs[110], "archive": &generatedSubs[111], "blame": &generatedSubs[112], "branch": &generatedSubs[113], "bundle": &generatedSubs[114], "cat-file": &generatedSubs[115], "check-attr": &generatedSubs[116], "check-ignore": &generatedSubs[117], "checkout": &generatedSubs[118], "cherry-pick": &generatedSubs[119], "clean": &generatedSubs[120], "clone": &generatedSubs[121], "commit": &generatedSubs[122], "config": &generatedSubs[123], "count-objects": &generatedSubs[124], "describe": &generatedSubs[125], "diff": &generatedSubs[126], "difftool": &generatedSubs[127], "fetch": &generatedSubs[128], "filter-branch": &generatedSubs[129], "for-each-ref": &generatedSubs[130], "format-patch": &generatedSubs[131], "fsck": &generatedSubs[132], "gc": &generatedSubs[133], "grep": &generatedSubs[134], "help": &generatedSubs[135], "log": &generatedSubs[136], "ls-files": &generatedSubs[137], "ls-remote": &generatedSubs[138], "ls-tree": &generatedSubs[139], "merge": &generatedSubs[140], "merge-base": &generatedSubs[141], "mergetool": &generatedSubs[142], "mv": &generatedSubs[143], "name-rev": &generatedSubs[144], "notes": &generatedSubs[145], "pull": &generatedSubs[146], "push": &generatedSubs[147], "range-diff": &generatedSubs[148], "rebase": &generatedSubs[149], "reflog": &generatedSubs[150], "remote": &generatedSubs[151], "reset": &generatedSubs[152], "restore": &generatedSubs[153], "rev-list": &generatedSubs[154], "rev-parse": &generatedSubs[155], "rm": &generatedSubs[156], "send-email": &generatedSubs[157], "shortlog": &generatedSubs[158], "show": &generatedSubs[159], "show-branch": &generatedSubs[160], "show-ref": &generatedSubs[161], "stash": &generatedSubs[162], "status": &generatedSubs[163], "submodule": &generatedSubs[164], "switch": &generatedSubs[165], "tag": &generatedSubs[166], "update-ref": &generatedSubs[167], "var": &generatedSubs[168], "version": &generatedSubs[169], "whatchanged": &generatedSubs[170], "worktree": &generatedSubs[171]}
 	generated[170].VersionForms = map[string][][]string{"go": {{"version"}, {"env"}}}
-	generated[170].Subs = map[string]*Sub{"build": &generatedSubs[172], "generate": &generatedSubs[173], "get": &generatedSubs[174], "install": &generatedSubs[175], "mod": &generatedSubs[176], "run": &generatedSubs[177], "test": &generatedSubs[178], "tool": &generatedSubs[179], "vet": &generatedSubs[180]}
-	generated[187].Subs = map[string]*Sub{"run": &generatedSubs[181], "test": &generatedSubs[182]}
-	generated[189].Subs = map[string]*Sub{"install": &generatedSubs[183], "repo": &generatedSubs[184], "upgrade": &generatedSubs[185]}
+	generated[170].Subs = map[string]*Sub{"build": &generatedSubs[172], "clean": &generatedSubs[173], "doc": &generatedSubs[174], "env": &generatedSubs[175], "generate": &generatedSubs[176], "get": &generatedSubs[177], "install": &generatedSubs[178], "list": &generatedSubs[179], "mod": &generatedSubs[180], "run": &generatedSubs[181], "test": &generatedSubs[182], "tool": &generatedSubs[183], "vet": &generatedSubs[184]}
+	generated[187].Subs = map[string]*Sub{"run": &generatedSubs[185], "test": &generatedSubs[186]}
+	generated[189].Subs = map[string]*Sub{"install": &generatedSubs[187], "repo": &generatedSubs[188], "upgrade": &generatedSubs[189]}
 	generated[213].VersionForms = map[string][][]string{"java": {{"-version"}}}
 	generated[214].VersionForms = map[string][][]string{"javac": {{"-version"}}}
 	generated[228].VersionForms = map[string][][]string{"kubectl": {{"version", "--client"}}}
-	generated[231].Subs = map[string]*Sub{"run": &generatedSubs[186], "test": &generatedSubs[187]}
+	generated[231].Subs = map[string]*Sub{"run": &generatedSubs[190], "test": &generatedSubs[191]}
 	generated[252].VersionForms = map[string][][]string{"make": {{"-v"}}}
-	generated[259].Subs = map[string]*Sub{"archive.install": &generatedSubs[188], "compile": &generatedSubs[189], "deps.get": &generatedSubs[190], "run": &generatedSubs[191], "test": &generatedSubs[192]}
-	generated[285].Subs = map[string]*Sub{"build": &generatedSubs[193], "develop": &generatedSubs[194], "install": &generatedSubs[195], "profile": &generatedSubs[196], "run": &generatedSubs[197], "shell": &generatedSubs[198]}
+	generated[259].Subs = map[string]*Sub{"archive.install": &generatedSubs[192], "compile": &generatedSubs[193], "deps.get": &generatedSubs[194], "run": &generatedSubs[195], "test": &generatedSubs[196]}
+	generated[285].Subs = map[string]*Sub{"build": &generatedSubs[197], "develop": &generatedSubs[198], "install": &generatedSubs[199], "profile": &generatedSubs[200], "run": &generatedSubs[201], "shell": &generatedSubs[202]}
 	generated[289].VersionForms = map[string][][]string{"node": {{"-v"}}}
 	generated[294].VersionForms = map[string][][]string{"npm": {{"-v"}}}
-	generated[294].Subs = map[string]*Sub{"add": &generatedSubs[199], "audit": &generatedSubs[200], "ci": &generatedSubs[201], "dlx": &generatedSubs[202], "exec": &generatedSubs[203], "i": &generatedSubs[204], "install": &generatedSubs[205], "link": &generatedSubs[206], "pack": &generatedSubs[207], "prepare": &generatedSubs[208], "publish": &generatedSubs[209], "rebuild": &generatedSubs[210], "remove": &generatedSubs[211], "restart": &generatedSubs[212], "rm": &generatedSubs[213], "run": &generatedSubs[214], "run-script": &generatedSubs[215], "start": &generatedSubs[216], "stop": &generatedSubs[217], "t": &generatedSubs[218], "test": &generatedSubs[219], "un": &generatedSubs[220], "uninstall": &generatedSubs[221], "update": &generatedSubs[222], "upgrade": &generatedSubs[223], "x": &generatedSubs[224]}
+	generated[294].Subs = map[string]*Sub{"add": &generatedSubs[203], "audit": &generatedSubs[204], "ci": &generatedSubs[205], "dlx": &generatedSubs[206], "exec": &generatedSubs[207], "i": &generatedSubs[208], "install": &generatedSubs[209], "link": &generatedSubs[210], "pack": &generatedSubs[211], "prepare": &generatedSubs[212], "publish": &generatedSubs[213], "rebuild": &generatedSubs[214], "remove": &generatedSubs[215], "restart": &generatedSubs[216], "rm": &generatedSubs[217], "run": &generatedSubs[218], "run-script": &generatedSubs[219], "start": &generatedSubs[220], "stop": &generatedSubs[221], "t": &generatedSubs[222], "test": &generatedSubs[223], "un": &generatedSubs[224], "uninstall": &generatedSubs[225], "update": &generatedSubs[226], "upgrade": &generatedSubs[227], "x": &generatedSubs[228]}
 	generated[317].VersionForms = map[string][][]string{"perl": {{"-v"}}}
 	generated[318].VersionForms = map[string][][]string{"php": {{"-v"}}}
 	generated[322].VersionForms = map[string][][]string{"pip": {{"-V"}}, "pip3": {{"-V"}}}
-	generated[322].Subs = map[string]*Sub{"download": &generatedSubs[225], "install": &generatedSubs[226], "uninstall": &generatedSubs[227], "wheel": &generatedSubs[228]}
-	generated[323].Subs = map[string]*Sub{"run": &generatedSubs[229]}
-	generated[324].Subs = map[string]*Sub{"inject": &generatedSubs[230], "install": &generatedSubs[231], "run": &generatedSubs[232], "uninstall": &generatedSubs[233], "upgrade": &generatedSubs[234]}
-	generated[329].Subs = map[string]*Sub{"add": &generatedSubs[235], "dlx": &generatedSubs[236], "exec": &generatedSubs[237], "i": &generatedSubs[238], "install": &generatedSubs[239], "link": &generatedSubs[240], "publish": &generatedSubs[241], "rebuild": &generatedSubs[242], "remove": &generatedSubs[243], "rm": &generatedSubs[244], "run": &generatedSubs[245], "start": &generatedSubs[246], "t": &generatedSubs[247], "test": &generatedSubs[248], "un": &generatedSubs[249], "up": &generatedSubs[250], "update": &generatedSubs[251], "upgrade": &generatedSubs[252]}
-	generated[331].Subs = map[string]*Sub{"build": &generatedSubs[253], "exec": &generatedSubs[254], "pull": &generatedSubs[255], "push": &generatedSubs[256], "run": &generatedSubs[257]}
-	generated[332].Subs = map[string]*Sub{"add": &generatedSubs[258], "install": &generatedSubs[259], "remove": &generatedSubs[260], "run": &generatedSubs[261], "update": &generatedSubs[262]}
-	generated[334].Subs = map[string]*Sub{"install": &generatedSubs[263], "uninstall": &generatedSubs[264], "upgrade": &generatedSubs[265]}
-	generated[346].Subs = map[string]*Sub{"destroy": &generatedSubs[266], "preview": &generatedSubs[267], "up": &generatedSubs[268]}
+	generated[322].Subs = map[string]*Sub{"download": &generatedSubs[229], "install": &generatedSubs[230], "uninstall": &generatedSubs[231], "wheel": &generatedSubs[232]}
+	generated[323].Subs = map[string]*Sub{"run": &generatedSubs[233]}
+	generated[324].Subs = map[string]*Sub{"inject": &generatedSubs[234], "install": &generatedSubs[235], "run": &generatedSubs[236], "uninstall": &generatedSubs[237], "upgrade": &generatedSubs[238]}
+	generated[329].Subs = map[string]*Sub{"add": &generatedSubs[239], "dlx": &generatedSubs[240], "exec": &generatedSubs[241], "i": &generatedSubs[242], "install": &generatedSubs[243], "link": &generatedSubs[244], "publish": &generatedSubs[245], "rebuild": &generatedSubs[246], "remove": &generatedSubs[247], "rm": &generatedSubs[248], "run": &generatedSubs[249], "start": &generatedSubs[250], "t": &generatedSubs[251], "test": &generatedSubs[252], "un": &generatedSubs[253], "up": &generatedSubs[254], "update": &generatedSubs[255], "upgrade": &generatedSubs[256]}
+	generated[331].Subs = map[string]*Sub{"build": &generatedSubs[257], "exec": &generatedSubs[258], "pull": &generatedSubs[259], "push": &generatedSubs[260], "run": &generatedSubs[261]}
+	generated[332].Subs = map[string]*Sub{"add": &generatedSubs[262], "install": &generatedSubs[263], "remove": &generatedSubs[264], "run": &generatedSubs[265], "update": &generatedSubs[266]}
+	generated[334].Subs = map[string]*Sub{"install": &generatedSubs[267], "uninstall": &generatedSubs[268], "upgrade": &generatedSubs[269]}
+	generated[346].Subs = map[string]*Sub{"destroy": &generatedSubs[270], "preview": &generatedSubs[271], "up": &generatedSubs[272]}
 	generated[354].VersionForms = map[string][][]string{"python": {{"-V"}}, "python3": {{"-V"}}}
-	generated[358].Subs = map[string]*Sub{"c": &generatedSubs[269], "console": &generatedSubs[270], "db:migrate": &generatedSubs[271], "runner": &generatedSubs[272], "s": &generatedSubs[273], "server": &generatedSubs[274]}
+	generated[358].Subs = map[string]*Sub{"c": &generatedSubs[273], "console": &generatedSubs[274], "db:migrate": &generatedSubs[275], "runner": &generatedSubs[276], "s": &generatedSubs[277], "server": &generatedSubs[278]}
 	generated[382].VersionForms = map[string][][]string{"ruby": {{"-v"}}}
-	generated[390].Subs = map[string]*Sub{"component": &generatedSubs[275], "default": &generatedSubs[276], "install": &generatedSubs[277], "target": &generatedSubs[278], "toolchain": &generatedSubs[279], "update": &generatedSubs[280]}
-	generated[424].Subs = map[string]*Sub{"install": &generatedSubs[281], "refresh": &generatedSubs[282], "remove": &generatedSubs[283]}
-	generated[435].Subs = map[string]*Sub{"build": &generatedSubs[284], "exec": &generatedSubs[285], "run": &generatedSubs[286], "test": &generatedSubs[287]}
-	generated[452].Subs = map[string]*Sub{"build": &generatedSubs[288], "run": &generatedSubs[289], "test": &generatedSubs[290]}
+	generated[390].Subs = map[string]*Sub{"component": &generatedSubs[279], "default": &generatedSubs[280], "install": &generatedSubs[281], "target": &generatedSubs[282], "toolchain": &generatedSubs[283], "update": &generatedSubs[284]}
+	generated[424].Subs = map[string]*Sub{"install": &generatedSubs[285], "refresh": &generatedSubs[286], "remove": &generatedSubs[287]}
+	generated[435].Subs = map[string]*Sub{"build": &generatedSubs[288], "exec": &generatedSubs[289], "run": &generatedSubs[290], "test": &generatedSubs[291]}
+	generated[452].Subs = map[string]*Sub{"build": &generatedSubs[292], "run": &generatedSubs[293], "test": &generatedSubs[294]}
 	generated[467].VersionForms = map[string][][]string{"terraform": {{"version"}, {"-v"}}}
-	generated[467].Subs = map[string]*Sub{"apply": &generatedSubs[291], "destroy": &generatedSubs[292], "import": &generatedSubs[293], "init": &generatedSubs[294], "plan": &generatedSubs[295]}
-	generated[474].Subs = map[string]*Sub{"apply": &generatedSubs[296], "destroy": &generatedSubs[297], "init": &generatedSubs[298], "plan": &generatedSubs[299]}
+	generated[467].Subs = map[string]*Sub{"apply": &generatedSubs[295], "destroy": &generatedSubs[296], "import": &generatedSubs[297], "init": &generatedSubs[298], "plan": &generatedSubs[299]}
+	generated[474].Subs = map[string]*Sub{"apply": &generatedSubs[300], "destroy": &generatedSubs[301], "init": &generatedSubs[302], "plan": &generatedSubs[303]}
 	generated[515].VersionForms = map[string][][]string{"uv": {{"version"}}}
-	generated[515].Subs = map[string]*Sub{"add": &generatedSubs[300], "pip": &generatedSubs[301], "remove": &generatedSubs[302], "run": &generatedSubs[303], "sync": &generatedSubs[304], "tool": &generatedSubs[305], "venv": &generatedSubs[306]}
-	generated[546].Subs = map[string]*Sub{"add": &generatedSubs[307], "dlx": &generatedSubs[308], "exec": &generatedSubs[309], "global": &generatedSubs[310], "install": &generatedSubs[311], "link": &generatedSubs[312], "node": &generatedSubs[313], "publish": &generatedSubs[314], "remove": &generatedSubs[315], "run": &generatedSubs[316], "start": &generatedSubs[317], "test": &generatedSubs[318], "up": &generatedSubs[319], "upgrade": &generatedSubs[320]}
-	generated[548].Subs = map[string]*Sub{"erase": &generatedSubs[321], "install": &generatedSubs[322], "remove": &generatedSubs[323], "update": &generatedSubs[324], "upgrade": &generatedSubs[325]}
-	generated[550].Subs = map[string]*Sub{"build": &generatedSubs[326], "run": &generatedSubs[327], "test": &generatedSubs[328]}
+	generated[515].Subs = map[string]*Sub{"add": &generatedSubs[304], "pip": &generatedSubs[305], "remove": &generatedSubs[306], "run": &generatedSubs[307], "sync": &generatedSubs[308], "tool": &generatedSubs[309], "venv": &generatedSubs[310]}
+	generated[546].Subs = map[string]*Sub{"add": &generatedSubs[311], "dlx": &generatedSubs[312], "exec": &generatedSubs[313], "global": &generatedSubs[314], "install": &generatedSubs[315], "link": &generatedSubs[316], "node": &generatedSubs[317], "publish": &generatedSubs[318], "remove": &generatedSubs[319], "run": &generatedSubs[320], "start": &generatedSubs[321], "test": &generatedSubs[322], "up": &generatedSubs[323], "upgrade": &generatedSubs[324]}
+	generated[548].Subs = map[string]*Sub{"erase": &generatedSubs[325], "install": &generatedSubs[326], "remove": &generatedSubs[327], "update": &generatedSubs[328], "upgrade": &generatedSubs[329]}
+	generated[550].Subs = map[string]*Sub{"build": &generatedSubs[330], "run": &generatedSubs[331], "test": &generatedSubs[332]}
 }
