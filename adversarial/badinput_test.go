@@ -9,6 +9,7 @@ import (
 
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/parser"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // allocated returns the bytes allocated while fn ran.
@@ -51,14 +52,14 @@ func TestBadInput(t *testing.T) {
 		{"bash -c 12 deep", nestQuote(12, "ls")},
 	}
 	for _, c := range cases {
-		var v engine.Verdict
+		var v verdict.Verdict
 		bytes := allocated(func() { v = e.EvaluateText(ctx, c.text, evalOpts("bash")...) })
 		reason := "(none)"
 		if len(v.Reasons) > 0 {
 			reason = v.Reasons[0].Rule + ": " + v.Reasons[0].Justification
 		}
 		t.Logf("%-30s %9d bytes in → %-5s, %9d bytes allocated; %s", c.name, len(c.text), v.Decision, bytes, reason)
-		if v.Decision == engine.Allow {
+		if v.Decision == verdict.Allow {
 			t.Errorf("%s: allowed", c.name)
 		}
 		if len(v.Reasons) == 0 || v.Reasons[0].Justification == "" && v.Reasons[0].Title == "" {
@@ -160,7 +161,7 @@ func TestBadInputLimitsNamed(t *testing.T) {
 	} {
 		v := e.EvaluateText(context.Background(), c.text, evalOpts("bash")...)
 		got := fmt.Sprint(v.Reasons)
-		if v.Decision != engine.Deny || len(v.Reasons) == 0 || v.Reasons[0].Rule != engine.RuleLimit || !strings.Contains(got, c.limit) {
+		if v.Decision != verdict.Deny || len(v.Reasons) == 0 || v.Reasons[0].Rule != engine.RuleLimit || !strings.Contains(got, c.limit) {
 			t.Errorf("%s limit: %s %v, want deny by %s naming the limit", c.limit, v.Decision, got, engine.RuleLimit)
 		}
 	}

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/rules"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // TestCorpusRates reports how rivumi fares on the hand-written corpora:
@@ -50,10 +50,10 @@ func TestCorpusRates(t *testing.T) {
 			if v.Decision.String() == tc.Decision {
 				pass++
 			}
-			if v.Decision == engine.Allow && tc.Decision != "allow" {
+			if v.Decision == verdict.Allow && tc.Decision != "allow" {
 				unsafe++
 			}
-			if v.Decision != engine.Allow && tc.Decision == "allow" {
+			if v.Decision != verdict.Allow && tc.Decision == "allow" {
 				strict++
 			}
 		}

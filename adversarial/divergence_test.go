@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // divergenceBytes are what the sweep puts where a shell and a parser may
@@ -129,7 +129,7 @@ func TestBashDivergenceSweep(t *testing.T) {
 		case r.parseErr:
 			refused++
 			refusedBy[fmt.Sprintf("%q", seqOf[i])]++
-		case r.verdict == engine.Deny:
+		case r.verdict == verdict.Deny:
 			denied++
 		default:
 			bad = append(bad, fmt.Sprintf("%q: bash ran %q, no segment has that argv; rivumi says %s", r.cmd, r.unmatch, r.verdict))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rivumi/rivumi/adversarial"
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // TestGenerated grades every generated evasion case: knowable rewritings of
@@ -33,8 +34,8 @@ func TestGenerated(t *testing.T) {
 	verdicts := evalAll(e, ctx, cases, opts)
 	for i, c := range cases {
 		v := verdicts[i]
-		ok := v.Decision == engine.Deny || (c.Want == adversarial.WantNotAllow && v.Decision != engine.Allow)
-		if v.Decision == engine.Allow {
+		ok := v.Decision == verdict.Deny || (c.Want == adversarial.WantNotAllow && v.Decision != verdict.Allow)
+		if v.Decision == verdict.Allow {
 			allowed++
 		}
 		byFamily.add(c.Family, ok)
@@ -72,8 +73,8 @@ func TestGenerated(t *testing.T) {
 
 // evalAll grades the cases on every CPU (the engine is safe for
 // concurrent use).
-func evalAll(e *engine.Engine, ctx context.Context, cases []adversarial.Case, opts []engine.EvalOption) []engine.Verdict {
-	out := make([]engine.Verdict, len(cases))
+func evalAll(e *engine.Engine, ctx context.Context, cases []adversarial.Case, opts []engine.EvalOption) []verdict.Verdict {
+	out := make([]verdict.Verdict, len(cases))
 	var wg sync.WaitGroup
 	n := runtime.GOMAXPROCS(0)
 	for w := 0; w < n; w++ {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/rules"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 var (
@@ -43,7 +44,7 @@ func evalOpts(shell string) []engine.EvalOption {
 }
 
 // reasonIDs lists the distinct rule ids of a verdict, sorted.
-func reasonIDs(v engine.Verdict) string {
+func reasonIDs(v verdict.Verdict) string {
 	m := map[string]bool{}
 	for _, r := range v.Reasons {
 		m[r.Rule] = true

@@ -24,6 +24,7 @@ import (
 	"github.com/rivumi/rivumi/adversarial"
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/parser"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // The oracle runs each corpus command in real bash, inside bubblewrap: a
@@ -317,7 +318,7 @@ func pattern(s *parser.Segment) []item {
 type oracleResult struct {
 	cmd      string
 	calls    [][]string
-	verdict  engine.Decision
+	verdict  verdict.Decision
 	unmatch  [][]string // records no segment explains
 	inexact  int        // records explained only through a dynamic word
 	static   bool       // every word of every segment is static
@@ -385,7 +386,7 @@ func TestBashOracle(t *testing.T) {
 		}
 		for _, u := range r.unmatch {
 			line := fmt.Sprintf("%q: bash ran %q, no segment has that argv; rivumi says %s", r.cmd, u, r.verdict)
-			if r.verdict == engine.Allow {
+			if r.verdict == verdict.Allow {
 				failures = append(failures, line)
 			} else {
 				disagreements = append(disagreements, line)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // meta is a METADATA block declaring a user rule id.
@@ -95,7 +96,7 @@ func TestUserPackRuntimeErrors(t *testing.T) {
 		v := e.EvaluateText(ctx, p.trigger, evalOpts("bash")...)
 		text := fmt.Sprint(v.Reasons)
 		t.Logf("%s: %q → %s %s", p.name, p.trigger, v.Decision, firstLine(text))
-		if v.Decision == engine.Allow {
+		if v.Decision == verdict.Allow {
 			t.Errorf("%s: %q allowed despite the pack's error: %s", p.name, p.trigger, text)
 			continue
 		}
@@ -103,11 +104,11 @@ func TestUserPackRuntimeErrors(t *testing.T) {
 		for _, w := range p.want {
 			named = named || strings.Contains(strings.ToLower(text), strings.ToLower(w))
 		}
-		if p.want[0] != "" && (v.Decision != engine.Deny || !named) {
+		if p.want[0] != "" && (v.Decision != verdict.Deny || !named) {
 			t.Errorf("%s: %q → %s %s; want deny naming the error (%q)", p.name, p.trigger, v.Decision, text, p.want)
 		}
 		// A floor command still denies, whatever the pack does.
-		if v := e.EvaluateText(ctx, "rm -rf /", evalOpts("bash")...); v.Decision != engine.Deny {
+		if v := e.EvaluateText(ctx, "rm -rf /", evalOpts("bash")...); v.Decision != verdict.Deny {
 			t.Errorf("%s: rm -rf / → %s", p.name, v.Decision)
 		}
 	}

@@ -64,7 +64,7 @@ type Entry struct {
 	Note  string `json:"note,omitempty"`
 }
 
-// Grant mirrors engine.Grant (an argv prefix and the ask rule ids it
+// Grant mirrors verdict.Grant (an argv prefix and the ask rule ids it
 // cancels) without importing the engine.
 type Grant struct {
 	Prefix []string `json:"prefix"`

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // Answer is an approver's reply to an ask. The zero value is [AnswerDeny],
@@ -44,11 +44,11 @@ func (a Answer) String() string {
 type ApprovalRequest struct {
 	Argv    []string
 	Dir     string
-	Verdict engine.Verdict // Decision is Ask
+	Verdict verdict.Verdict // Decision is Ask
 	// Grants is what answering [AnswerAlways] would record: one grant per
 	// argv prefix of the grantable asks. Empty when nothing is grantable, in
 	// which case AnswerAlways counts as AnswerOnce.
-	Grants []engine.Grant
+	Grants []verdict.Grant
 	// Deadline is when the harness stops waiting and denies.
 	Deadline time.Time
 }
@@ -198,7 +198,7 @@ func writePrompt(w io.Writer, req ApprovalRequest) {
 	}
 }
 
-func grantsLabel(gs []engine.Grant) string {
+func grantsLabel(gs []verdict.Grant) string {
 	parts := make([]string, len(gs))
 	for i, g := range gs {
 		parts[i] = quoteArgv(g.Prefix)

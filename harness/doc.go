@@ -63,7 +63,7 @@
 //     terminal, [Headless] denies (or runs once if so configured) and
 //     [ApproverFunc] lets an embedding program decide.
 //   - Grants: "always" records, per argv prefix of the grantable asks
-//     ([engine.Reason.Prefix] with Grantable), a grant of those rule ids
+//     ([verdict.Reason.Prefix] with Grantable), a grant of those rule ids
 //     ([GrantsFor]); the engine cancels only those asks on segments the
 //     grant matches. [CheckGrant] refuses grants of programs that can run
 //     anything (the program registry's runs_anything entries, in any case

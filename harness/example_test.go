@@ -7,18 +7,18 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 func Example() {
 	// The engine satisfies Grader through a small adapter; this one allows
 	// echo and asks for everything else.
-	grader := harness.GraderFunc(func(ctx context.Context, argv []string, opts harness.GradeOptions) (engine.Verdict, error) {
+	grader := harness.GraderFunc(func(ctx context.Context, argv []string, opts harness.GradeOptions) (verdict.Verdict, error) {
 		if argv[0] == "echo" {
-			return engine.Verdict{Decision: engine.Allow}, nil
+			return verdict.Verdict{Decision: verdict.Allow}, nil
 		}
-		return engine.Verdict{Decision: engine.Ask, Reasons: []engine.Reason{{Rule: "fallback", Decision: engine.Ask}}}, nil
+		return verdict.Verdict{Decision: verdict.Ask, Reasons: []verdict.Reason{{Rule: "fallback", Decision: verdict.Ask}}}, nil
 	})
 	ws, _ := os.MkdirTemp("", "example")
 	defer os.RemoveAll(ws)

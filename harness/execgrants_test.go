@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // A bare-name grant names what PATH finds for that name, and never the
@@ -34,7 +34,7 @@ func TestBareGrantNeverCoversWorkspaceCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := store.Add(engine.Grant{Prefix: []string{"npm", "install"}, Rules: []string{askRule}}); err != nil {
+	if err := store.Add(verdict.Grant{Prefix: []string{"npm", "install"}, Rules: []string{askRule}}); err != nil {
 		t.Fatal(err)
 	}
 	deny := harness.ApproverFunc(func(context.Context, harness.ApprovalRequest) (harness.Answer, error) { return harness.AnswerDeny, nil })
@@ -45,7 +45,7 @@ func TestBareGrantNeverCoversWorkspaceCode(t *testing.T) {
 		{wsBin + ":" + bin + ":/usr/bin:/bin", 0},
 		{bin + ":/usr/bin:/bin", 1},
 	} {
-		g := &fakeGrader{decide: map[string]engine.Decision{"npm": engine.Ask}}
+		g := &fakeGrader{decide: map[string]verdict.Decision{"npm": verdict.Ask}}
 		h, _ := newHarness(t, harness.Config{Workspace: ws, Grader: g, Approver: deny, Grants: store, BaseEnv: []string{"PATH=" + tc.path}})
 		res, err := h.Run(context.Background(), harness.Request{Argv: []string{"npm", "install", "x"}})
 		if err != nil {

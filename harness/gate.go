@@ -5,7 +5,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // GateMode is what the exec gate ([Config.Gate]) refuses among the
@@ -60,7 +60,7 @@ type gate struct {
 	h         *Harness
 	mode      GateMode
 	workspace string
-	grants    []engine.Grant
+	grants    []verdict.Grant
 	first     []string // the approved command: its own exec passes
 	firstPath string
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // A script that runs 1,000 /bin/true, under Landlock with and without the
@@ -18,12 +19,12 @@ func BenchmarkGate1000Execs(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	real := harness.GraderFunc(func(ctx context.Context, argv []string, o harness.GradeOptions) (engine.Verdict, error) {
+	real := harness.GraderFunc(func(ctx context.Context, argv []string, o harness.GradeOptions) (verdict.Verdict, error) {
 		return e.EvaluateArgv(ctx, argv, engine.Cwd(o.Cwd), engine.Workspace(o.Workspace), engine.Grants(o.Grants)), nil
 	})
 	script := "i=0; while [ $i -lt 1000 ]; do /bin/true; i=$((i+1)); done"
-	allowAll := harness.GraderFunc(func(context.Context, []string, harness.GradeOptions) (engine.Verdict, error) {
-		return engine.Verdict{Decision: engine.Allow}, nil
+	allowAll := harness.GraderFunc(func(context.Context, []string, harness.GradeOptions) (verdict.Verdict, error) {
+		return verdict.Verdict{Decision: verdict.Allow}, nil
 	})
 	for _, c := range []struct {
 		name   string

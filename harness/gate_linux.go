@@ -12,8 +12,8 @@ import (
 	"sync"
 
 	"github.com/rivumi/rivumi/audit"
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/execgate"
+	"github.com/rivumi/rivumi/verdict"
 	"golang.org/x/sys/unix"
 )
 
@@ -80,13 +80,13 @@ func (g *gate) decide(ctx context.Context) execgate.Decide {
 		if err != nil {
 			return fmt.Errorf("harness.gate-error: %v", err)
 		}
-		refuse := v.Decision == engine.Deny || (g.mode == GateAsk && v.Decision != engine.Allow)
-		if g.mode == GateFloor && v.Decision == engine.Deny {
-			refuse = slices.ContainsFunc(v.Reasons, func(r engine.Reason) bool {
-				return r.Decision == engine.Deny && (r.Layer == engine.LayerFloor || r.Layer == engine.LayerEngine || r.Layer == "")
+		refuse := v.Decision == verdict.Deny || (g.mode == GateAsk && v.Decision != verdict.Allow)
+		if g.mode == GateFloor && v.Decision == verdict.Deny {
+			refuse = slices.ContainsFunc(v.Reasons, func(r verdict.Reason) bool {
+				return r.Decision == verdict.Deny && (r.Layer == verdict.LayerFloor || r.Layer == verdict.LayerEngine || r.Layer == "")
 			})
 		}
-		if v.Decision != engine.Allow && v.Decision != engine.Ask && v.Decision != engine.Deny {
+		if v.Decision != verdict.Allow && v.Decision != verdict.Ask && v.Decision != verdict.Deny {
 			refuse = true
 		}
 		if !refuse {
@@ -94,7 +94,7 @@ func (g *gate) decide(ctx context.Context) execgate.Decide {
 		}
 		var rules []string
 		for _, r := range v.Reasons {
-			if r.Decision >= engine.Ask && r.Rule != "" && !slices.Contains(rules, r.Rule) {
+			if r.Decision >= verdict.Ask && r.Rule != "" && !slices.Contains(rules, r.Rule) {
 				rules = append(rules, r.Rule)
 			}
 		}

@@ -9,20 +9,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // denyRm grades like a policy whose only deny is rm (anything under a
 // program named rm), and asks for curl.
-var denyRm = harness.GraderFunc(func(_ context.Context, argv []string, _ harness.GradeOptions) (engine.Verdict, error) {
+var denyRm = harness.GraderFunc(func(_ context.Context, argv []string, _ harness.GradeOptions) (verdict.Verdict, error) {
 	switch filepath.Base(argv[0]) {
 	case "rm":
-		return engine.Verdict{Decision: engine.Deny, Reasons: []engine.Reason{{Rule: "test.rm", Decision: engine.Deny}}}, nil
+		return verdict.Verdict{Decision: verdict.Deny, Reasons: []verdict.Reason{{Rule: "test.rm", Decision: verdict.Deny}}}, nil
 	case "curl":
-		return engine.Verdict{Decision: engine.Ask, Reasons: []engine.Reason{{Rule: "test.curl", Decision: engine.Ask}}}, nil
+		return verdict.Verdict{Decision: verdict.Ask, Reasons: []verdict.Reason{{Rule: "test.curl", Decision: verdict.Ask}}}, nil
 	}
-	return engine.Verdict{Decision: engine.Allow}, nil
+	return verdict.Verdict{Decision: verdict.Allow}, nil
 })
 
 // An approved command's children are graded at their exec: the denied rm
@@ -85,16 +85,16 @@ func TestGateNeedsLandlock(t *testing.T) {
 // The floor mode refuses only the floor's denies (and denies of unknown
 // provenance): a team's deny rule passes inside an approved tree.
 func TestGateFloorMode(t *testing.T) {
-	grader := harness.GraderFunc(func(_ context.Context, argv []string, _ harness.GradeOptions) (engine.Verdict, error) {
+	grader := harness.GraderFunc(func(_ context.Context, argv []string, _ harness.GradeOptions) (verdict.Verdict, error) {
 		switch filepath.Base(argv[0]) {
 		case "rm":
-			return engine.Verdict{Decision: engine.Deny, Reasons: []engine.Reason{{Rule: "floor.rm-critical", Decision: engine.Deny, Layer: engine.LayerFloor}}}, nil
+			return verdict.Verdict{Decision: verdict.Deny, Reasons: []verdict.Reason{{Rule: "floor.rm-critical", Decision: verdict.Deny, Layer: verdict.LayerFloor}}}, nil
 		case "touch":
-			return engine.Verdict{Decision: engine.Deny, Reasons: []engine.Reason{{Rule: "team.no-touch", Decision: engine.Deny, Layer: engine.LayerDeny}}}, nil
+			return verdict.Verdict{Decision: verdict.Deny, Reasons: []verdict.Reason{{Rule: "team.no-touch", Decision: verdict.Deny, Layer: verdict.LayerDeny}}}, nil
 		case "mkdir":
-			return engine.Verdict{Decision: engine.Deny, Reasons: []engine.Reason{{Rule: "mystery", Decision: engine.Deny}}}, nil
+			return verdict.Verdict{Decision: verdict.Deny, Reasons: []verdict.Reason{{Rule: "mystery", Decision: verdict.Deny}}}, nil
 		}
-		return engine.Verdict{Decision: engine.Allow}, nil
+		return verdict.Verdict{Decision: verdict.Allow}, nil
 	})
 	h, ws := sandboxed(t, harness.SandboxLandlock, harness.Config{GateGrader: grader, Gate: harness.GateFloor})
 	keep, made, dir := filepath.Join(ws, "keep"), filepath.Join(ws, "made"), filepath.Join(ws, "dir")

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // The gate's invariant on random trees: shells nested in shells (sh -c,
@@ -20,13 +20,13 @@ import (
 // (no gated tree executed a denied argv) and every allowed one does (the
 // gate let through what the policy allows).
 func TestGateRandomTreesNeverRunADeniedArgv(t *testing.T) {
-	denyOdd := harness.GraderFunc(func(_ context.Context, argv []string, _ harness.GradeOptions) (engine.Verdict, error) {
+	denyOdd := harness.GraderFunc(func(_ context.Context, argv []string, _ harness.GradeOptions) (verdict.Verdict, error) {
 		for _, a := range argv {
 			if strings.Contains(a, "odd-") && filepath.Base(argv[0]) == "touch" {
-				return engine.Verdict{Decision: engine.Deny, Reasons: []engine.Reason{{Rule: "test.odd", Decision: engine.Deny}}}, nil
+				return verdict.Verdict{Decision: verdict.Deny, Reasons: []verdict.Reason{{Rule: "test.odd", Decision: verdict.Deny}}}, nil
 			}
 		}
-		return engine.Verdict{Decision: engine.Allow}, nil
+		return verdict.Verdict{Decision: verdict.Allow}, nil
 	})
 	h, ws := sandboxed(t, harness.SandboxLandlock, harness.Config{GateGrader: denyOdd, Gate: harness.GateDeny})
 	rng := rand.New(rand.NewPCG(7, uint64(time.Now().UnixNano())))

@@ -3,7 +3,7 @@ package harness
 import (
 	"context"
 
-	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // Grader grades an argv before it runs. The engine satisfies it through a
@@ -14,7 +14,7 @@ import (
 // segments it matches). An error, or a decision outside those three, makes
 // the harness deny the command.
 type Grader interface {
-	GradeArgv(ctx context.Context, argv []string, opts GradeOptions) (engine.Verdict, error)
+	GradeArgv(ctx context.Context, argv []string, opts GradeOptions) (verdict.Verdict, error)
 }
 
 // GradeOptions is the context of one grading.
@@ -24,13 +24,13 @@ type GradeOptions struct {
 	// Workspace is the absolute project root the command may write to.
 	Workspace string
 	// Grants are the session's and the project's grants.
-	Grants []engine.Grant
+	Grants []verdict.Grant
 }
 
 // GraderFunc adapts a function to [Grader].
-type GraderFunc func(ctx context.Context, argv []string, opts GradeOptions) (engine.Verdict, error)
+type GraderFunc func(ctx context.Context, argv []string, opts GradeOptions) (verdict.Verdict, error)
 
 // GradeArgv calls f.
-func (f GraderFunc) GradeArgv(ctx context.Context, argv []string, opts GradeOptions) (engine.Verdict, error) {
+func (f GraderFunc) GradeArgv(ctx context.Context, argv []string, opts GradeOptions) (verdict.Verdict, error) {
 	return f(ctx, argv, opts)
 }

@@ -3,8 +3,8 @@ package harness
 import (
 	"strings"
 
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/internal/shquote"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // GrantHint tells a user how to make the asks of v go away for good in
@@ -12,7 +12,7 @@ import (
 // commands of the grants an "always" would record ([GrantsFor]), or a
 // sentence saying that no grant can cover v. The commands are quoted for a
 // POSIX shell.
-func GrantHint(v engine.Verdict, projectDir string) string {
+func GrantHint(v verdict.Verdict, projectDir string) string {
 	gs := GrantsFor(v)
 	if len(gs) == 0 {
 		return " No grant can cover this; run it yourself if it is what you want."

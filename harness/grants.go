@@ -17,6 +17,7 @@ import (
 	"github.com/rivumi/rivumi/internal/lockedfile"
 	"github.com/rivumi/rivumi/parser"
 	"github.com/rivumi/rivumi/rules"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // GrantRefusedError reports a grant that must not be recorded: its prefix
@@ -38,7 +39,7 @@ func (e *GrantRefusedError) Error() string {
 // ssh, npx, … — see the package doc), `git` with no subcommand or with a
 // global option, or a two-word runner such as `npm exec`. It returns nil
 // otherwise.
-func CheckGrant(g engine.Grant) error {
+func CheckGrant(g verdict.Grant) error {
 	refuse := func(reason string) error { return &GrantRefusedError{Prefix: g.Prefix, Reason: reason} }
 	if len(g.Prefix) == 0 || g.Prefix[0] == "" {
 		return refuse("empty prefix")
@@ -92,7 +93,7 @@ func CheckGrant(g engine.Grant) error {
 // argv alone does not give: it is covered only through the engine. So a
 // grant for `npm install` covers `npm install lodash` but not `npm
 // publish` nor `npm`.
-func GrantCovers(g engine.Grant, argv []string) bool {
+func GrantCovers(g verdict.Grant, argv []string) bool {
 	cmd, err := parser.FromArgv(argv)
 	if err != nil || len(cmd.Segments) == 0 {
 		return false
@@ -104,12 +105,12 @@ func GrantCovers(g engine.Grant, argv []string) bool {
 // names what PATH finds for that name, and never a file inside the
 // workspace (a PATH holding . or node_modules/.bin would make `tool` the
 // repository's own code, which only a "./tool" grant may cover).
-func execGrants(gs []engine.Grant, workspace, dir, pathEnv string) []engine.Grant {
+func execGrants(gs []verdict.Grant, workspace, dir, pathEnv string) []verdict.Grant {
 	ws := workspace
 	if r, err := filepath.EvalSymlinks(ws); err == nil {
 		ws = r
 	}
-	var out []engine.Grant
+	var out []verdict.Grant
 	for _, g := range gs {
 		if len(g.Prefix) > 0 && !strings.Contains(g.Prefix[0], "/") {
 			if p, err := resolveProgram(g.Prefix[0], dir, pathEnv); err == nil {
@@ -131,15 +132,15 @@ func execGrants(gs []engine.Grant, workspace, dir, pathEnv string) []engine.Gran
 // each distinct argv prefix among v's grantable ask reasons, one grant
 // with those reasons' rule ids (sorted, unique). Reasons that are not
 // grantable, not asks, or carry no prefix contribute nothing.
-func GrantsFor(v engine.Verdict) []engine.Grant {
-	var out []engine.Grant
+func GrantsFor(v verdict.Verdict) []verdict.Grant {
+	var out []verdict.Grant
 	for _, r := range v.Reasons {
-		if !r.Grantable || r.Decision != engine.Ask || len(r.Prefix) == 0 || r.Rule == "" {
+		if !r.Grantable || r.Decision != verdict.Ask || len(r.Prefix) == 0 || r.Rule == "" {
 			continue
 		}
-		i := slices.IndexFunc(out, func(g engine.Grant) bool { return slices.Equal(g.Prefix, r.Prefix) })
+		i := slices.IndexFunc(out, func(g verdict.Grant) bool { return slices.Equal(g.Prefix, r.Prefix) })
 		if i < 0 {
-			out = append(out, engine.Grant{Prefix: slices.Clone(r.Prefix)})
+			out = append(out, verdict.Grant{Prefix: slices.Clone(r.Prefix)})
 			i = len(out) - 1
 		}
 		if !slices.Contains(out[i].Rules, r.Rule) {
@@ -160,7 +161,7 @@ func GrantsFor(v engine.Verdict) []engine.Grant {
 type GrantStore struct {
 	path string
 	mu   sync.Mutex
-	list []engine.Grant
+	list []verdict.Grant
 }
 
 // grantFile is the on-disk format.
@@ -195,12 +196,12 @@ func LoadGrants(path string) (*GrantStore, error) {
 func (s *GrantStore) Path() string { return s.path }
 
 // List returns the grants as of the last Load, Add or Remove (a copy).
-func (s *GrantStore) List() []engine.Grant {
+func (s *GrantStore) List() []verdict.Grant {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]engine.Grant, len(s.list))
+	out := make([]verdict.Grant, len(s.list))
 	for i, g := range s.list {
-		out[i] = engine.Grant{Prefix: slices.Clone(g.Prefix), Rules: slices.Clone(g.Rules)}
+		out[i] = verdict.Grant{Prefix: slices.Clone(g.Prefix), Rules: slices.Clone(g.Rules)}
 	}
 	return out
 }
@@ -208,7 +209,7 @@ func (s *GrantStore) List() []engine.Grant {
 // Add validates g with [CheckGrant] and records it; a grant with the same
 // prefix gains g's rules. It re-reads the file under the lock, so grants
 // added meanwhile by other processes are kept.
-func (s *GrantStore) Add(g engine.Grant) error {
+func (s *GrantStore) Add(g verdict.Grant) error {
 	if err := CheckGrant(g); err != nil {
 		return err
 	}
@@ -245,10 +246,10 @@ func (s *GrantStore) Remove(prefix []string) (bool, error) {
 	return found, err
 }
 
-func (f *grantFile) grants() []engine.Grant {
-	out := make([]engine.Grant, 0, len(f.Grants))
+func (f *grantFile) grants() []verdict.Grant {
+	out := make([]verdict.Grant, 0, len(f.Grants))
 	for _, g := range f.Grants {
-		out = append(out, engine.Grant{Prefix: g.Prefix, Rules: g.Rules})
+		out = append(out, verdict.Grant{Prefix: g.Prefix, Rules: g.Rules})
 	}
 	return out
 }

@@ -10,21 +10,21 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/harness"
 	"github.com/rivumi/rivumi/programs"
+	"github.com/rivumi/rivumi/verdict"
 )
 
-func grant(prefix string, rules ...string) engine.Grant {
+func grant(prefix string, rules ...string) verdict.Grant {
 	if len(rules) == 0 {
 		rules = []string{"r.ask"}
 	}
-	return engine.Grant{Prefix: strings.Fields(prefix), Rules: rules}
+	return verdict.Grant{Prefix: strings.Fields(prefix), Rules: rules}
 }
 
 func TestCheckGrant(t *testing.T) {
 	tests := []struct {
-		g  engine.Grant
+		g  verdict.Grant
 		ok bool
 	}{
 		{grant("npm install"), true},
@@ -55,9 +55,9 @@ func TestCheckGrant(t *testing.T) {
 		{grant("git"), false}, {grant("git -c"), false}, {grant("npm exec"), false}, {grant("npm x"), false},
 		{grant("npm"), false}, {grant("docker run"), false},
 		// Malformed.
-		{grant("./build.sh"), false}, {grant("bin/tool"), false}, {engine.Grant{}, false},
-		{engine.Grant{Prefix: []string{"npm", "install"}}, false},
-		{engine.Grant{Prefix: []string{"npm", "install"}, Rules: []string{" "}}, false},
+		{grant("./build.sh"), false}, {grant("bin/tool"), false}, {verdict.Grant{}, false},
+		{verdict.Grant{Prefix: []string{"npm", "install"}}, false},
+		{verdict.Grant{Prefix: []string{"npm", "install"}, Rules: []string{" "}}, false},
 	}
 	for _, tt := range tests {
 		err := harness.CheckGrant(tt.g)
@@ -96,17 +96,17 @@ func TestGrantCovers(t *testing.T) {
 }
 
 func TestGrantsFor(t *testing.T) {
-	v := engine.Verdict{Decision: engine.Ask, Reasons: []engine.Reason{
-		{Rule: "pkg.b", Decision: engine.Ask, Prefix: []string{"npm", "install"}, Grantable: true},
-		{Rule: "pkg.a", Decision: engine.Ask, Prefix: []string{"npm", "install"}, Grantable: true},
-		{Rule: "pkg.a", Decision: engine.Ask, Prefix: []string{"npm", "install"}, Grantable: true},
-		{Rule: "shape.redirect", Decision: engine.Ask, Prefix: []string{"npm", "install"}},  // not grantable
-		{Rule: "fs.write", Decision: engine.Deny, Prefix: []string{"tee"}, Grantable: true}, // not an ask
-		{Rule: "go.test", Decision: engine.Ask, Prefix: []string{"go", "test"}, Grantable: true},
-		{Rule: "x.noprefix", Decision: engine.Ask, Grantable: true},
+	v := verdict.Verdict{Decision: verdict.Ask, Reasons: []verdict.Reason{
+		{Rule: "pkg.b", Decision: verdict.Ask, Prefix: []string{"npm", "install"}, Grantable: true},
+		{Rule: "pkg.a", Decision: verdict.Ask, Prefix: []string{"npm", "install"}, Grantable: true},
+		{Rule: "pkg.a", Decision: verdict.Ask, Prefix: []string{"npm", "install"}, Grantable: true},
+		{Rule: "shape.redirect", Decision: verdict.Ask, Prefix: []string{"npm", "install"}},  // not grantable
+		{Rule: "fs.write", Decision: verdict.Deny, Prefix: []string{"tee"}, Grantable: true}, // not an ask
+		{Rule: "go.test", Decision: verdict.Ask, Prefix: []string{"go", "test"}, Grantable: true},
+		{Rule: "x.noprefix", Decision: verdict.Ask, Grantable: true},
 	}}
 	got := harness.GrantsFor(v)
-	want := []engine.Grant{{Prefix: []string{"npm", "install"}, Rules: []string{"pkg.a", "pkg.b"}}, {Prefix: []string{"go", "test"}, Rules: []string{"go.test"}}}
+	want := []verdict.Grant{{Prefix: []string{"npm", "install"}, Rules: []string{"pkg.a", "pkg.b"}}, {Prefix: []string{"go", "test"}, Rules: []string{"go.test"}}}
 	if !equalGrants(got, want) {
 		t.Errorf("GrantsFor = %v, want %v", got, want)
 	}
@@ -134,7 +134,7 @@ func TestGrantStore(t *testing.T) {
 	if err := s.Add(grant("bash")); !errors.As(err, &refused) {
 		t.Errorf("Add(bash) = %v, want refused", err)
 	}
-	want := []engine.Grant{grant("npm install", "pkg.a", "pkg.b"), grant("go test", "go.test")}
+	want := []verdict.Grant{grant("npm install", "pkg.a", "pkg.b"), grant("go test", "go.test")}
 	if !equalGrants(s.List(), want) {
 		t.Errorf("List = %v", s.List())
 	}
@@ -162,7 +162,7 @@ func TestGrantStore(t *testing.T) {
 	if err := s.Add(grant("cargo build", "cargo.build")); err != nil {
 		t.Fatal(err)
 	}
-	if !equalGrants(s.List(), []engine.Grant{grant("go test", "go.test"), grant("cargo build", "cargo.build")}) {
+	if !equalGrants(s.List(), []verdict.Grant{grant("go test", "go.test"), grant("cargo build", "cargo.build")}) {
 		t.Errorf("after concurrent change: %v", s.List())
 	}
 	// No temp files left behind.
@@ -270,7 +270,7 @@ func TestCheckGrantRefusesEveryRunner(t *testing.T) {
 			}
 			for _, spelling := range []string{name, strings.ToUpper(name), name + ".exe", name + "3", name + "3.12", name + "-2.1", "/usr/bin/" + name} {
 				n++
-				if err := harness.CheckGrant(engine.Grant{Prefix: []string{spelling}, Rules: []string{"shell.script-file"}}); err == nil {
+				if err := harness.CheckGrant(verdict.Grant{Prefix: []string{spelling}, Rules: []string{"shell.script-file"}}); err == nil {
 					t.Errorf("grant for %q accepted", spelling)
 				}
 			}
@@ -279,8 +279,8 @@ func TestCheckGrantRefusesEveryRunner(t *testing.T) {
 	t.Logf("%d spellings refused", n)
 }
 
-func equalGrants(a, b []engine.Grant) bool {
-	return slices.EqualFunc(a, b, func(x, y engine.Grant) bool {
+func equalGrants(a, b []verdict.Grant) bool {
+	return slices.EqualFunc(a, b, func(x, y verdict.Grant) bool {
 		return slices.Equal(x.Prefix, y.Prefix) && slices.Equal(x.Rules, y.Rules)
 	})
 }

@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"github.com/rivumi/rivumi/audit"
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/execgate"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // Defaults for the zero values of [Config].
@@ -34,7 +34,7 @@ const (
 // LayerHarness marks the reasons the harness itself adds to a refusal
 // (timeouts above the maximum, failed approvals, changed programs, grading
 // errors). Their rule ids start with "harness.".
-const LayerHarness engine.Layer = "harness"
+const LayerHarness verdict.Layer = "harness"
 
 // Config configures a [Harness]. Only Grader is required.
 type Config struct {
@@ -167,15 +167,15 @@ type Result struct {
 
 	// Verdict is the grader's verdict (zero when the harness refused
 	// before grading).
-	Verdict engine.Verdict
+	Verdict verdict.Verdict
 	// Decision is the outcome: Allow when the command was let through (by
 	// the policy, a grant or an approval), Deny otherwise.
-	Decision engine.Decision
+	Decision verdict.Decision
 	// Refusal explains, for humans, why the command did not run; Reasons
 	// carries the harness's own reasons (layer "harness") besides the
 	// verdict's.
 	Refusal string
-	Reasons []engine.Reason
+	Reasons []verdict.Reason
 
 	// Asked reports whether the approver was consulted; Approver names it
 	// and Answer is its answer as recorded ("once", "always", "deny",
@@ -184,11 +184,11 @@ type Result struct {
 	Approver string
 	Answer   string
 	// GrantsUsed are the grants that cancelled an ask of the argv, as the
-	// grader names them ([engine.Verdict.Grants]);
+	// grader names them ([verdict.Verdict.Grants]);
 	// GrantsAdded the grants an "always" answer recorded; GrantError why
 	// an "always" answer recorded nothing (the command still ran once).
-	GrantsUsed  []engine.Grant
-	GrantsAdded []engine.Grant
+	GrantsUsed  []verdict.Grant
+	GrantsAdded []verdict.Grant
 	GrantError  error
 
 	// Ran reports whether the process started.
@@ -243,7 +243,7 @@ type Harness struct {
 	noSeccomp bool
 
 	mu      sync.Mutex
-	session []engine.Grant // "always" answers when no GrantStore is configured
+	session []verdict.Grant // "always" answers when no GrantStore is configured
 }
 
 // New returns a Harness for cfg. It fails if cfg.Grader is nil, and with a
@@ -344,7 +344,7 @@ func (h *Harness) Sandbox() (Sandbox, string) { return h.sandbox.backend, h.sand
 
 // Grants returns the grants the next grading receives: the store's (if
 // any) and the session's.
-func (h *Harness) Grants() []engine.Grant {
+func (h *Harness) Grants() []verdict.Grant {
 	h.mu.Lock()
 	out := slices.Clone(h.session)
 	h.mu.Unlock()
@@ -366,7 +366,7 @@ func (h *Harness) Grants() []engine.Grant {
 // environment built from an allowlist, in a new process group; see the
 // package documentation for the exact guarantees.
 func (h *Harness) Run(ctx context.Context, req Request) (Result, error) {
-	res := Result{RunID: newRunID(), Argv: slices.Clone(req.Argv), ExitCode: -1, Decision: engine.Deny,
+	res := Result{RunID: newRunID(), Argv: slices.Clone(req.Argv), ExitCode: -1, Decision: verdict.Deny,
 		Sandbox: h.sandbox.backend, SandboxNote: h.sandbox.note, SandboxDetail: h.sandbox.detail}
 	if len(req.Argv) == 0 || req.Argv[0] == "" {
 		return res, errors.New("harness: empty argv")
@@ -428,23 +428,23 @@ func (h *Harness) Run(ctx context.Context, req Request) (Result, error) {
 		h.refuse(&res, "harness.grade-error", "grading failed: "+gerr.Error(), "errors fail closed")
 	case ctx.Err() != nil:
 		h.refuse(&res, "harness.cancelled", "cancelled while grading", "cancellation denies")
-	case v.Decision == engine.Allow:
-		res.Decision = engine.Allow
-	case v.Decision == engine.Ask:
+	case v.Decision == verdict.Allow:
+		res.Decision = verdict.Allow
+	case v.Decision == verdict.Ask:
 		h.approve(ctx, &res, req, dir)
-	case v.Decision == engine.Deny:
+	case v.Decision == verdict.Deny:
 		res.Refusal = "denied by policy: " + describeReasons(v.Reasons)
 	default:
 		h.refuse(&res, "harness.unknown-decision", fmt.Sprintf("unknown decision %v", v.Decision), "errors fail closed")
 	}
 	if err := h.auditGrade(ctx, &res, workspace); err != nil {
-		if res.Decision == engine.Allow {
-			res.Decision = engine.Deny
+		if res.Decision == verdict.Allow {
+			res.Decision = verdict.Deny
 			res.Refusal = "audit failed: " + err.Error()
 		}
 		return res, err
 	}
-	if res.Decision != engine.Allow {
+	if res.Decision != verdict.Allow {
 		return res, nil
 	}
 
@@ -482,9 +482,9 @@ func (h *Harness) dir(d string) (string, error) {
 
 // refuse marks res as denied by the harness itself.
 func (h *Harness) refuse(res *Result, rule, text, why string) {
-	res.Decision = engine.Deny
+	res.Decision = verdict.Deny
 	res.Refusal = text
-	res.Reasons = append(res.Reasons, engine.Reason{Rule: rule, Layer: LayerHarness, Decision: engine.Deny,
+	res.Reasons = append(res.Reasons, verdict.Reason{Rule: rule, Layer: LayerHarness, Decision: verdict.Deny,
 		Segment: -1, Title: text, Justification: why})
 }
 
@@ -511,10 +511,10 @@ func (h *Harness) approve(ctx context.Context, res *Result, req Request, dir str
 		h.refuse(res, "harness.approval-error", "approval failed: "+err.Error(), "errors fail closed")
 	case ans == AnswerOnce:
 		res.Answer = "once"
-		res.Decision = engine.Allow
+		res.Decision = verdict.Allow
 	case ans == AnswerAlways:
 		res.Answer = "always"
-		res.Decision = engine.Allow
+		res.Decision = verdict.Allow
 		h.addGrants(res, offered)
 	default:
 		res.Answer = "deny"
@@ -524,7 +524,7 @@ func (h *Harness) approve(ctx context.Context, res *Result, req Request, dir str
 
 // addGrants records an "always" answer. A refused grant does not undo the
 // approval of this run.
-func (h *Harness) addGrants(res *Result, offered []engine.Grant) {
+func (h *Harness) addGrants(res *Result, offered []verdict.Grant) {
 	if len(offered) == 0 {
 		res.GrantError = errors.New("nothing in the verdict is grantable: approved once")
 		return
@@ -550,7 +550,7 @@ func (h *Harness) addGrants(res *Result, offered []engine.Grant) {
 	res.GrantError = errors.Join(errs...)
 }
 
-func describeReasons(rs []engine.Reason) string {
+func describeReasons(rs []verdict.Reason) string {
 	if len(rs) == 0 {
 		return "no reason given"
 	}
@@ -626,7 +626,7 @@ func (h *Harness) execute(ctx context.Context, res *Result, req Request, prog pr
 	case SandboxSeatbelt:
 		spec, err := seatbeltSpecFor(prog.path, uniq(append([]string{workspace, root}, h.cfg.Writable...)...), h.cfg.AllowNetwork)
 		if err != nil {
-			res.Decision = engine.Deny
+			res.Decision = verdict.Deny
 			res.Refusal = "seatbelt sandbox failed: " + err.Error()
 			return &SandboxUnavailableError{Backend: SandboxSeatbelt, Reason: err.Error()}
 		}
@@ -704,7 +704,7 @@ func (h *Harness) execute(ctx context.Context, res *Result, req Request, prog pr
 			var changed *ProgramChangedError
 			switch {
 			case errors.As(err, &changed):
-				res.Decision = engine.Deny
+				res.Decision = verdict.Deny
 				h.refuse(res, "harness.program-changed", changed.Error(), "the program that runs must be the one graded")
 				return nil
 			case ctx.Err() != nil:
@@ -733,7 +733,7 @@ func (h *Harness) execute(ctx context.Context, res *Result, req Request, prog pr
 			if msg == "" {
 				reason = "the helper did not start: main must call harness.MaybeRunSandboxChild first"
 			}
-			res.Decision = engine.Deny
+			res.Decision = verdict.Deny
 			res.Refusal = "landlock sandbox failed: " + reason
 			return &SandboxUnavailableError{Backend: SandboxLandlock, Reason: reason}
 		}
@@ -789,7 +789,7 @@ func (h *Harness) auditGrade(ctx context.Context, res *Result, workspace string)
 	}
 	e := h.entry(res, workspace)
 	e.Kind = audit.KindGrade
-	if res.Refusal != "" && res.Decision != engine.Allow {
+	if res.Refusal != "" && res.Decision != verdict.Allow {
 		e.Note = res.Refusal
 	}
 	if res.GrantError != nil {
@@ -862,7 +862,7 @@ func (h *Harness) entry(res *Result, workspace string) audit.Entry {
 	return e
 }
 
-func toAuditGrants(gs []engine.Grant) []audit.Grant {
+func toAuditGrants(gs []verdict.Grant) []audit.Grant {
 	if len(gs) == 0 {
 		return nil
 	}

@@ -20,9 +20,9 @@ import (
 	"time"
 
 	"github.com/rivumi/rivumi/audit"
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/harness"
 	"github.com/rivumi/rivumi/harness/harnesstest"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // fakeGrader answers with fixed verdicts per program name, and honours
@@ -31,7 +31,7 @@ import (
 type fakeGrader struct {
 	calls atomic.Int32
 	// decide maps argv[0]'s base name to a decision; missing: allow.
-	decide map[string]engine.Decision
+	decide map[string]verdict.Decision
 	err    error
 	seen   []harness.GradeOptions
 	mu     sync.Mutex
@@ -39,31 +39,31 @@ type fakeGrader struct {
 
 const askRule = "packages.install-scripts"
 
-func (g *fakeGrader) GradeArgv(ctx context.Context, argv []string, opts harness.GradeOptions) (engine.Verdict, error) {
+func (g *fakeGrader) GradeArgv(ctx context.Context, argv []string, opts harness.GradeOptions) (verdict.Verdict, error) {
 	g.calls.Add(1)
 	g.mu.Lock()
 	g.seen = append(g.seen, opts)
 	g.mu.Unlock()
 	if g.err != nil {
-		return engine.Verdict{}, g.err
+		return verdict.Verdict{}, g.err
 	}
 	d, ok := g.decide[filepath.Base(argv[0])]
 	if !ok {
-		d = engine.Allow
+		d = verdict.Allow
 	}
-	v := engine.Verdict{Decision: d, Policy: "sha256:test"}
+	v := verdict.Verdict{Decision: d, Policy: "sha256:test"}
 	switch d {
-	case engine.Ask:
+	case verdict.Ask:
 		for _, gr := range opts.Grants {
 			if harness.GrantCovers(gr, argv) && slices.Contains(gr.Rules, askRule) {
-				return engine.Verdict{Decision: engine.Allow, Policy: v.Policy, Grants: []engine.Grant{gr},
-					Reasons: []engine.Reason{{Rule: askRule, Layer: engine.LayerGrant, Decision: engine.Allow}}}, nil
+				return verdict.Verdict{Decision: verdict.Allow, Policy: v.Policy, Grants: []verdict.Grant{gr},
+					Reasons: []verdict.Reason{{Rule: askRule, Layer: verdict.LayerGrant, Decision: verdict.Allow}}}, nil
 			}
 		}
-		v.Reasons = []engine.Reason{{Rule: askRule, Layer: engine.LayerAsk, Decision: engine.Ask, Title: "Runs install scripts",
+		v.Reasons = []verdict.Reason{{Rule: askRule, Layer: verdict.LayerAsk, Decision: verdict.Ask, Title: "Runs install scripts",
 			Justification: "package installs run code from every dependency", Prefix: argv[:min(2, len(argv))], Grantable: true}}
-	case engine.Deny:
-		v.Reasons = []engine.Reason{{Rule: "fs.rm-root", Layer: engine.LayerFloor, Decision: engine.Deny, Justification: "never"}}
+	case verdict.Deny:
+		v.Reasons = []verdict.Reason{{Rule: "fs.rm-root", Layer: verdict.LayerFloor, Decision: verdict.Deny, Justification: "never"}}
 	}
 	return v, nil
 }
@@ -213,7 +213,7 @@ func TestExitCodeAndStragglers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.ExitCode != 7 || res.Signal != 0 || res.Stragglers || res.Decision != engine.Allow {
+	if res.ExitCode != 7 || res.Signal != 0 || res.Stragglers || res.Decision != verdict.Allow {
 		t.Errorf("result %+v", res)
 	}
 }
@@ -380,18 +380,18 @@ func TestRefusedCommandNeverStarts(t *testing.T) {
 		wantGraded bool
 		wantAnswer string
 	}{
-		{name: "policy deny", grader: &fakeGrader{decide: map[string]engine.Decision{"touch": engine.Deny}}, wantRule: "fs.rm-root", wantGraded: true},
-		{name: "ask, headless", grader: &fakeGrader{decide: map[string]engine.Decision{"touch": engine.Ask}}, wantRule: askRule, wantGraded: true, wantAnswer: "deny"},
-		{name: "ask, approver denies", grader: &fakeGrader{decide: map[string]engine.Decision{"touch": engine.Ask}},
+		{name: "policy deny", grader: &fakeGrader{decide: map[string]verdict.Decision{"touch": verdict.Deny}}, wantRule: "fs.rm-root", wantGraded: true},
+		{name: "ask, headless", grader: &fakeGrader{decide: map[string]verdict.Decision{"touch": verdict.Ask}}, wantRule: askRule, wantGraded: true, wantAnswer: "deny"},
+		{name: "ask, approver denies", grader: &fakeGrader{decide: map[string]verdict.Decision{"touch": verdict.Ask}},
 			approver: harness.ApproverFunc(func(context.Context, harness.ApprovalRequest) (harness.Answer, error) { return harness.AnswerDeny, nil }),
 			wantRule: askRule, wantGraded: true, wantAnswer: "deny"},
-		{name: "ask, approver fails", grader: &fakeGrader{decide: map[string]engine.Decision{"touch": engine.Ask}},
+		{name: "ask, approver fails", grader: &fakeGrader{decide: map[string]verdict.Decision{"touch": verdict.Ask}},
 			approver: harness.ApproverFunc(func(context.Context, harness.ApprovalRequest) (harness.Answer, error) {
 				return harness.AnswerOnce, errors.New("ui crashed")
 			}),
 			wantRule: "harness.approval-error", wantGraded: true, wantAnswer: "error: ui crashed"},
 		{name: "grader error", grader: &fakeGrader{err: errors.New("policy broke")}, wantRule: "harness.grade-error", wantGraded: true},
-		{name: "unknown decision", grader: &fakeGrader{decide: map[string]engine.Decision{"touch": engine.Decision(7)}}, wantRule: "harness.unknown-decision", wantGraded: true},
+		{name: "unknown decision", grader: &fakeGrader{decide: map[string]verdict.Decision{"touch": verdict.Decision(7)}}, wantRule: "harness.unknown-decision", wantGraded: true},
 		{name: "timeout above max", grader: &fakeGrader{}, timeout: time.Hour, wantRule: "harness.timeout-above-max"},
 	}
 	for _, tt := range tests {
@@ -411,7 +411,7 @@ func TestRefusedCommandNeverStarts(t *testing.T) {
 			if _, err := os.Stat(marker); !os.IsNotExist(err) {
 				t.Fatalf("marker created: the refused command ran")
 			}
-			if res.Ran || res.Decision != engine.Deny || res.Refusal == "" {
+			if res.Ran || res.Decision != verdict.Deny || res.Refusal == "" {
 				t.Errorf("ran %v decision %v refusal %q", res.Ran, res.Decision, res.Refusal)
 			}
 			if got := tt.grader.calls.Load() > 0; got != tt.wantGraded {
@@ -463,7 +463,7 @@ func TestApprovalTimeoutAndCancelDeny(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := &fakeGrader{decide: map[string]engine.Decision{"touch": engine.Ask}}
+			g := &fakeGrader{decide: map[string]verdict.Decision{"touch": verdict.Ask}}
 			cfg := harness.Config{Grader: g, Approver: tt.approver(t), ApprovalTimeout: 200 * time.Millisecond}
 			ctx := context.Background()
 			if tt.cancel {
@@ -481,23 +481,23 @@ func TestApprovalTimeoutAndCancelDeny(t *testing.T) {
 			if _, err := os.Stat(marker); !os.IsNotExist(err) {
 				t.Fatal("marker created")
 			}
-			if res.Ran || res.Decision != engine.Deny || res.Answer != tt.wantAnswer || !hasRule(res.Reasons, tt.wantRule) {
+			if res.Ran || res.Decision != verdict.Deny || res.Answer != tt.wantAnswer || !hasRule(res.Reasons, tt.wantRule) {
 				t.Errorf("ran %v decision %v answer %q reasons %v", res.Ran, res.Decision, res.Answer, res.Reasons)
 			}
 		})
 	}
 }
 
-func hasRule(rs []engine.Reason, rule string) bool {
-	return slices.ContainsFunc(rs, func(r engine.Reason) bool { return r.Rule == rule })
+func hasRule(rs []verdict.Reason, rule string) bool {
+	return slices.ContainsFunc(rs, func(r verdict.Reason) bool { return r.Rule == rule })
 }
 
 func TestInteractiveAnswers(t *testing.T) {
 	req := harness.ApprovalRequest{
 		Argv: []string{"npm", "install", "left pad"}, Dir: "/work/p",
-		Verdict: engine.Verdict{Decision: engine.Ask, Reasons: []engine.Reason{{Rule: askRule, Decision: engine.Ask,
+		Verdict: verdict.Verdict{Decision: verdict.Ask, Reasons: []verdict.Reason{{Rule: askRule, Decision: verdict.Ask,
 			Title: "Runs install scripts", Justification: "package installs run code"}}},
-		Grants: []engine.Grant{{Prefix: []string{"npm", "install"}, Rules: []string{askRule}}},
+		Grants: []verdict.Grant{{Prefix: []string{"npm", "install"}, Rules: []string{askRule}}},
 	}
 	noGrant := req
 	noGrant.Grants = nil
@@ -555,7 +555,7 @@ func TestAlwaysGrantsPerPattern(t *testing.T) {
 	for _, persist := range []bool{false, true} {
 		t.Run(fmt.Sprintf("persist=%v", persist), func(t *testing.T) {
 			bin := fakeBin(t, "npm", "bash")
-			g := &fakeGrader{decide: map[string]engine.Decision{"npm": engine.Ask, "bash": engine.Ask}}
+			g := &fakeGrader{decide: map[string]verdict.Decision{"npm": verdict.Ask, "bash": verdict.Ask}}
 			var asked atomic.Int32
 			approver := harness.ApproverFunc(func(_ context.Context, req harness.ApprovalRequest) (harness.Answer, error) {
 				asked.Add(1)
@@ -584,7 +584,7 @@ func TestAlwaysGrantsPerPattern(t *testing.T) {
 				return res
 			}
 			res := run("npm", "install", "lodash")
-			want := []engine.Grant{{Prefix: []string{"npm", "install"}, Rules: []string{askRule}}}
+			want := []verdict.Grant{{Prefix: []string{"npm", "install"}, Rules: []string{askRule}}}
 			if asked.Load() != 1 || res.Answer != "always" || !equalGrants(res.GrantsAdded, want) || res.GrantError != nil {
 				t.Fatalf("first run: asked %d answer %q added %v err %v", asked.Load(), res.Answer, res.GrantsAdded, res.GrantError)
 			}
@@ -670,7 +670,7 @@ func TestProgramSwappedBetweenGradingAndExec(t *testing.T) {
 				}
 				return harness.AnswerOnce, nil
 			})
-			g := &fakeGrader{decide: map[string]engine.Decision{filepath.Base(argv[0]): engine.Ask}}
+			g := &fakeGrader{decide: map[string]verdict.Decision{filepath.Base(argv[0]): verdict.Ask}}
 			h, _ := newHarness(t, harness.Config{Workspace: ws, Grader: g, Approver: approver, BaseEnv: []string{"PATH=" + path}})
 			res, err := h.Run(context.Background(), harness.Request{Argv: argv})
 			if err != nil {
@@ -679,7 +679,7 @@ func TestProgramSwappedBetweenGradingAndExec(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(ws, "marker")); !os.IsNotExist(err) {
 				t.Fatal("the swapped program ran")
 			}
-			if res.Ran || res.Decision != engine.Deny || !hasRule(res.Reasons, "harness.program-changed") {
+			if res.Ran || res.Decision != verdict.Deny || !hasRule(res.Reasons, "harness.program-changed") {
 				t.Errorf("ran %v decision %v reasons %v refusal %q", res.Ran, res.Decision, res.Reasons, res.Refusal)
 			}
 		})

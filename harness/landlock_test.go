@@ -10,15 +10,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // Landlock's own TCP rules, without the seccomp socket filter on top:
 // connect to a listener on the host is refused by Landlock (EACCES at
 // connect, not at socket).
 func TestLandlockTCPRuleAlone(t *testing.T) {
-	grader := GraderFunc(func(context.Context, []string, GradeOptions) (engine.Verdict, error) {
-		return engine.Verdict{Decision: engine.Allow}, nil
+	grader := GraderFunc(func(context.Context, []string, GradeOptions) (verdict.Verdict, error) {
+		return verdict.Verdict{Decision: verdict.Allow}, nil
 	})
 	h, err := New(Config{Grader: grader, Sandbox: SandboxLandlock, Workspace: t.TempDir()})
 	var su *SandboxUnavailableError
@@ -52,8 +52,8 @@ func TestLandlockTCPRuleAlone(t *testing.T) {
 // A program whose main does not call MaybeRunSandboxChild never runs the
 // target: the run fails with SandboxUnavailableError.
 func TestLandlockHelperMissing(t *testing.T) {
-	grader := GraderFunc(func(context.Context, []string, GradeOptions) (engine.Verdict, error) {
-		return engine.Verdict{Decision: engine.Allow}, nil
+	grader := GraderFunc(func(context.Context, []string, GradeOptions) (verdict.Verdict, error) {
+		return verdict.Verdict{Decision: verdict.Allow}, nil
 	})
 	ws := t.TempDir()
 	h, err := New(Config{Grader: grader, Sandbox: SandboxLandlock, Workspace: ws})

@@ -7,7 +7,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // A named backend that is not here fails; auto with no backend left fails
@@ -17,8 +17,8 @@ func TestSandboxUnavailableNeverNone(t *testing.T) {
 	t.Cleanup(func() { bwrapPaths, autoOrder = oldPaths, oldOrder })
 	bwrapPaths = []string{"/nonexistent/bwrap"}
 	autoOrder = []Sandbox{SandboxBwrap}
-	grader := GraderFunc(func(context.Context, []string, GradeOptions) (engine.Verdict, error) {
-		return engine.Verdict{Decision: engine.Allow}, nil
+	grader := GraderFunc(func(context.Context, []string, GradeOptions) (verdict.Verdict, error) {
+		return verdict.Verdict{Decision: verdict.Allow}, nil
 	})
 	for _, mode := range []Sandbox{SandboxBwrap, SandboxAuto} {
 		_, err := New(Config{Grader: grader, Sandbox: mode})

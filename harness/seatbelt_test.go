@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 var updateSeatbelt = flag.Bool("update-seatbelt", false, "rewrite the Seatbelt golden profiles")
@@ -194,6 +194,6 @@ func TestSeatbeltRunsThroughSandboxExec(t *testing.T) {
 
 type allowAll struct{}
 
-func (allowAll) GradeArgv(context.Context, []string, GradeOptions) (engine.Verdict, error) {
-	return engine.Verdict{Decision: engine.Allow}, nil
+func (allowAll) GradeArgv(context.Context, []string, GradeOptions) (verdict.Verdict, error) {
+	return verdict.Verdict{Decision: verdict.Allow}, nil
 }

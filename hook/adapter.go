@@ -25,6 +25,7 @@ import (
 	"github.com/rivumi/rivumi/internal/winpath"
 	"github.com/rivumi/rivumi/programs"
 	"github.com/rivumi/rivumi/server"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // Agent names an agent CLI whose hook protocol rivumi speaks.
@@ -148,11 +149,11 @@ func ParseAskAs(s string) (AskAs, error) {
 
 // Grader grades a shell command: an in-process engine ([Local]), a
 // running `rivumi serve` ([server.Client.Verdict]), or a test double.
-type Grader func(ctx context.Context, r server.Request) (engine.Verdict, error)
+type Grader func(ctx context.Context, r server.Request) (verdict.Verdict, error)
 
 // Local grades with an engine in this process.
 func Local(e *engine.Engine) Grader {
-	return func(ctx context.Context, r server.Request) (engine.Verdict, error) { return r.Evaluate(ctx, e) }
+	return func(ctx context.Context, r server.Request) (verdict.Verdict, error) { return r.Evaluate(ctx, e) }
 }
 
 // Config configures [Run].
@@ -203,7 +204,7 @@ type Config struct {
 	// is judged, once per call.
 	MoreProtected func() []string
 	// Grants returns the grants in force for a workspace (nil: none).
-	Grants func(workspace string) ([]engine.Grant, error)
+	Grants func(workspace string) ([]verdict.Grant, error)
 	// Audit receives one entry per call (nil: none). No answer that lets
 	// the tool run goes out without its entry: when Audit fails, the answer
 	// is the blocking failure, unless AuditBestEffort (or Shadow, which
@@ -245,7 +246,7 @@ type payload struct {
 type Answer struct {
 	// Verdict is the policy's (or the path policy's) verdict; zero for
 	// tools rivumi has no opinion on and for failures.
-	Verdict engine.Verdict
+	Verdict verdict.Verdict
 	// Graded is false for tools rivumi does not judge.
 	Graded bool
 	// Reply is what the agent is told: allow, ask, deny, or "" (no
@@ -492,15 +493,15 @@ func decide(ctx context.Context, cfg *Config, stdin io.Reader) Answer {
 		}
 		pp := PathPolicy{Workspace: a.workspace, Home: cfg.Home, Protected: protected, Secrets: cfg.Secrets,
 			Scratch: agentScratch[cfg.Agent], Windows: cfg.GOOS == "windows"}
-		a.Verdict = engine.Verdict{Decision: engine.Allow, Policy: PolicyID}
-		var reasons []engine.Reason
+		a.Verdict = verdict.Verdict{Decision: verdict.Allow, Policy: PolicyID}
+		var reasons []verdict.Reason
 		for _, path := range call.paths {
 			v := pp.Check(call.op, path, call.cwd)
-			a.Verdict.Decision = engine.Max(a.Verdict.Decision, v.Decision)
+			a.Verdict.Decision = verdict.Max(a.Verdict.Decision, v.Decision)
 			reasons = append(reasons, v.Reasons...)
 		}
 		for _, r := range call.problems {
-			a.Verdict.Decision = engine.Max(a.Verdict.Decision, r.Decision)
+			a.Verdict.Decision = verdict.Max(a.Verdict.Decision, r.Decision)
 			reasons = append(reasons, r)
 		}
 		for _, r := range reasons {
@@ -509,9 +510,9 @@ func decide(ctx context.Context, cfg *Config, stdin io.Reader) Answer {
 			}
 		}
 	}
-	if wsUnknown && a.Verdict.Decision == engine.Allow {
-		a.Verdict.Decision = engine.Ask
-		a.Verdict.Reasons = append(a.Verdict.Reasons, engine.Reason{Rule: RuleWorkspaceUnknown, Decision: engine.Ask, Segment: -1,
+	if wsUnknown && a.Verdict.Decision == verdict.Allow {
+		a.Verdict.Decision = verdict.Ask
+		a.Verdict.Reasons = append(a.Verdict.Reasons, verdict.Reason{Rule: RuleWorkspaceUnknown, Decision: verdict.Ask, Segment: -1,
 			Text: "the agent's project is not known (no session record, no repository above " + a.cwd + "): the directory the model chose is not taken as the workspace"})
 	}
 	if err := ctx.Err(); err != nil {
@@ -656,7 +657,7 @@ type call struct {
 	paths        []string
 	// problems are reasons to ask whatever the paths say (a search over
 	// a tree too large to look at).
-	problems []engine.Reason
+	problems []verdict.Reason
 	// skill is a Claude Code skill: its commands are graded as shell
 	// commands, the strictest verdict winning (hook/claudeskill.go).
 	skill *skill
@@ -962,12 +963,12 @@ func codexShells(in map[string]any) (shells []string, unknown string, err error)
 // gradeShell grades c's command in each of its dialects (or the configured
 // one) and returns the strictest verdict: the first graded with the
 // highest decision, its reasons kept.
-func gradeShell(ctx context.Context, cfg *Config, c call, workspace string) (engine.Verdict, error) {
+func gradeShell(ctx context.Context, cfg *Config, c call, workspace string) (verdict.Verdict, error) {
 	shells := c.shells
 	if len(shells) == 0 || c.argv != nil { // an argv runs without a shell
 		shells = []string{shellDialect(cfg)}
 	}
-	var out engine.Verdict
+	var out verdict.Verdict
 	won, differ := "", false
 	for i, sh := range shells {
 		v, err := gradeShellIn(ctx, cfg, c, workspace, sh)
@@ -980,24 +981,24 @@ func gradeShell(ctx context.Context, cfg *Config, c call, workspace string) (eng
 		}
 	}
 	if differ { // say which shell decided
-		out.Reasons = append(slices.Clip(out.Reasons), engine.Reason{Rule: "hook.shell-" + won, Decision: out.Decision, Segment: -1,
+		out.Reasons = append(slices.Clip(out.Reasons), verdict.Reason{Rule: "hook.shell-" + won, Decision: out.Decision, Segment: -1,
 			Text: fmt.Sprintf("graded as %s, the strictest of %s (the agent's shell is not known)", won, strings.Join(shells, ", "))})
 	}
-	if c.shellUnknown != "" && c.argv == nil && out.Decision < engine.Ask {
-		out.Decision = engine.Ask
-		out.Reasons = append(out.Reasons, engine.Reason{Rule: RuleShellUnknown, Decision: engine.Ask, Segment: -1,
+	if c.shellUnknown != "" && c.argv == nil && out.Decision < verdict.Ask {
+		out.Decision = verdict.Ask
+		out.Reasons = append(out.Reasons, verdict.Reason{Rule: RuleShellUnknown, Decision: verdict.Ask, Segment: -1,
 			Text: fmt.Sprintf("the command runs in %q, a shell rivumi does not parse", c.shellUnknown)})
 	}
 	return out, nil
 }
 
-func gradeShellIn(ctx context.Context, cfg *Config, c call, workspace, dialect string) (engine.Verdict, error) {
+func gradeShellIn(ctx context.Context, cfg *Config, c call, workspace, dialect string) (verdict.Verdict, error) {
 	if cfg.NewGrader == nil {
-		return engine.Verdict{}, errors.New("no grader configured")
+		return verdict.Verdict{}, errors.New("no grader configured")
 	}
 	g, err := cfg.NewGrader(ctx)
 	if err != nil {
-		return engine.Verdict{}, fmt.Errorf("policy: %v", err)
+		return verdict.Verdict{}, fmt.Errorf("policy: %v", err)
 	}
 	// The agent runs the command on this machine: paths are graded where
 	// they point (a cloned repo's notes.md → ~/.bashrc).
@@ -1010,16 +1011,16 @@ func gradeShellIn(ctx context.Context, cfg *Config, c call, workspace, dialect s
 	if cfg.Grants != nil {
 		gs, err := cfg.Grants(workspace)
 		if err != nil {
-			return engine.Verdict{}, fmt.Errorf("grants: %v", err)
+			return verdict.Verdict{}, fmt.Errorf("grants: %v", err)
 		}
 		r.Grants = gs
 	}
 	v, err := g(ctx, r)
 	if err != nil {
-		return engine.Verdict{}, err
+		return verdict.Verdict{}, err
 	}
 	if !v.Decision.Valid() {
-		return engine.Verdict{Decision: engine.Deny}, fmt.Errorf("grader returned decision %d, not a decision", int(v.Decision))
+		return verdict.Verdict{Decision: verdict.Deny}, fmt.Errorf("grader returned decision %d, not a decision", int(v.Decision))
 	}
 	return v, nil
 }
@@ -1054,11 +1055,11 @@ func reply(cfg *Config, a *Answer) {
 		return
 	}
 	switch v.Decision {
-	case engine.Allow:
+	case verdict.Allow:
 		a.Reply, a.Reason = "allow", "rivumi allows: "+reasonText(v)
-	case engine.Deny:
+	case verdict.Deny:
 		a.Reply, a.Reason = "deny", "rivumi denies: "+reasonText(v)
-	case engine.Ask:
+	case verdict.Ask:
 		if ignoresAsk(cfg, a) && cfg.AskAs != AskPass && cfg.AskAs != AskAllow {
 			// Claude Code 2.1.332 runs the tool on a hook's ask in
 			// bypassPermissions (2.1.197 honoured it).
@@ -1121,7 +1122,7 @@ func askable(cfg *Config) bool {
 }
 
 // reasonText names each deciding rule with its title and justification.
-func reasonText(v engine.Verdict) string {
+func reasonText(v verdict.Verdict) string {
 	var parts []string
 	seen := map[string]bool{}
 	for _, r := range v.Reasons {
@@ -1130,7 +1131,7 @@ func reasonText(v engine.Verdict) string {
 		}
 		seen[r.Rule] = true
 		s := r.Rule
-		if r.Layer == engine.LayerGrant {
+		if r.Layer == verdict.LayerGrant {
 			s = "a grant for " + r.Rule
 		}
 		if r.Title != "" {
@@ -1168,7 +1169,7 @@ func abridge(s string, n int) string {
 
 // grantHint tells the user how to make an ask go away for good, when a
 // grant can.
-func grantHint(v engine.Verdict, workspace string) string { return harness.GrantHint(v, workspace) }
+func grantHint(v verdict.Verdict, workspace string) string { return harness.GrantHint(v, workspace) }
 
 // Write writes a's answer in cfg.Agent's protocol and returns the exit
 // code. Failures exit 2 with the reason on stderr, which every supported
@@ -1327,12 +1328,12 @@ const RulePowerShell = "hook.powershell-unparsed"
 // commands in PowerShell on Windows, unless --shell names the dialect: the
 // text was graded as bash, and what bash reads as data PowerShell may run
 // (a parenthesized expression, for one). Floor, deny and ask stand.
-func capPowerShell(cfg *Config, v engine.Verdict) engine.Verdict {
-	if cfg.GOOS != "windows" || cfg.Shell != "" || (cfg.Agent != Gemini && cfg.Agent != Codex) || v.Decision != engine.Allow {
+func capPowerShell(cfg *Config, v verdict.Verdict) verdict.Verdict {
+	if cfg.GOOS != "windows" || cfg.Shell != "" || (cfg.Agent != Gemini && cfg.Agent != Codex) || v.Decision != verdict.Allow {
 		return v
 	}
-	v.Decision = engine.Ask
-	v.Reasons = []engine.Reason{{Rule: RulePowerShell, Layer: engine.LayerAsk, Decision: engine.Ask, Segment: -1,
+	v.Decision = verdict.Ask
+	v.Reasons = []verdict.Reason{{Rule: RulePowerShell, Layer: verdict.LayerAsk, Decision: verdict.Ask, Segment: -1,
 		Title: "PowerShell is not graded",
 		Justification: string(cfg.Agent) + " runs shell commands in PowerShell on Windows, which rivumi cannot parse, so it never allows them. " +
 			"If it runs Git Bash instead, pass --shell bash to the hook."}}

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/rivumi/rivumi/audit"
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/internal/applypatch"
 	"github.com/rivumi/rivumi/server"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 func graderOf(g Grader) func(context.Context) (Grader, error) {
@@ -46,28 +46,28 @@ func (c failCase) hangs() bool { return strings.Contains(c.want, "internal deadl
 // failCases are calls that go wrong; those that hang wait for block.
 func failCases(block chan struct{}) []failCase {
 	return []failCase{
-		{"grader ignores the deadline", Config{NewGrader: graderOf(func(context.Context, server.Request) (engine.Verdict, error) {
+		{"grader ignores the deadline", Config{NewGrader: graderOf(func(context.Context, server.Request) (verdict.Verdict, error) {
 			<-block
-			return engine.Verdict{}, nil
+			return verdict.Verdict{}, nil
 		})}, bash("ls"), "internal deadline of 50ms passed"},
 		{"stdin never ends", Config{}, blockingReader{block}, "internal deadline of 50ms passed"},
-		{"grader panics past the deadline", Config{NewGrader: graderOf(func(context.Context, server.Request) (engine.Verdict, error) {
+		{"grader panics past the deadline", Config{NewGrader: graderOf(func(context.Context, server.Request) (verdict.Verdict, error) {
 			<-block
 			panic("boom")
 		})}, bash("ls"), "internal deadline of 50ms passed"},
-		{"grader panics", Config{NewGrader: graderOf(func(context.Context, server.Request) (engine.Verdict, error) {
+		{"grader panics", Config{NewGrader: graderOf(func(context.Context, server.Request) (verdict.Verdict, error) {
 			panic("boom")
 		})}, bash("ls"), "internal error: boom"},
-		{"grader fails", Config{NewGrader: graderOf(func(context.Context, server.Request) (engine.Verdict, error) {
-			return engine.Verdict{}, errors.New("no policy")
+		{"grader fails", Config{NewGrader: graderOf(func(context.Context, server.Request) (verdict.Verdict, error) {
+			return verdict.Verdict{}, errors.New("no policy")
 		})}, bash("ls"), "no policy"},
 		{"policy does not load", Config{NewGrader: func(context.Context) (Grader, error) { return nil, errors.New("bad pack") }},
 			bash("ls"), "policy: bad pack"},
-		{"unknown decision", Config{NewGrader: graderOf(func(context.Context, server.Request) (engine.Verdict, error) {
-			return engine.Verdict{Decision: 7}, nil
+		{"unknown decision", Config{NewGrader: graderOf(func(context.Context, server.Request) (verdict.Verdict, error) {
+			return verdict.Verdict{Decision: 7}, nil
 		})}, bash("ls"), "decision 7"},
-		{"zero verdict", Config{NewGrader: graderOf(func(context.Context, server.Request) (engine.Verdict, error) {
-			return engine.Verdict{}, nil // a socket answering {} (issue 12)
+		{"zero verdict", Config{NewGrader: graderOf(func(context.Context, server.Request) (verdict.Verdict, error) {
+			return verdict.Verdict{}, nil // a socket answering {} (issue 12)
 		})}, bash("rm -rf /"), "decision 0, not a decision"},
 		{"no grader", Config{}, bash("ls"), "no grader configured"},
 		{"empty input", Config{}, strings.NewReader(""), "malformed hook input"},
@@ -211,9 +211,9 @@ func TestEarlyPanickingLog(t *testing.T) {
 	cfg := Config{
 		Agent: ClaudeCode, Timeout: 50 * time.Millisecond, Getenv: func(string) string { return "" },
 		Audit: panickingSink{},
-		NewGrader: graderOf(func(context.Context, server.Request) (engine.Verdict, error) {
+		NewGrader: graderOf(func(context.Context, server.Request) (verdict.Verdict, error) {
 			<-block
-			return engine.Verdict{Decision: engine.Allow}, nil
+			return verdict.Verdict{Decision: verdict.Allow}, nil
 		}),
 		Early: func(code int, stdout, stderr []byte) { early <- fmt.Sprintf("%d %s %s", code, stdout, stderr) },
 	}
@@ -273,12 +273,12 @@ func TestShellRequest(t *testing.T) {
 		Getenv: func(k string) string {
 			return map[string]string{"CLAUDE_PROJECT_DIR": "/work/proj", "SHELL": "/usr/local/bin/zsh"}[k]
 		},
-		Grants: func(ws string) ([]engine.Grant, error) {
-			return []engine.Grant{{Prefix: []string{"make"}, Rules: []string{"exec.workspace-code"}}}, nil
+		Grants: func(ws string) ([]verdict.Grant, error) {
+			return []verdict.Grant{{Prefix: []string{"make"}, Rules: []string{"exec.workspace-code"}}}, nil
 		},
-		NewGrader: graderOf(func(_ context.Context, r server.Request) (engine.Verdict, error) {
+		NewGrader: graderOf(func(_ context.Context, r server.Request) (verdict.Verdict, error) {
 			got = r
-			return engine.Verdict{Decision: engine.Allow}, nil
+			return verdict.Verdict{Decision: verdict.Allow}, nil
 		}),
 	}
 	payload := `{"cwd": "/work/proj/sub", "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "make"}}`

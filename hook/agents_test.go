@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/server"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // agentCase is one payload an agent CLI sent (captured from the real CLI
@@ -30,7 +30,7 @@ type agentCase struct {
 // fakeGrader denies a command with curl, asks for python3 -c and allows
 // the rest, and records what it was asked.
 func fakeGrader(asked *[]server.Request) func(context.Context) (Grader, error) {
-	return graderOf(func(_ context.Context, r server.Request) (engine.Verdict, error) {
+	return graderOf(func(_ context.Context, r server.Request) (verdict.Verdict, error) {
 		*asked = append(*asked, r)
 		cmd := strings.Join(r.Argv, " ")
 		if r.Command != nil {
@@ -38,11 +38,11 @@ func fakeGrader(asked *[]server.Request) func(context.Context) (Grader, error) {
 		}
 		switch {
 		case strings.Contains(cmd, "curl"):
-			return engine.Verdict{Decision: engine.Deny, Reasons: []engine.Reason{{Rule: "floor.fetch-run", Decision: engine.Deny}}}, nil
+			return verdict.Verdict{Decision: verdict.Deny, Reasons: []verdict.Reason{{Rule: "floor.fetch-run", Decision: verdict.Deny}}}, nil
 		case strings.Contains(cmd, "python3 -c"):
-			return engine.Verdict{Decision: engine.Ask, Reasons: []engine.Reason{{Rule: "shell.interpreter-code", Decision: engine.Ask}}}, nil
+			return verdict.Verdict{Decision: verdict.Ask, Reasons: []verdict.Reason{{Rule: "shell.interpreter-code", Decision: verdict.Ask}}}, nil
 		}
-		return engine.Verdict{Decision: engine.Allow, Reasons: []engine.Reason{{Rule: "allow.workspace-write", Decision: engine.Allow}}}, nil
+		return verdict.Verdict{Decision: verdict.Allow, Reasons: []verdict.Reason{{Rule: "allow.workspace-write", Decision: verdict.Allow}}}, nil
 	})
 }
 

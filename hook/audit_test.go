@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/rivumi/rivumi/audit"
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/server"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // failingSink is a decision log on a full disk.
@@ -22,9 +22,9 @@ func (f *failingSink) Log(context.Context, audit.Entry) error {
 
 // No answer that lets the tool run goes out without its record.
 func TestAuditFailureBlocks(t *testing.T) {
-	grade := func(d engine.Decision) func(context.Context) (Grader, error) {
-		return graderOf(func(context.Context, server.Request) (engine.Verdict, error) {
-			return engine.Verdict{Decision: d, Reasons: []engine.Reason{{Rule: "r", Decision: d}}}, nil
+	grade := func(d verdict.Decision) func(context.Context) (Grader, error) {
+		return graderOf(func(context.Context, server.Request) (verdict.Verdict, error) {
+			return verdict.Verdict{Decision: d, Reasons: []verdict.Reason{{Rule: "r", Decision: d}}}, nil
 		})
 	}
 	for _, c := range []struct {
@@ -35,13 +35,13 @@ func TestAuditFailureBlocks(t *testing.T) {
 		wantCode   int
 		wantStdout string // a substring; "" means empty
 	}{
-		{"allow blocks", ClaudeCode, Config{NewGrader: grade(engine.Allow)}, "ls", 2, ""},
-		{"ask blocks", ClaudeCode, Config{NewGrader: grade(engine.Ask)}, "ls", 2, ""},
-		{"deny stays deny", ClaudeCode, Config{NewGrader: grade(engine.Deny)}, "ls", 0, `"permissionDecision":"deny"`},
-		{"gemini allow blocks", Gemini, Config{NewGrader: grade(engine.Allow)}, "ls", 2, ""},
-		{"codex silence blocks", Codex, Config{NewGrader: grade(engine.Allow), Workspace: "/work/proj"}, "ls", 2, ""},
-		{"best effort answers", ClaudeCode, Config{NewGrader: grade(engine.Allow), AuditBestEffort: true}, "ls", 0, `"permissionDecision":"allow"`},
-		{"shadow never blocks", ClaudeCode, Config{NewGrader: grade(engine.Allow), Shadow: true}, "ls", 0, ""},
+		{"allow blocks", ClaudeCode, Config{NewGrader: grade(verdict.Allow)}, "ls", 2, ""},
+		{"ask blocks", ClaudeCode, Config{NewGrader: grade(verdict.Ask)}, "ls", 2, ""},
+		{"deny stays deny", ClaudeCode, Config{NewGrader: grade(verdict.Deny)}, "ls", 0, `"permissionDecision":"deny"`},
+		{"gemini allow blocks", Gemini, Config{NewGrader: grade(verdict.Allow)}, "ls", 2, ""},
+		{"codex silence blocks", Codex, Config{NewGrader: grade(verdict.Allow), Workspace: "/work/proj"}, "ls", 2, ""},
+		{"best effort answers", ClaudeCode, Config{NewGrader: grade(verdict.Allow), AuditBestEffort: true}, "ls", 0, `"permissionDecision":"allow"`},
+		{"shadow never blocks", ClaudeCode, Config{NewGrader: grade(verdict.Allow), Shadow: true}, "ls", 0, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			sink := &failingSink{}
@@ -60,9 +60,9 @@ func TestAuditFailureBlocks(t *testing.T) {
 		})
 	}
 	// Decide says what happened, for embedders.
-	a := Decide(context.Background(), Config{Agent: ClaudeCode, NewGrader: grade(engine.Allow), Audit: &failingSink{},
+	a := Decide(context.Background(), Config{Agent: ClaudeCode, NewGrader: grade(verdict.Allow), Audit: &failingSink{},
 		Getenv: func(string) string { return "" }}, strings.NewReader(string(SamplePayload(ClaudeCode, "ls", "/work/proj"))))
-	if a.Reply != "deny" || a.Failure == "" || !errors.Is(a.AuditError, syscall.ENOSPC) || a.Verdict.Decision != engine.Allow || a.command != "ls" {
+	if a.Reply != "deny" || a.Failure == "" || !errors.Is(a.AuditError, syscall.ENOSPC) || a.Verdict.Decision != verdict.Allow || a.command != "ls" {
 		t.Errorf("Decide = %+v", a)
 	}
 }

@@ -25,9 +25,9 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/internal/lazyre"
 	"github.com/rivumi/rivumi/internal/winpath"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // Rules of the skill grading (hook layer reasons).
@@ -56,7 +56,7 @@ type skill struct {
 	name     string
 	files    []skillFile
 	commands []skillCommand
-	problems []engine.Reason // reasons to ask, whatever the commands say
+	problems []verdict.Reason // reasons to ask, whatever the commands say
 }
 
 // skillCommand is one shell command a skill file runs.
@@ -138,8 +138,8 @@ func skillCall(cfg *Config, in map[string]any, cwd, workspace, sessionID string)
 	return s, true, nil
 }
 
-func skillProblem(rule, text string) engine.Reason {
-	return engine.Reason{Rule: rule, Decision: engine.Ask, Segment: -1, Text: text}
+func skillProblem(rule, text string) verdict.Reason {
+	return verdict.Reason{Rule: rule, Decision: verdict.Ask, Segment: -1, Text: text}
 }
 
 // find collects every file the skill's name parts can stand for, in every
@@ -703,10 +703,10 @@ func (s *skill) describe() string {
 // gradeSkill grades every command of the skill as a shell command in the
 // agent's cwd; the strictest verdict wins, and any problem finding or
 // reading the skill asks at least.
-func gradeSkill(ctx context.Context, cfg *Config, c call, workspace string) (engine.Verdict, error) {
+func gradeSkill(ctx context.Context, cfg *Config, c call, workspace string) (verdict.Verdict, error) {
 	s := c.skill
-	out := engine.Verdict{Decision: engine.Allow, Policy: PolicyID}
-	var reasons []engine.Reason
+	out := verdict.Verdict{Decision: verdict.Allow, Policy: PolicyID}
+	var reasons []verdict.Reason
 	for i, sc := range s.commands {
 		v, err := gradeShell(ctx, cfg, call{shell: true, cwd: c.cwd, command: sc.command}, workspace)
 		if err != nil {
@@ -720,10 +720,10 @@ func gradeSkill(ctx context.Context, cfg *Config, c call, workspace string) (eng
 			r.Segment = -1
 			reasons = append(reasons, r)
 		}
-		out.Decision = engine.Max(out.Decision, v.Decision)
+		out.Decision = verdict.Max(out.Decision, v.Decision)
 	}
 	for _, r := range s.problems {
-		out.Decision = engine.Max(out.Decision, r.Decision)
+		out.Decision = verdict.Max(out.Decision, r.Decision)
 		reasons = append(reasons, r)
 	}
 	for _, r := range reasons {

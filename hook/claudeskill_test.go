@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 func ptr(s string) *string { return &s }
@@ -188,7 +189,7 @@ func TestSkillGrading(t *testing.T) {
 			if reply != c.reply {
 				t.Fatalf("reply %q (%s %s), want %q", reply, a.Reason, a.Failure, c.reply)
 			}
-			if c.rule != "" && !slices.ContainsFunc(a.Verdict.Reasons, func(r engine.Reason) bool { return strings.HasPrefix(r.Rule, c.rule) }) {
+			if c.rule != "" && !slices.ContainsFunc(a.Verdict.Reasons, func(r verdict.Reason) bool { return strings.HasPrefix(r.Rule, c.rule) }) {
 				t.Errorf("reasons %+v: want a %s rule", a.Verdict.Reasons, c.rule)
 			}
 		})

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // TestCodexInteractiveAsks: Codex's exec_command may start a program with
@@ -41,7 +42,7 @@ func TestCodexInteractiveAsks(t *testing.T) {
 			if a.Failure != "" {
 				t.Fatal(a.Failure)
 			}
-			if got := a.Verdict.Decision == engine.Allow; got != c.allowed {
+			if got := a.Verdict.Decision == verdict.Allow; got != c.allowed {
 				t.Errorf("%s: verdict %v (%s), want allowed=%v", c.cmd, a.Verdict.Decision, a.Reason, c.allowed)
 			}
 		})

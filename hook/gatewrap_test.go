@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/server"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // With --gate, a Bash command the grading lets through (allow, or ask the
@@ -20,13 +20,13 @@ func TestGateWrap(t *testing.T) {
 	if err != nil {
 		t.Skip("no bash")
 	}
-	verdicts := map[string]engine.Decision{"make test": engine.Ask, "ls": engine.Allow, "rm -rf ~": engine.Deny}
+	verdicts := map[string]verdict.Decision{"make test": verdict.Ask, "ls": verdict.Allow, "rm -rf ~": verdict.Deny}
 	cfg := Config{
 		Agent: ClaudeCode, Shell: "bash",
 		Getenv:   func(k string) string { return map[string]string{"CLAUDE_PROJECT_DIR": "/work/proj"}[k] },
 		GateWrap: &GateWrap{Mode: "deny", Rivumi: "/opt/rivumi bin/rivumi"},
-		NewGrader: graderOf(func(_ context.Context, r server.Request) (engine.Verdict, error) {
-			return engine.Verdict{Decision: verdicts[*r.Command]}, nil
+		NewGrader: graderOf(func(_ context.Context, r server.Request) (verdict.Verdict, error) {
+			return verdict.Verdict{Decision: verdicts[*r.Command]}, nil
 		}),
 	}
 	for _, tc := range []struct {

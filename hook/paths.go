@@ -8,10 +8,10 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/internal/realpath"
 	"github.com/rivumi/rivumi/internal/winpath"
 	"github.com/rivumi/rivumi/parser"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // Op is what a file tool does with a path.
@@ -112,21 +112,21 @@ type PathPolicy struct {
 }
 
 // Check grades one file tool access of name, relative to cwd.
-func (p *PathPolicy) Check(op Op, name, cwd string) engine.Verdict {
+func (p *PathPolicy) Check(op Op, name, cwd string) verdict.Verdict {
 	v, err := p.check(op, name, cwd)
 	if err != nil {
-		return pathVerdict(engine.Deny, engine.LayerEngine, RuleBadPath, name,
+		return pathVerdict(verdict.Deny, verdict.LayerEngine, RuleBadPath, name,
 			"Unresolvable path", fmt.Sprintf("rivumi cannot tell where %q points (%v), so the tool may not use it.", name, err))
 	}
 	return v
 }
 
-func (p *PathPolicy) check(op Op, name, cwd string) (engine.Verdict, error) {
+func (p *PathPolicy) check(op Op, name, cwd string) (verdict.Verdict, error) {
 	if name == "" {
-		return engine.Verdict{}, errors.New("empty path")
+		return verdict.Verdict{}, errors.New("empty path")
 	}
 	if strings.ContainsRune(name, 0) {
-		return engine.Verdict{}, errors.New("NUL in path")
+		return verdict.Verdict{}, errors.New("NUL in path")
 	}
 	wsIn, homeIn := p.Workspace, p.Home
 	if p.Windows {
@@ -134,32 +134,32 @@ func (p *PathPolicy) check(op Op, name, cwd string) (engine.Verdict, error) {
 		for _, s := range []*string{&name, &cwd, &wsIn, &homeIn} {
 			if *s != "" {
 				if *s, err = winpath.ToSlash(*s); err != nil {
-					return engine.Verdict{}, err
+					return verdict.Verdict{}, err
 				}
 			}
 		}
 	}
 	if wsIn == "" || !isAbs(wsIn) {
-		return engine.Verdict{}, errors.New("no absolute workspace")
+		return verdict.Verdict{}, errors.New("no absolute workspace")
 	}
 	lex, err := absPath(name, cwd, homeIn)
 	if err != nil {
-		return engine.Verdict{}, err
+		return verdict.Verdict{}, err
 	}
 	real, err := resolve(lex, p.Windows)
 	if err != nil {
-		return engine.Verdict{}, err
+		return verdict.Verdict{}, err
 	}
 	ws := path.Clean(wsIn)
 	wsReal, err := resolve(ws, p.Windows)
 	if err != nil {
-		return engine.Verdict{}, err
+		return verdict.Verdict{}, err
 	}
 	home, homeReal := "", ""
 	if homeIn != "" && isAbs(homeIn) {
 		home = path.Clean(homeIn)
 		if homeReal, err = resolve(home, p.Windows); err != nil {
-			return engine.Verdict{}, err
+			return verdict.Verdict{}, err
 		}
 	}
 	a := p.decide(op, name, lex, ws, home)
@@ -258,7 +258,7 @@ func resolve(name string, windows bool) (string, error) {
 	return resolved, nil
 }
 
-func (p *PathPolicy) decide(op Op, name, abs, ws, home string) engine.Verdict {
+func (p *PathPolicy) decide(op Op, name, abs, ws, home string) verdict.Verdict {
 	opts := []parser.Option{parser.Workspace(ws), parser.Cwd("/")}
 	if home != "" {
 		opts = append(opts, parser.Home(home))
@@ -271,35 +271,35 @@ func (p *PathPolicy) decide(op Op, name, abs, ws, home string) engine.Verdict {
 	if op == OpWrite {
 		switch {
 		case p.matches(p.Protected, abs, ws, home):
-			return pathVerdict(engine.Deny, engine.LayerDeny, RuleProtectedPattern, shown, "Writing a protected path",
+			return pathVerdict(verdict.Deny, verdict.LayerDeny, RuleProtectedPattern, shown, "Writing a protected path",
 				"The path matches a protected pattern of this installation; change it by hand, not from an agent.")
 		case !strings.Contains("/"+abs+"/", "/../") && p.matches(p.Scratch, abs, ws, home):
-			return pathVerdict(engine.Allow, engine.LayerAllow, RuleAgentScratch, shown, "Writing the agent's own scratch space",
+			return pathVerdict(verdict.Allow, verdict.LayerAllow, RuleAgentScratch, shown, "Writing the agent's own scratch space",
 				"The agent keeps its working files here (Gemini CLI's plans); they configure nothing.")
 		case protectedClasses[class]:
-			return pathVerdict(engine.Deny, engine.LayerDeny, RuleProtectedWrite, shown, "Writing a protected path",
+			return pathVerdict(verdict.Deny, verdict.LayerDeny, RuleProtectedWrite, shown, "Writing a protected path",
 				".git/, agent and rivumi configuration, shell start-up files, ~/.ssh, CI workflows and .envrc control what runs later, outside any review ("+class+"). Change them by hand, not from an agent.")
 		case criticalClasses[class]:
-			return pathVerdict(engine.Deny, engine.LayerFloor, RuleCriticalWrite, shown, "Writing a critical system path",
+			return pathVerdict(verdict.Deny, verdict.LayerFloor, RuleCriticalWrite, shown, "Writing a critical system path",
 				"Credentials files, devices, / , the home directory itself and top-level system directories are never written by an agent ("+class+").")
 		case class == parser.ClassInstructions:
-			return pathVerdict(engine.Ask, engine.LayerAsk, RuleInstructionsWrite, shown, "Changing agent instructions",
+			return pathVerdict(verdict.Ask, verdict.LayerAsk, RuleInstructionsWrite, shown, "Changing agent instructions",
 				"CLAUDE.md, AGENTS.md and similar files are loaded as instructions by every later session; confirm the change.")
 		case class == parser.ClassProjectCode:
-			return pathVerdict(engine.Ask, engine.LayerAsk, RuleProjectCodeWrite, shown, "Writing code a program loads",
+			return pathVerdict(verdict.Ask, verdict.LayerAsk, RuleProjectCodeWrite, shown, "Writing code a program loads",
 				"conftest.py, .mvn/jvm.config, rust-toolchain.toml and similar files are loaded and run by pytest, mvn, cargo … even for --version; writing one is writing code.")
 		case class == parser.ClassWorkspace || class == parser.ClassNull:
-			return pathVerdict(engine.Allow, engine.LayerAllow, RuleWriteWorkspace, shown, "Writing inside the workspace",
+			return pathVerdict(verdict.Allow, verdict.LayerAllow, RuleWriteWorkspace, shown, "Writing inside the workspace",
 				"The file is inside the workspace and not protected.")
 		}
-		return pathVerdict(engine.Ask, engine.LayerAsk, RuleWriteOutside, shown, "Writing outside the workspace",
+		return pathVerdict(verdict.Ask, verdict.LayerAsk, RuleWriteOutside, shown, "Writing outside the workspace",
 			"The tool writes outside the workspace ("+class+"); confirm the target.")
 	}
 	if secretClasses[class] || p.matches(p.Secrets, abs, ws, home) {
-		return pathVerdict(engine.Ask, engine.LayerAsk, RuleReadSecret, shown, "Reading secrets",
+		return pathVerdict(verdict.Ask, verdict.LayerAsk, RuleReadSecret, shown, "Reading secrets",
 			"The tool reads a secret (.env, keys, cloud credentials, ~/.ssh, /etc/shadow) that may leave the machine.")
 	}
-	return pathVerdict(engine.Allow, engine.LayerAllow, RuleRead, shown, "Reading a file", "Reading a file that holds no known secret.")
+	return pathVerdict(verdict.Allow, verdict.LayerAllow, RuleRead, shown, "Reading a file", "Reading a file that holds no known secret.")
 }
 
 // matches reports whether abs matches one of the patterns.
@@ -323,8 +323,8 @@ func (p *PathPolicy) matches(patterns []string, abs, ws, home string) bool {
 	return false
 }
 
-func pathVerdict(d engine.Decision, layer engine.Layer, rule, text, title, why string) engine.Verdict {
-	return engine.Verdict{Decision: d, Policy: PolicyID, Reasons: []engine.Reason{{
+func pathVerdict(d verdict.Decision, layer verdict.Layer, rule, text, title, why string) verdict.Verdict {
+	return verdict.Verdict{Decision: d, Policy: PolicyID, Reasons: []verdict.Reason{{
 		Rule: rule, Layer: layer, Decision: d, Segment: -1, Title: title, Justification: why, Text: text,
 	}}}
 }

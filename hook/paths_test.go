@@ -9,8 +9,8 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/policies"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 func TestPathPolicy(t *testing.T) {
@@ -43,50 +43,50 @@ func TestPathPolicy(t *testing.T) {
 		op   Op
 		path string
 		cwd  string
-		want engine.Decision
+		want verdict.Decision
 		rule string
 	}{
-		{OpWrite, "src/main.go", ws, engine.Deny, RuleProtectedPattern}, // src/*.go is protected
-		{OpWrite, "src/a/b.go", ws, engine.Allow, RuleWriteWorkspace},   // * does not cross /
-		{OpWrite, ws + "/src/a/b.go", "/", engine.Allow, RuleWriteWorkspace},
-		{OpWrite, "../x", ws, engine.Ask, RuleWriteOutside},
-		{OpWrite, "src/../../x", ws, engine.Ask, RuleWriteOutside},
-		{OpWrite, outside + "/y", ws, engine.Ask, RuleWriteOutside},
-		{OpWrite, "/tmp/scratch.txt", ws, engine.Ask, RuleWriteOutside},
-		{OpWrite, "out/file", ws, engine.Ask, RuleWriteOutside},     // symlink in the workspace pointing out
-		{OpWrite, "rel-out/file", ws, engine.Ask, RuleWriteOutside}, // relative symlink pointing out
-		{OpWrite, "srclink/a/c.txt", ws, engine.Allow, RuleWriteWorkspace},
-		{OpWrite, "innocent", ws, engine.Deny, RuleProtectedWrite}, // resolves into .git
-		{OpWrite, "dangling", ws, engine.Deny, RuleProtectedWrite}, // dangling link to ~/.bashrc
-		{OpWrite, ".git/config", ws, engine.Deny, RuleProtectedWrite},
-		{OpWrite, ".git/hooks/pre-commit", ws, engine.Deny, RuleProtectedWrite},
-		{OpWrite, ".claude/settings.json", ws, engine.Deny, RuleProtectedWrite},
-		{OpWrite, ".gemini/settings.json", ws, engine.Deny, RuleProtectedWrite},
-		{OpWrite, ".codex/hooks.json", ws, engine.Deny, RuleProtectedWrite},
-		{OpWrite, ".github/workflows/ci.yml", ws, engine.Deny, RuleProtectedWrite},
-		{OpWrite, ".envrc", ws, engine.Deny, RuleProtectedWrite},
-		{OpWrite, "~/.bashrc", ws, engine.Deny, RuleProtectedWrite},
-		{OpWrite, "~/.ssh/authorized_keys", ws, engine.Deny, RuleProtectedWrite},
-		{OpWrite, "keys/authorized_keys", ws, engine.Deny, RuleProtectedWrite},
-		{OpWrite, "~/.config/rivumi/policies/x.rego", ws, engine.Deny, RuleProtectedWrite},
-		{OpWrite, "~/notes/todo.md", ws, engine.Deny, RuleProtectedPattern},
-		{OpWrite, "/etc/passwd", ws, engine.Deny, RuleCriticalWrite},
-		{OpWrite, "/dev/sda", ws, engine.Deny, RuleCriticalWrite},
-		{OpWrite, "/dev/null", ws, engine.Allow, RuleWriteWorkspace},
-		{OpWrite, "loop1/x", ws, engine.Deny, RuleBadPath},
-		{OpWrite, "relative/without/cwd", "", engine.Deny, RuleBadPath},
-		{OpWrite, "", ws, engine.Deny, RuleBadPath},
-		{OpRead, "src/main.go", ws, engine.Allow, RuleRead},
-		{OpRead, "/etc/hosts", ws, engine.Allow, RuleRead},
-		{OpRead, ".env", ws, engine.Ask, RuleReadSecret},
-		{OpRead, "config/.env.local", ws, engine.Ask, RuleReadSecret},
-		{OpRead, ".env.example", ws, engine.Allow, RuleRead},
-		{OpRead, "~/.ssh/id_ed25519", ws, engine.Ask, RuleReadSecret},
-		{OpRead, "keys/id_ed25519", ws, engine.Ask, RuleReadSecret}, // through a link
-		{OpRead, "certs/server.pem", ws, engine.Ask, RuleReadSecret},
-		{OpRead, "~/.aws/credentials", ws, engine.Ask, RuleReadSecret},
-		{OpRead, "/etc/shadow", ws, engine.Ask, RuleReadSecret},
-		{OpRead, "db/prod.secret", ws, engine.Ask, RuleReadSecret},
+		{OpWrite, "src/main.go", ws, verdict.Deny, RuleProtectedPattern}, // src/*.go is protected
+		{OpWrite, "src/a/b.go", ws, verdict.Allow, RuleWriteWorkspace},   // * does not cross /
+		{OpWrite, ws + "/src/a/b.go", "/", verdict.Allow, RuleWriteWorkspace},
+		{OpWrite, "../x", ws, verdict.Ask, RuleWriteOutside},
+		{OpWrite, "src/../../x", ws, verdict.Ask, RuleWriteOutside},
+		{OpWrite, outside + "/y", ws, verdict.Ask, RuleWriteOutside},
+		{OpWrite, "/tmp/scratch.txt", ws, verdict.Ask, RuleWriteOutside},
+		{OpWrite, "out/file", ws, verdict.Ask, RuleWriteOutside},     // symlink in the workspace pointing out
+		{OpWrite, "rel-out/file", ws, verdict.Ask, RuleWriteOutside}, // relative symlink pointing out
+		{OpWrite, "srclink/a/c.txt", ws, verdict.Allow, RuleWriteWorkspace},
+		{OpWrite, "innocent", ws, verdict.Deny, RuleProtectedWrite}, // resolves into .git
+		{OpWrite, "dangling", ws, verdict.Deny, RuleProtectedWrite}, // dangling link to ~/.bashrc
+		{OpWrite, ".git/config", ws, verdict.Deny, RuleProtectedWrite},
+		{OpWrite, ".git/hooks/pre-commit", ws, verdict.Deny, RuleProtectedWrite},
+		{OpWrite, ".claude/settings.json", ws, verdict.Deny, RuleProtectedWrite},
+		{OpWrite, ".gemini/settings.json", ws, verdict.Deny, RuleProtectedWrite},
+		{OpWrite, ".codex/hooks.json", ws, verdict.Deny, RuleProtectedWrite},
+		{OpWrite, ".github/workflows/ci.yml", ws, verdict.Deny, RuleProtectedWrite},
+		{OpWrite, ".envrc", ws, verdict.Deny, RuleProtectedWrite},
+		{OpWrite, "~/.bashrc", ws, verdict.Deny, RuleProtectedWrite},
+		{OpWrite, "~/.ssh/authorized_keys", ws, verdict.Deny, RuleProtectedWrite},
+		{OpWrite, "keys/authorized_keys", ws, verdict.Deny, RuleProtectedWrite},
+		{OpWrite, "~/.config/rivumi/policies/x.rego", ws, verdict.Deny, RuleProtectedWrite},
+		{OpWrite, "~/notes/todo.md", ws, verdict.Deny, RuleProtectedPattern},
+		{OpWrite, "/etc/passwd", ws, verdict.Deny, RuleCriticalWrite},
+		{OpWrite, "/dev/sda", ws, verdict.Deny, RuleCriticalWrite},
+		{OpWrite, "/dev/null", ws, verdict.Allow, RuleWriteWorkspace},
+		{OpWrite, "loop1/x", ws, verdict.Deny, RuleBadPath},
+		{OpWrite, "relative/without/cwd", "", verdict.Deny, RuleBadPath},
+		{OpWrite, "", ws, verdict.Deny, RuleBadPath},
+		{OpRead, "src/main.go", ws, verdict.Allow, RuleRead},
+		{OpRead, "/etc/hosts", ws, verdict.Allow, RuleRead},
+		{OpRead, ".env", ws, verdict.Ask, RuleReadSecret},
+		{OpRead, "config/.env.local", ws, verdict.Ask, RuleReadSecret},
+		{OpRead, ".env.example", ws, verdict.Allow, RuleRead},
+		{OpRead, "~/.ssh/id_ed25519", ws, verdict.Ask, RuleReadSecret},
+		{OpRead, "keys/id_ed25519", ws, verdict.Ask, RuleReadSecret}, // through a link
+		{OpRead, "certs/server.pem", ws, verdict.Ask, RuleReadSecret},
+		{OpRead, "~/.aws/credentials", ws, verdict.Ask, RuleReadSecret},
+		{OpRead, "/etc/shadow", ws, verdict.Ask, RuleReadSecret},
+		{OpRead, "db/prod.secret", ws, verdict.Ask, RuleReadSecret},
 	} {
 		v := p.Check(c.op, c.path, c.cwd)
 		if v.Decision != c.want || len(v.Reasons) != 1 || v.Reasons[0].Rule != c.rule {
@@ -182,16 +182,16 @@ func TestPathPolicyScratch(t *testing.T) {
 	p := &PathPolicy{Workspace: ws, Home: home, Scratch: agentScratch[Gemini]}
 	for _, c := range []struct {
 		path string
-		want engine.Decision
+		want verdict.Decision
 		rule string
 	}{
-		{plans + "/plan.md", engine.Allow, RuleAgentScratch},
-		{plans + "/sub/step.md", engine.Allow, RuleAgentScratch},
-		{"~/.gemini/tmp/other/plans/p.md", engine.Allow, RuleAgentScratch},
-		{plans + "/rc.md", engine.Deny, RuleProtectedWrite},                  // a link to ~/.bashrc
-		{plans + "/../../../settings.json", engine.Deny, RuleProtectedWrite}, // .. out of the plans
-		{home + "/.gemini/settings.json", engine.Deny, RuleProtectedWrite},
-		{home + "/.gemini/tmp/proj-1a2b/chats/x.json", engine.Deny, RuleProtectedWrite},
+		{plans + "/plan.md", verdict.Allow, RuleAgentScratch},
+		{plans + "/sub/step.md", verdict.Allow, RuleAgentScratch},
+		{"~/.gemini/tmp/other/plans/p.md", verdict.Allow, RuleAgentScratch},
+		{plans + "/rc.md", verdict.Deny, RuleProtectedWrite},                  // a link to ~/.bashrc
+		{plans + "/../../../settings.json", verdict.Deny, RuleProtectedWrite}, // .. out of the plans
+		{home + "/.gemini/settings.json", verdict.Deny, RuleProtectedWrite},
+		{home + "/.gemini/tmp/proj-1a2b/chats/x.json", verdict.Deny, RuleProtectedWrite},
 	} {
 		v := p.Check(OpWrite, c.path, ws)
 		if v.Decision != c.want || len(v.Reasons) == 0 || v.Reasons[0].Rule != c.rule {
@@ -200,7 +200,7 @@ func TestPathPolicyScratch(t *testing.T) {
 	}
 	// Other agents have no scratch there.
 	p.Scratch = agentScratch[ClaudeCode]
-	if v := p.Check(OpWrite, plans+"/plan.md", ws); v.Decision != engine.Deny {
+	if v := p.Check(OpWrite, plans+"/plan.md", ws); v.Decision != verdict.Deny {
 		t.Errorf("claude-code writing Gemini's plans: %v, want deny", v.Decision)
 	}
 }

@@ -4,8 +4,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/parser"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // Search tools (Claude Code's Grep, Gemini's grep_search, opencode's,
@@ -160,7 +160,7 @@ const RuleSearchUnsearchable = "hook.search-unsearchable"
 // searchSecrets adds to c.paths the secret files on disk that a search of
 // dirs selecting glob reads (parser.SecretsBelow), and returns an ask for
 // each tree it could not look at completely. Not on Windows.
-func searchSecrets(cfg *Config, c *call, dirs []string, glob, workspace string) []engine.Reason {
+func searchSecrets(cfg *Config, c *call, dirs []string, glob, workspace string) []verdict.Reason {
 	if cfg.GOOS == "windows" || workspace == "" {
 		return nil
 	}
@@ -172,12 +172,12 @@ func searchSecrets(cfg *Config, c *call, dirs []string, glob, workspace string) 
 	if cfg.Home != "" {
 		opts = append(opts, parser.Home(cfg.Home))
 	}
-	var problems []engine.Reason
+	var problems []verdict.Reason
 	for _, d := range dirs {
 		found, cut := parser.SecretsBelow(d, sel, opts...)
 		c.paths = append(c.paths, found...)
 		if cut != "" {
-			problems = append(problems, engine.Reason{Rule: RuleSearchUnsearchable, Decision: engine.Ask, Segment: -1,
+			problems = append(problems, verdict.Reason{Rule: RuleSearchUnsearchable, Decision: verdict.Ask, Segment: -1,
 				Text: "the search reads a tree rivumi could not look at completely for secrets: " + cut})
 		}
 	}

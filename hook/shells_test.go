@@ -7,8 +7,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/server"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 func TestCodexShells(t *testing.T) {
@@ -39,23 +39,23 @@ func TestCodexShells(t *testing.T) {
 // TestGradeShellStrictest: a command graded in several shells gets the
 // strictest verdict, whichever shell gives it.
 func TestGradeShellStrictest(t *testing.T) {
-	by := map[string]engine.Decision{"bash": engine.Allow, "zsh": engine.Ask, "sh": engine.Allow}
+	by := map[string]verdict.Decision{"bash": verdict.Allow, "zsh": verdict.Ask, "sh": verdict.Allow}
 	var seen []string
 	cfg := &Config{Agent: Codex, NewGrader: func(context.Context) (Grader, error) {
-		return func(_ context.Context, r server.Request) (engine.Verdict, error) {
+		return func(_ context.Context, r server.Request) (verdict.Verdict, error) {
 			seen = append(seen, r.Shell)
-			return engine.Verdict{Decision: by[r.Shell]}, nil
+			return verdict.Verdict{Decision: by[r.Shell]}, nil
 		}, nil
 	}}
 	for _, tc := range []struct {
 		c    call
-		want engine.Decision
+		want verdict.Decision
 		seen []string
 	}{
-		{call{shell: true, command: "x", shells: AllShells}, engine.Ask, AllShells},
-		{call{shell: true, command: "x", shells: []string{"bash"}}, engine.Allow, []string{"bash"}},
-		{call{shell: true, command: "x", shells: AllShells, shellUnknown: "fish"}, engine.Ask, AllShells},
-		{call{shell: true, argv: []string{"ls"}, shells: AllShells}, engine.Allow, []string{"bash"}},
+		{call{shell: true, command: "x", shells: AllShells}, verdict.Ask, AllShells},
+		{call{shell: true, command: "x", shells: []string{"bash"}}, verdict.Allow, []string{"bash"}},
+		{call{shell: true, command: "x", shells: AllShells, shellUnknown: "fish"}, verdict.Ask, AllShells},
+		{call{shell: true, argv: []string{"ls"}, shells: AllShells}, verdict.Allow, []string{"bash"}},
 	} {
 		seen = nil
 		if tc.c.argv != nil {
@@ -67,9 +67,9 @@ func TestGradeShellStrictest(t *testing.T) {
 		}
 	}
 	// Every shell allows, but the agent named one rivumi cannot parse: ask.
-	by["zsh"] = engine.Allow
+	by["zsh"] = verdict.Allow
 	v, err := gradeShell(context.Background(), cfg, call{shell: true, command: "x", shells: AllShells, shellUnknown: "fish"}, "/w")
-	if err != nil || v.Decision != engine.Ask || v.Reasons[len(v.Reasons)-1].Rule != RuleShellUnknown {
+	if err != nil || v.Decision != verdict.Ask || v.Reasons[len(v.Reasons)-1].Rule != RuleShellUnknown {
 		t.Errorf("unknown shell: %v %v %+v, want ask by %s", v.Decision, err, v.Reasons, RuleShellUnknown)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/internal/testtree"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // The Claude Code hook, in a workspace whose clone ships links to the
@@ -35,10 +36,10 @@ func TestHookGradesPathsWhereTheyPoint(t *testing.T) {
 		}
 	}
 	p := &PathPolicy{Workspace: ws, Home: home}
-	if v := p.Check(OpWrite, "notes.md", ws); v.Decision != engine.Deny {
+	if v := p.Check(OpWrite, "notes.md", ws); v.Decision != verdict.Deny {
 		t.Errorf("Write notes.md: %v", v.Decision)
 	}
-	if v := p.Check(OpRead, "creds.txt", ws); v.Decision != engine.Ask {
+	if v := p.Check(OpRead, "creds.txt", ws); v.Decision != verdict.Ask {
 		t.Errorf("Read creds.txt: %v", v.Decision)
 	}
 }

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/server"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // Windows spellings of file tool paths, judged in the slash form (the
@@ -18,32 +18,32 @@ func TestPathPolicyWindowsPaths(t *testing.T) {
 	for _, tc := range []struct {
 		op   Op
 		name string
-		want engine.Decision
+		want verdict.Decision
 		rule string
 	}{
-		{OpWrite, `C:\Users\dev\proj\src\main.go`, engine.Allow, RuleWriteWorkspace},
-		{OpWrite, `C:/Users/dev/proj/src/main.go`, engine.Allow, RuleWriteWorkspace},
-		{OpWrite, `/c/Users/dev/proj/src/main.go`, engine.Allow, RuleWriteWorkspace},
-		{OpWrite, `main.go`, engine.Allow, RuleWriteWorkspace},
-		{OpWrite, `..\..\outside.txt`, engine.Ask, RuleWriteOutside},
-		{OpWrite, `C:\Users\dev\proj\.git\config`, engine.Deny, RuleProtectedWrite},
-		{OpWrite, `c:\users\dev\proj\.GIT\hooks\pre-commit`, engine.Deny, RuleProtectedWrite},
-		{OpWrite, `C:\Users\dev\proj\.git.\hooks\pre-commit`, engine.Deny, RuleProtectedWrite},
-		{OpWrite, `C:\Users\dev\proj\.git \config`, engine.Deny, RuleProtectedWrite},
-		{OpWrite, `C:\Users\dev\proj\.git::$INDEX_ALLOCATION\config`, engine.Deny, RuleBadPath},
-		{OpWrite, `C:\Users\dev\proj\GIT~1\config`, engine.Deny, RuleBadPath},
-		{OpWrite, `\\server\share\x`, engine.Deny, RuleBadPath},
-		{OpWrite, `\\?\C:\Users\dev\proj\x`, engine.Deny, RuleBadPath},
-		{OpWrite, `D:x`, engine.Deny, RuleBadPath},
-		{OpWrite, `C:\Users\dev\proj\.claude\settings.json`, engine.Deny, RuleProtectedWrite},
-		{OpWrite, `C:\Users\dev\.bashrc`, engine.Deny, RuleProtectedWrite},
-		{OpWrite, `C:\Windows\System32\drivers\etc\hosts`, engine.Ask, RuleWriteOutside},
-		{OpWrite, `C:\`, engine.Deny, RuleCriticalWrite},
-		{OpWrite, `C:\Windows`, engine.Deny, RuleCriticalWrite},
-		{OpRead, `C:\Users\dev\.ssh\id_rsa`, engine.Ask, RuleReadSecret},
-		{OpRead, `~/.ssh/id_rsa`, engine.Ask, RuleReadSecret},
-		{OpRead, `C:\Users\dev\proj\.env`, engine.Ask, RuleReadSecret},
-		{OpRead, `C:\Users\dev\proj\README.md`, engine.Allow, RuleRead},
+		{OpWrite, `C:\Users\dev\proj\src\main.go`, verdict.Allow, RuleWriteWorkspace},
+		{OpWrite, `C:/Users/dev/proj/src/main.go`, verdict.Allow, RuleWriteWorkspace},
+		{OpWrite, `/c/Users/dev/proj/src/main.go`, verdict.Allow, RuleWriteWorkspace},
+		{OpWrite, `main.go`, verdict.Allow, RuleWriteWorkspace},
+		{OpWrite, `..\..\outside.txt`, verdict.Ask, RuleWriteOutside},
+		{OpWrite, `C:\Users\dev\proj\.git\config`, verdict.Deny, RuleProtectedWrite},
+		{OpWrite, `c:\users\dev\proj\.GIT\hooks\pre-commit`, verdict.Deny, RuleProtectedWrite},
+		{OpWrite, `C:\Users\dev\proj\.git.\hooks\pre-commit`, verdict.Deny, RuleProtectedWrite},
+		{OpWrite, `C:\Users\dev\proj\.git \config`, verdict.Deny, RuleProtectedWrite},
+		{OpWrite, `C:\Users\dev\proj\.git::$INDEX_ALLOCATION\config`, verdict.Deny, RuleBadPath},
+		{OpWrite, `C:\Users\dev\proj\GIT~1\config`, verdict.Deny, RuleBadPath},
+		{OpWrite, `\\server\share\x`, verdict.Deny, RuleBadPath},
+		{OpWrite, `\\?\C:\Users\dev\proj\x`, verdict.Deny, RuleBadPath},
+		{OpWrite, `D:x`, verdict.Deny, RuleBadPath},
+		{OpWrite, `C:\Users\dev\proj\.claude\settings.json`, verdict.Deny, RuleProtectedWrite},
+		{OpWrite, `C:\Users\dev\.bashrc`, verdict.Deny, RuleProtectedWrite},
+		{OpWrite, `C:\Windows\System32\drivers\etc\hosts`, verdict.Ask, RuleWriteOutside},
+		{OpWrite, `C:\`, verdict.Deny, RuleCriticalWrite},
+		{OpWrite, `C:\Windows`, verdict.Deny, RuleCriticalWrite},
+		{OpRead, `C:\Users\dev\.ssh\id_rsa`, verdict.Ask, RuleReadSecret},
+		{OpRead, `~/.ssh/id_rsa`, verdict.Ask, RuleReadSecret},
+		{OpRead, `C:\Users\dev\proj\.env`, verdict.Ask, RuleReadSecret},
+		{OpRead, `C:\Users\dev\proj\README.md`, verdict.Allow, RuleRead},
 	} {
 		v := pp.Check(tc.op, tc.name, cwd)
 		if v.Decision != tc.want || len(v.Reasons) == 0 || v.Reasons[0].Rule != tc.rule {
@@ -64,9 +64,9 @@ func TestHookWindowsPayload(t *testing.T) {
 			}
 			return ""
 		},
-		NewGrader: graderOf(func(_ context.Context, r server.Request) (engine.Verdict, error) {
+		NewGrader: graderOf(func(_ context.Context, r server.Request) (verdict.Verdict, error) {
 			seen = r
-			return engine.Verdict{Decision: engine.Allow}, nil
+			return verdict.Verdict{Decision: verdict.Allow}, nil
 		})}
 	out, errs, code := run(t, cfg, strings.NewReader(`{"hook_event_name": "PreToolUse", "cwd": "C:\\Users\\dev\\proj", "tool_name": "Write",
 		"tool_input": {"file_path": "C:\\Users\\dev\\proj\\.git\\hooks\\pre-commit", "content": "x"}}`))
@@ -90,24 +90,24 @@ func TestHookWindowsPayload(t *testing.T) {
 // Gemini CLI and Codex run PowerShell on Windows: what bash would allow
 // asks there, unless --shell names the dialect.
 func TestPowerShellNeverAllowed(t *testing.T) {
-	allow := engine.Verdict{Decision: engine.Allow}
-	deny := engine.Verdict{Decision: engine.Deny, Reasons: []engine.Reason{{Rule: "floor.x"}}}
+	allow := verdict.Verdict{Decision: verdict.Allow}
+	deny := verdict.Verdict{Decision: verdict.Deny, Reasons: []verdict.Reason{{Rule: "floor.x"}}}
 	for _, tc := range []struct {
 		agent Agent
 		goos  string
 		shell string
-		in    engine.Verdict
-		want  engine.Decision
+		in    verdict.Verdict
+		want  verdict.Decision
 	}{
-		{Gemini, "windows", "", allow, engine.Ask},
-		{Codex, "windows", "", allow, engine.Ask},
-		{ClaudeCode, "windows", "", allow, engine.Allow},
-		{Gemini, "windows", "bash", allow, engine.Allow},
-		{Gemini, "darwin", "", allow, engine.Allow},
-		{Codex, "windows", "", deny, engine.Deny},
+		{Gemini, "windows", "", allow, verdict.Ask},
+		{Codex, "windows", "", allow, verdict.Ask},
+		{ClaudeCode, "windows", "", allow, verdict.Allow},
+		{Gemini, "windows", "bash", allow, verdict.Allow},
+		{Gemini, "darwin", "", allow, verdict.Allow},
+		{Codex, "windows", "", deny, verdict.Deny},
 	} {
 		v := capPowerShell(&Config{Agent: tc.agent, GOOS: tc.goos, Shell: tc.shell}, tc.in)
-		if v.Decision != tc.want || (tc.want == engine.Ask && v.Reasons[0].Rule != RulePowerShell) {
+		if v.Decision != tc.want || (tc.want == verdict.Ask && v.Reasons[0].Rule != RulePowerShell) {
 			t.Errorf("%s on %s (--shell %q): %v %+v, want %v", tc.agent, tc.goos, tc.shell, v.Decision, v.Reasons, tc.want)
 		}
 	}

@@ -11,8 +11,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rivumi/rivumi/audit"
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // Answers offered in the elicitation form.
@@ -92,7 +92,7 @@ func question(req harness.ApprovalRequest) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "rivumi: the agent wants to run, in %s:\n\n    %s\n\nThe policy asks:", printable(req.Dir), printable(strings.Join(req.Argv, " ")))
 	for _, r := range req.Verdict.Reasons {
-		if r.Decision != engine.Ask {
+		if r.Decision != verdict.Ask {
 			continue
 		}
 		fmt.Fprintf(&b, "\n- %s: %s", r.Rule, r.Title)
@@ -115,7 +115,7 @@ func printable(s string) string {
 	return s
 }
 
-func answerHelp(gs []engine.Grant) string {
+func answerHelp(gs []verdict.Grant) string {
 	if len(gs) == 0 {
 		return "once: run it this time; deny: refuse it (no grant can cover this command)"
 	}

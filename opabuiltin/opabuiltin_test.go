@@ -21,6 +21,7 @@ import (
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/opabuiltin"
 	"github.com/rivumi/rivumi/rules"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // probe is one command to grade both ways.
@@ -49,10 +50,10 @@ func probes(t *testing.T) []probe {
 		}
 		p.opts = evalOpts(tc.Cwd, tc.Workspace, tc.Home, tc.Shell)
 		if len(tc.Grants) > 0 {
-			var gs []engine.Grant
+			var gs []verdict.Grant
 			var raw []any
 			for _, g := range tc.Grants {
-				gs = append(gs, engine.Grant{Prefix: g.Prefix, Rules: g.Rules})
+				gs = append(gs, verdict.Grant{Prefix: g.Prefix, Rules: g.Rules})
 				raw = append(raw, map[string]any{"prefix": toAny(g.Prefix), "rules": toAny(g.Rules)})
 			}
 			p.opts = append(p.opts, engine.Grants(gs))
@@ -71,9 +72,9 @@ func probes(t *testing.T) []probe {
 	grant := []any{map[string]any{"prefix": []any{"npm", "install"}, "rules": []any{"packages.install"}}}
 	out = append(out,
 		probe{name: "granted npm install", input: map[string]any{"command": "npm install lodash", "grants": grant},
-			opts: []engine.EvalOption{engine.Grants([]engine.Grant{{Prefix: []string{"npm", "install"}, Rules: []string{"packages.install"}}})}},
+			opts: []engine.EvalOption{engine.Grants([]verdict.Grant{{Prefix: []string{"npm", "install"}, Rules: []string{"packages.install"}}})}},
 		probe{name: "grant does not cover npm publish", input: map[string]any{"command": "npm publish", "grants": grant},
-			opts: []engine.EvalOption{engine.Grants([]engine.Grant{{Prefix: []string{"npm", "install"}, Rules: []string{"packages.install"}}})}},
+			opts: []engine.EvalOption{engine.Grants([]verdict.Grant{{Prefix: []string{"npm", "install"}, Rules: []string{"packages.install"}}})}},
 		probe{name: "argv", input: map[string]any{"argv": []any{"rm", "-rf", "/"}}, argv: []string{"rm", "-rf", "/"}},
 		probe{name: "argv ls", input: map[string]any{"argv": []any{"ls", "-la"}}, argv: []string{"ls", "-la"}},
 	)
@@ -145,7 +146,7 @@ func TestEntrypointMatchesEngine(t *testing.T) {
 	}
 	ps := probes(t)
 	for _, p := range ps {
-		var want engine.Verdict
+		var want verdict.Verdict
 		if p.argv != nil {
 			want = e.EvaluateArgv(ctx, p.argv, p.opts...)
 		} else {

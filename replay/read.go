@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/rivumi/rivumi/audit"
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/server"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // Record is one recorded request of a log, ready to be graded again.
@@ -177,7 +177,7 @@ func auditRecord(l logLine) (Record, *Skip, bool) {
 		rec.Request.Command = nil
 	}
 	for _, g := range l.Grants {
-		rec.Request.Grants = append(rec.Request.Grants, engine.Grant{Prefix: g.Prefix, Rules: g.Rules})
+		rec.Request.Grants = append(rec.Request.Grants, verdict.Grant{Prefix: g.Prefix, Rules: g.Rules})
 	}
 	if skip := checkRequest(&rec.Request); skip != nil {
 		return Record{}, skip, true
@@ -187,13 +187,13 @@ func auditRecord(l logLine) (Record, *Skip, bool) {
 
 // opaRequest is the entrypoint's input: serve's request, no other key.
 type opaRequest struct {
-	Command   *string        `json:"command"`
-	Argv      []string       `json:"argv"`
-	Cwd       string         `json:"cwd"`
-	Workspace string         `json:"workspace"`
-	Home      string         `json:"home"`
-	Shell     string         `json:"shell"`
-	Grants    []engine.Grant `json:"grants"`
+	Command   *string         `json:"command"`
+	Argv      []string        `json:"argv"`
+	Cwd       string          `json:"cwd"`
+	Workspace string          `json:"workspace"`
+	Home      string          `json:"home"`
+	Shell     string          `json:"shell"`
+	Grants    []verdict.Grant `json:"grants"`
 }
 
 func opaRecord(l logLine) (Record, *Skip, bool) {

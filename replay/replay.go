@@ -12,15 +12,16 @@ import (
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/server"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // Grader grades one request. A grader returns an error for a request it
 // cannot grade (see [server.Request.Evaluate]).
-type Grader func(ctx context.Context, r *server.Request) (engine.Verdict, error)
+type Grader func(ctx context.Context, r *server.Request) (verdict.Verdict, error)
 
 // EngineGrader grades with e exactly as `rivumi serve` does.
 func EngineGrader(e *engine.Engine) Grader {
-	return func(ctx context.Context, r *server.Request) (engine.Verdict, error) { return r.Evaluate(ctx, e) }
+	return func(ctx context.Context, r *server.Request) (verdict.Verdict, error) { return r.Evaluate(ctx, e) }
 }
 
 // Log is one decision log to replay.
@@ -249,7 +250,7 @@ func Replay(ctx context.Context, logs []Log, current, candidate Grader, o Option
 			fill(&rec.Request, &o.Defaults)
 			before, err := current(ctx, &rec.Request)
 			if err == nil {
-				var after engine.Verdict
+				var after verdict.Verdict
 				after, err = candidate(ctx, &rec.Request)
 				if err == nil {
 					s.Current, s.Candidate = before.Policy, after.Policy
@@ -323,7 +324,7 @@ func fill(r *server.Request, d *server.Request) {
 }
 
 // add counts one replayed request.
-func (s *Summary) add(rec Record, before, after engine.Verdict, classes map[classKey]*class, rules map[string]*RuleDelta, samples int) {
+func (s *Summary) add(rec Record, before, after verdict.Verdict, classes map[classKey]*class, rules map[string]*RuleDelta, samples int) {
 	s.Replayed++
 	if rec.Logged != "" && rec.Logged != before.Decision.String() {
 		s.Drift++
@@ -370,7 +371,7 @@ func ruleDelta(m map[string]*RuleDelta, id string) *RuleDelta {
 }
 
 // ruleIDs are the distinct rule ids of v's reasons, sorted.
-func ruleIDs(v engine.Verdict) []string {
+func ruleIDs(v verdict.Verdict) []string {
 	ids := make([]string, 0, len(v.Reasons))
 	for _, r := range v.Reasons {
 		ids = append(ids, r.Rule)

@@ -21,6 +21,7 @@ import (
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/opabuiltin"
 	"github.com/rivumi/rivumi/rules"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // Builds rivumi-opa and the bundle, serves the bundle with `rivumi-opa run
@@ -103,9 +104,9 @@ func TestRivumiOPAServesEngineVerdicts(t *testing.T) {
 			}
 		}
 		if len(tc.Grants) > 0 {
-			var gs []engine.Grant
+			var gs []verdict.Grant
 			for _, g := range tc.Grants {
-				gs = append(gs, engine.Grant{Prefix: g.Prefix, Rules: g.Rules})
+				gs = append(gs, verdict.Grant{Prefix: g.Prefix, Rules: g.Rules})
 			}
 			input["grants"] = gs
 			opts = append(opts, engine.Grants(gs))

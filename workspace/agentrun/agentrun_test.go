@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/harness"
 	"github.com/rivumi/rivumi/hook"
+	"github.com/rivumi/rivumi/verdict"
 	"github.com/rivumi/rivumi/workspace"
 	"github.com/rivumi/rivumi/workspace/agentrun"
 	"github.com/rivumi/rivumi/workspace/bundle"
@@ -22,8 +22,8 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-var allowAll = harness.GraderFunc(func(context.Context, []string, harness.GradeOptions) (engine.Verdict, error) {
-	return engine.Verdict{Decision: engine.Allow}, nil
+var allowAll = harness.GraderFunc(func(context.Context, []string, harness.GradeOptions) (verdict.Verdict, error) {
+	return verdict.Verdict{Decision: verdict.Allow}, nil
 })
 
 // The lane with a scripted "agent" (a shell script standing in for the

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/verdict"
 	"github.com/rivumi/rivumi/workspace/bundle"
 )
 
@@ -18,7 +18,7 @@ import (
 // The harness's grader allows exactly those and denies everything else.
 type clearance struct {
 	allow   func(argv []string, dir string) bool
-	verdict engine.Verdict
+	verdict verdict.Verdict
 }
 
 type clearanceKey struct{}
@@ -30,13 +30,13 @@ const RuleNotCleared = "workspace.not-cleared"
 // clearedGrader is the harness's grader: the tools decide before the
 // harness runs anything, so the harness only checks that the argv is the
 // one decided on.
-func clearedGrader(ctx context.Context, argv []string, o harness.GradeOptions) (engine.Verdict, error) {
+func clearedGrader(ctx context.Context, argv []string, o harness.GradeOptions) (verdict.Verdict, error) {
 	c, _ := ctx.Value(clearanceKey{}).(*clearance)
 	if c != nil && c.allow(argv, o.Cwd) {
 		return c.verdict, nil
 	}
-	return engine.Verdict{Decision: engine.Deny, Reasons: []engine.Reason{{
-		Rule: RuleNotCleared, Layer: harness.LayerHarness, Decision: engine.Deny, Segment: -1,
+	return verdict.Verdict{Decision: verdict.Deny, Reasons: []verdict.Reason{{
+		Rule: RuleNotCleared, Layer: harness.LayerHarness, Decision: verdict.Deny, Segment: -1,
 		Title:         "command not cleared by the workspace tools",
 		Justification: "only a configured check or a graded shell segment runs",
 	}}}, nil
@@ -72,8 +72,8 @@ func (t *Tools) runCheck(ctx context.Context, a RunCheckArgs, n *note) (RunCheck
 	dir := t.w.Dir()
 	cl := &clearance{
 		allow: func(argv []string, d string) bool { return slices.Equal(argv, c.Argv) && d == dir },
-		verdict: engine.Verdict{Decision: engine.Allow, Reasons: []engine.Reason{{
-			Rule: "workspace.check", Layer: harness.LayerHarness, Decision: engine.Allow, Segment: -1,
+		verdict: verdict.Verdict{Decision: verdict.Allow, Reasons: []verdict.Reason{{
+			Rule: "workspace.check", Layer: harness.LayerHarness, Decision: verdict.Allow, Segment: -1,
 			Title: "verification command " + c.Name + " from the configuration",
 		}}},
 	}

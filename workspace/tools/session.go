@@ -11,7 +11,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/verdict"
 	"github.com/rivumi/rivumi/workspace/bundle"
 )
 
@@ -129,7 +129,7 @@ func (t *Tools) recordInterrupted(cp bundle.Checkpoint, ok bool, now time.Time) 
 	if ok {
 		for _, p := range cp.PendingApprovals {
 			args, _ := json.Marshal(map[string]string{"command": p.Command})
-			ev := bundle.Event{Tool: p.Tool, Args: args, Decision: engine.Ask.String(), Rules: p.Rules,
+			ev := bundle.Event{Tool: p.Tool, Args: args, Decision: verdict.Ask.String(), Rules: p.Rules,
 				Approval: "interrupted", BytesIn: len(args),
 				Error: "interrupted: rivumi stopped while this call waited for approval; the command did not run (call it again)"}
 			if _, err := b.Append(ev); err != nil {
@@ -214,7 +214,7 @@ func (t *Tools) askStarted(p bundle.PendingApproval) error {
 	return t.saveState()
 }
 
-func (t *Tools) askEnded(p bundle.PendingApproval, answer string, grants []engine.Grant) error {
+func (t *Tools) askEnded(p bundle.PendingApproval, answer string, grants []verdict.Grant) error {
 	if i := slices.IndexFunc(t.sess.pending, func(q bundle.PendingApproval) bool {
 		return q.Asked.Equal(p.Asked) && q.Command == p.Command
 	}); i >= 0 {

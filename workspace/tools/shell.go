@@ -21,6 +21,7 @@ import (
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/harness"
 	"github.com/rivumi/rivumi/parser"
+	"github.com/rivumi/rivumi/verdict"
 	"github.com/rivumi/rivumi/workspace/bundle"
 	"github.com/rivumi/rivumi/workspace/pathpolicy"
 )
@@ -153,14 +154,14 @@ func (t *Tools) shell(ctx context.Context, a ShellArgs, n *note) (ShellOutput, e
 		popts = append(popts, parser.Home(home))
 	}
 	cmd, perr := parser.Parse(a.Command, popts...)
-	var grants []engine.Grant
+	var grants []verdict.Grant
 	if t.cfg.Grants != nil {
 		grants = t.cfg.Grants.List()
 	}
 	v := t.cfg.Engine.Evaluate(ctx, cmd, engine.Grants(grants))
-	if perr == nil && v.Decision == engine.Allow {
+	if perr == nil && v.Decision == verdict.Allow {
 		if rs := writesOutsideAllowed(cmd, pol); len(rs) > 0 {
-			v.Decision = engine.Ask
+			v.Decision = verdict.Ask
 			v.Reasons = append(v.Reasons, rs...)
 		}
 	}
@@ -175,15 +176,15 @@ func (t *Tools) shell(ctx context.Context, a ShellArgs, n *note) (ShellOutput, e
 	switch {
 	case perr != nil:
 		return out, refusef("command does not parse: %v", perr)
-	case v.Decision == engine.Deny:
+	case v.Decision == verdict.Deny:
 		return out, refusef("denied by policy: %s", describe(v.Reasons))
-	case v.Decision == engine.Ask:
+	case v.Decision == verdict.Ask:
 		ans := t.approve(ctx, a.Command, dir, v)
 		n.approval = ans
 		if ans != "once" && !strings.HasPrefix(ans, "always") {
 			return out, refusef("needs approval (%s), answer %s: %s", describe(v.Reasons), ans, describe(v.Reasons))
 		}
-	case v.Decision != engine.Allow:
+	case v.Decision != verdict.Allow:
 		return out, refusef("unknown decision %v", v.Decision)
 	}
 
@@ -261,7 +262,7 @@ func (t *Tools) shell(ctx context.Context, a ShellArgs, n *note) (ShellOutput, e
 	return out, fmt.Errorf("tools: shell: %w", err)
 }
 
-func describe(rs []engine.Reason) string {
+func describe(rs []verdict.Reason) string {
 	var parts []string
 	for _, r := range rs {
 		s := r.Rule
@@ -283,7 +284,7 @@ func describe(rs []engine.Reason) string {
 // "always" records the offered grants in the grant store; one that cannot
 // be recorded is reported in the answer ("always (grant not recorded: …)")
 // and the command runs once.
-func (t *Tools) approve(ctx context.Context, text, dir string, v engine.Verdict) string {
+func (t *Tools) approve(ctx context.Context, text, dir string, v verdict.Verdict) string {
 	if t.cfg.Approver == nil {
 		return "deny (no approver)"
 	}
@@ -294,13 +295,13 @@ func (t *Tools) approve(ctx context.Context, text, dir string, v engine.Verdict)
 	actx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	deadline, _ := actx.Deadline()
-	var offered []engine.Grant
+	var offered []verdict.Grant
 	if t.cfg.Grants != nil {
 		offered = harness.GrantsFor(v)
 	}
 	pending := bundle.PendingApproval{Tool: ToolShell, Command: text, Dir: dir, Asked: time.Now().UTC()}
 	for _, r := range v.Reasons {
-		if r.Decision == engine.Ask && r.Rule != "" && !slices.Contains(pending.Rules, r.Rule) {
+		if r.Decision == verdict.Ask && r.Rule != "" && !slices.Contains(pending.Rules, r.Rule) {
 			pending.Rules = append(pending.Rules, r.Rule)
 		}
 	}
@@ -319,7 +320,7 @@ func (t *Tools) approve(ctx context.Context, text, dir string, v engine.Verdict)
 
 // ask puts the question and returns the answer as recorded, with the
 // grants an "always" recorded.
-func (t *Tools) ask(actx context.Context, text, dir string, v engine.Verdict, offered []engine.Grant, deadline time.Time) (string, []engine.Grant) {
+func (t *Tools) ask(actx context.Context, text, dir string, v verdict.Verdict, offered []verdict.Grant, deadline time.Time) (string, []verdict.Grant) {
 	ans, err := t.cfg.Approver.Approve(actx, harness.ApprovalRequest{Argv: []string{text}, Dir: dir, Verdict: v, Grants: offered, Deadline: deadline})
 	switch {
 	case actx.Err() != nil:
@@ -346,7 +347,7 @@ type shellRun struct {
 	t       *Tools
 	graded  []*parser.Segment
 	root    string
-	verdict engine.Verdict
+	verdict verdict.Verdict
 
 	// targets are the static redirect targets of the graded segments.
 	targets map[string]bool
@@ -443,7 +444,7 @@ func (r *shellRun) exec(ctx context.Context, args []string) error {
 		allow:   func(argv []string, d string) bool { return slices.Equal(argv, args) && d == dir },
 		verdict: r.verdict,
 	}
-	cl.verdict.Decision = engine.Allow // graded allow, or approved
+	cl.verdict.Decision = verdict.Allow // graded allow, or approved
 	var stdin io.Reader
 	if f, ok := hc.Stdin.(*os.File); ok && f != nil {
 		stdin = f
@@ -596,14 +597,14 @@ func (r *shellRun) inside(ctx context.Context, name string) (*os.Root, string, e
 // writes: cp/mv targets, sed -i, tee, touch, rm, sort -o …) that lies in
 // the workspace but outside allowed_paths, or that cannot be known while
 // allowed_paths binds. Paths outside the workspace are the engine's.
-func writesOutsideAllowed(cmd *parser.Command, pol *pathpolicy.Policy) []engine.Reason {
+func writesOutsideAllowed(cmd *parser.Command, pol *pathpolicy.Policy) []verdict.Reason {
 	if cmd == nil || len(pol.Patterns()) == 0 {
 		return nil
 	}
-	var out []engine.Reason
+	var out []verdict.Reason
 	add := func(i int, seg *parser.Segment, why string) {
-		out = append(out, engine.Reason{
-			Rule: "workspace.write_outside_allowed_paths", Layer: engine.LayerAsk, Decision: engine.Ask,
+		out = append(out, verdict.Reason{
+			Rule: "workspace.write_outside_allowed_paths", Layer: verdict.LayerAsk, Decision: verdict.Ask,
 			Segment: i, Title: "writes a workspace path outside allowed_paths", Justification: why,
 			Text: strings.Join(seg.Argv, " "),
 		})

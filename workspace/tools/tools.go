@@ -15,6 +15,7 @@ import (
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/harness"
 	"github.com/rivumi/rivumi/internal/strictjson"
+	"github.com/rivumi/rivumi/verdict"
 	"github.com/rivumi/rivumi/workspace"
 	"github.com/rivumi/rivumi/workspace/bundle"
 )
@@ -381,7 +382,7 @@ func newHarness(hc harness.Config, e *engine.Engine) (*harness.Harness, error) {
 	}
 	gated := hc
 	gated.Gate = harness.GateDeny
-	gated.GateGrader = harness.GraderFunc(func(ctx context.Context, argv []string, o harness.GradeOptions) (engine.Verdict, error) {
+	gated.GateGrader = harness.GraderFunc(func(ctx context.Context, argv []string, o harness.GradeOptions) (verdict.Verdict, error) {
 		return e.EvaluateArgv(ctx, argv, engine.Cwd(o.Cwd), engine.Workspace(o.Workspace), engine.Grants(o.Grants),
 			engine.FollowSymlinks(true)), nil
 	})
