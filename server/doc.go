@@ -22,4 +22,13 @@
 // deny from rule "engine.audit-failed" with an "error" field and HTTP
 // status 503 (for a batch, when any of its entries failed), unless the
 // operator chose a best-effort log ([WithBestEffortAudit]).
+//
+// On a loopback TCP listener, a keep-alive POST /v1/verdict of the
+// plainest form (HTTP/1.1, CRLF line ends, a loopback Host, a
+// Content-Length within the limit, a few ordinary headers, all of it
+// already read) is answered on the connection's goroutine without
+// net/http's machinery; any other request — a Transfer-Encoding, an
+// Origin, obs-folding, a bare LF, a head or body still on its way — hands
+// the connection to net/http for the rest of its life. Both answer the
+// same bytes the same way (a test and a fuzz target compare them).
 package server

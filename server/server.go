@@ -61,6 +61,10 @@ type Server struct {
 	relay HookRelay
 	// last is when the last request came (unix nanoseconds).
 	last atomic.Int64
+	// noFastPath leaves every request to net/http (fasthttp.go; tests);
+	// fastServed counts the requests answered on the fast path.
+	noFastPath bool
+	fastServed atomic.Int64
 }
 
 // Option configures a [Server].
@@ -314,13 +318,28 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleVerdict(w http.ResponseWriter, r *http.Request) {
-	var req Request
-	if code, err := s.decodeBody(w, r, &req); err != nil {
+	body, code, err := s.readBody(w, r)
+	defer putBuf(body)
+	if err != nil {
 		s.m.badRequest("http")
 		writeResponses(w, code, false, s.badBody(r.Context(), err))
 		return
 	}
-	resp := s.grade(r.Context(), &req, "http", !callerLogs(r))
+	code, resp := s.answerVerdict(r.Context(), body.Bytes(), !callerLogs(r))
+	writeResponses(w, code, false, resp)
+}
+
+// answerVerdict decodes and grades the body of a POST /v1/verdict and
+// returns the response with its HTTP status (log false: the caller writes
+// the audit entry, see CallerLogsHeader). The HTTP handler and the fast
+// path (fasthttp.go) answer with it.
+func (s *Server) answerVerdict(ctx context.Context, body []byte, log bool) (int, Response) {
+	var req Request
+	if err := decodeRequest(body, &req); err != nil {
+		s.m.badRequest("http")
+		return http.StatusBadRequest, s.badBody(ctx, err)
+	}
+	resp := s.grade(ctx, &req, "http", log)
 	code := http.StatusOK
 	switch {
 	case resp.unrecorded:
@@ -328,7 +347,7 @@ func (s *Server) handleVerdict(w http.ResponseWriter, r *http.Request) {
 	case resp.Error != "":
 		code = http.StatusBadRequest
 	}
-	writeResponses(w, code, false, resp)
+	return code, resp
 }
 
 func (s *Server) handleVerdicts(w http.ResponseWriter, r *http.Request) {
@@ -395,32 +414,38 @@ func callerLogs(r *http.Request) bool {
 
 // decodeBody reads a size-limited JSON body into v.
 func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, v any) (int, error) {
-	// The body's buffer is reused: decoding copies what it keeps.
-	buf := jsonBufs.Get().(*bytes.Buffer)
-	buf.Reset()
-	defer func() {
-		if buf.Cap() <= maxPooledBuf {
-			jsonBufs.Put(buf)
-		}
-	}()
-	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, s.maxBody))
-	body := buf.Bytes()
+	buf, code, err := s.readBody(w, r)
+	defer putBuf(buf)
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return http.StatusRequestEntityTooLarge, fmt.Errorf("request body over %d bytes", s.maxBody)
-		}
-		return http.StatusBadRequest, fmt.Errorf("read body: %v", err)
+		return code, err
 	}
-	if req, ok := v.(*Request); ok {
-		err = decodeRequest(body, req)
-	} else {
-		err = decodeStrict(body, v)
-	}
-	if err != nil {
+	if err := decodeStrict(buf.Bytes(), v); err != nil {
 		return http.StatusBadRequest, err
 	}
 	return http.StatusOK, nil
+}
+
+// readBody reads r's body, up to the size limit, into a pooled buffer
+// (returned even with an error; give it back with putBuf): decoding
+// copies what it keeps.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) (*bytes.Buffer, int, error) {
+	buf := jsonBufs.Get().(*bytes.Buffer)
+	buf.Reset()
+	if _, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, s.maxBody)); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return buf, http.StatusRequestEntityTooLarge, fmt.Errorf("request body over %d bytes", s.maxBody)
+		}
+		return buf, http.StatusBadRequest, fmt.Errorf("read body: %v", err)
+	}
+	return buf, http.StatusOK, nil
+}
+
+// putBuf gives a buffer back to jsonBufs (unless it grew too large).
+func putBuf(buf *bytes.Buffer) {
+	if buf.Cap() <= maxPooledBuf {
+		jsonBufs.Put(buf)
+	}
 }
 
 // decodeStrict decodes exactly one JSON value with no unknown, case-variant
@@ -516,6 +541,11 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ln = relay
 	}
 	ta, _ := ln.Addr().(*net.TCPAddr)
+	var fast *fastListener
+	if ta != nil && ta.IP.IsLoopback() && !s.noFastPath {
+		fast = newFastListener(context.WithoutCancel(ctx), ln, s)
+		ln = fast
+	}
 	srv := &http.Server{
 		Handler:           s.touched(localHTTP(s.Handler(), ta != nil && ta.IP.IsLoopback())),
 		ReadHeaderTimeout: 5 * time.Second,
@@ -531,6 +561,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
+		if fast != nil {
+			fast.shutdown(time.Until(deadlineOf(sctx)))
+		}
 		err := srv.Shutdown(sctx)
 		if relay != nil {
 			relay.wait(time.Until(deadlineOf(sctx)))
