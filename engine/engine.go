@@ -18,9 +18,9 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 
 	"github.com/rivumi/rivumi/codescan"
+	"github.com/rivumi/rivumi/grant"
 	"github.com/rivumi/rivumi/parser"
 	"github.com/rivumi/rivumi/policies/native"
-	"github.com/rivumi/rivumi/rules"
 )
 
 // Engine grades commands. Create it with [New]; it is safe for concurrent
@@ -432,7 +432,7 @@ func (e *Engine) gradeSegment(run *evalRun, cmd *parser.Command, i int, shape *a
 	seg := cmd.Segments[i]
 	gs := make(map[string]bool, len(granted))
 	for _, g := range granted {
-		gs[g] = grantableProgram(seg) // policies/main.rego: no grant on a runs-anything segment
+		gs[g] = grant.Grantable(seg) // policies/main.rego: no grant on a runs-anything segment
 	}
 	var h layerHits
 	if run == nil {
@@ -457,7 +457,7 @@ func (e *Engine) gradeSegment(run *evalRun, cmd *parser.Command, i int, shape *a
 			}
 			reasons = append(reasons, Reason{
 				Rule: id, Layer: group.layer, Decision: group.dec, Segment: seg.Index, Title: m.Title,
-				Justification: m.Justification, Text: seg.Text, Prefix: grantPrefix(seg), Grantable: m.Grantable() && grantableProgram(seg),
+				Justification: m.Justification, Text: seg.Text, Prefix: grantPrefix(seg), Grantable: m.Grantable() && grant.Grantable(seg),
 			})
 		}
 	}
@@ -509,7 +509,7 @@ func (e *Engine) segmentResult(res rego.ResultSet, seg *parser.Segment) (Decisio
 			}
 			reasons = append(reasons, Reason{
 				Rule: id, Layer: layer, Decision: dec, Segment: seg.Index, Title: m.Title,
-				Justification: m.Justification, Text: seg.Text, Prefix: grantPrefix(seg), Grantable: m.Grantable() && grantableProgram(seg),
+				Justification: m.Justification, Text: seg.Text, Prefix: grantPrefix(seg), Grantable: m.Grantable() && grant.Grantable(seg),
 			})
 		}
 		return nil
@@ -546,13 +546,6 @@ func hasDecision(rs []Reason, d Decision) bool {
 
 // prefix is the argv prefix a grant for this segment records: the program
 // and, for programs with subcommands, the subcommand.
-// grantableProgram reports whether a grant may name the segment's program
-// at all: never one that runs whatever it is handed (tagged runs-anything by
-// the parser from [rules.RunsAnything]), nor a subcommand of that kind.
-func grantableProgram(s *parser.Segment) bool {
-	return !s.HasTag(parser.TagRunsAnything)
-}
-
 func prefix(s *parser.Segment) []string {
 	if s.Program == "" {
 		return nil
@@ -603,39 +596,12 @@ func grantPrefix(s *parser.Segment) []string {
 	return p
 }
 
-// GrantMatches reports whether grant g applies to seg: the segment's
-// program is the one the grant names ([parser.GrantWord]: a bare name
-// only that name, "./x" only that file of the segment's workspace, an
-// absolute path only that file), the rest of the prefix equals the next
-// words of the argv, none of them dynamic, and the program does not run
-// whatever it is handed (a shell, an interpreter, a wrapper, npm exec: the
-// parser's runs-anything tag, [rules.RunsAnything]), however the grant got
-// into the list. It is the one matcher of the engine and the harness.
-func GrantMatches(g Grant, seg *parser.Segment) bool {
-	if len(g.Prefix) == 0 || len(g.Prefix) > len(seg.Argv) || !grantableProgram(seg) || rules.RunsAnything(g.Prefix[0]) {
-		return false
-	}
-	for i, p := range g.Prefix {
-		if seg.Dynamic[i] {
-			return false
-		}
-		if i == 0 {
-			if w := seg.GrantWord(); w == "" || w != parser.NormalGrantWord(p) {
-				return false
-			}
-		} else if seg.Argv[i] != p {
-			return false
-		}
-	}
-	return true
-}
-
 // grantedRules returns the ask rule ids the grants cancel on seg: those of
-// every grant that matches it ([GrantMatches]).
+// every grant that matches it ([grant.Matches]).
 func grantedRules(grants []Grant, seg *parser.Segment) []string {
 	var out []string
 	for _, g := range grants {
-		if GrantMatches(g, seg) {
+		if grant.Matches(g, seg) {
 			out = append(out, g.Rules...)
 		}
 	}
@@ -646,7 +612,7 @@ func grantedRules(grants []Grant, seg *parser.Segment) []string {
 // reasons.
 func usedGrants(v *Verdict, grants []Grant, seg *parser.Segment, reasons []Reason) {
 	for _, g := range grants {
-		if !GrantMatches(g, seg) || slices.ContainsFunc(v.Grants, func(u Grant) bool { return grantEqual(u, g) }) {
+		if !grant.Matches(g, seg) || slices.ContainsFunc(v.Grants, func(u Grant) bool { return grantEqual(u, g) }) {
 			continue
 		}
 		if slices.ContainsFunc(reasons, func(r Reason) bool { return r.Layer == LayerGrant && slices.Contains(g.Rules, r.Rule) }) {

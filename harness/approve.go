@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rivumi/rivumi/internal/shquote"
 	"github.com/rivumi/rivumi/verdict"
 )
 
@@ -178,7 +179,7 @@ func (p *Interactive) Approve(ctx context.Context, req ApprovalRequest) (Answer,
 }
 
 func writePrompt(w io.Writer, req ApprovalRequest) {
-	fmt.Fprintf(w, "rivumi: %s needs approval (%s)\n", quoteArgv(req.Argv), req.Verdict.Decision)
+	fmt.Fprintf(w, "rivumi: %s needs approval (%s)\n", shquote.Display(req.Argv), req.Verdict.Decision)
 	if req.Dir != "" {
 		fmt.Fprintf(w, "  in %s\n", req.Dir)
 	}
@@ -201,22 +202,9 @@ func writePrompt(w io.Writer, req ApprovalRequest) {
 func grantsLabel(gs []verdict.Grant) string {
 	parts := make([]string, len(gs))
 	for i, g := range gs {
-		parts[i] = quoteArgv(g.Prefix)
+		parts[i] = shquote.Display(g.Prefix)
 	}
 	return strings.Join(parts, ", ")
-}
-
-// quoteArgv renders argv for humans, backquoted, with arguments that need
-// it single-quoted.
-func quoteArgv(argv []string) string {
-	parts := make([]string, len(argv))
-	for i, a := range argv {
-		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`*?[](){}<>|&;#~!") {
-			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-		parts[i] = a
-	}
-	return "`" + strings.Join(parts, " ") + "`"
 }
 
 // approverName names an approver for the audit log.

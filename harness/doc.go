@@ -64,14 +64,14 @@
 //     [ApproverFunc] lets an embedding program decide.
 //   - Grants: "always" records, per argv prefix of the grantable asks
 //     ([verdict.Reason.Prefix] with Grantable), a grant of those rule ids
-//     ([GrantsFor]); the engine cancels only those asks on segments the
-//     grant matches. [CheckGrant] refuses grants of programs that can run
+//     ([grant.For]); the engine cancels only those asks on segments the
+//     grant matches. [grant.Check] refuses grants of programs that can run
 //     anything (the program registry's runs_anything entries, in any case
 //     or version suffix: shells, interpreters, env, sudo, xargs, find,
 //     nohup, timeout, ssh, npx, …; git with no subcommand, npm exec, …),
 //     and the engine never applies such a grant however it was stored. With a
-//     [GrantStore] grants persist per project
-//     ([DefaultGrantsPath]); without, they last as long as the Harness.
+//     [grant.Store] grants persist per project
+//     ([grant.DefaultPath]); without, they last as long as the Harness.
 //   - Sandbox ([Config.Sandbox]): bwrap or Landlock on Linux, Seatbelt
 //     (sandbox-exec with a profile generated per run) on macOS, none on
 //     Windows; what each allows is one table, [Contract] (rendered into

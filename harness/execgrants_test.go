@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/rivumi/rivumi/grant"
 	"github.com/rivumi/rivumi/harness"
 	"github.com/rivumi/rivumi/verdict"
 )
@@ -30,7 +31,7 @@ func TestBareGrantNeverCoversWorkspaceCode(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(wsBin, "npm"), b, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	store, err := harness.LoadGrants(filepath.Join(t.TempDir(), "grants.json"))
+	store, err := grant.Load(filepath.Join(t.TempDir(), "grants.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

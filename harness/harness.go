@@ -20,6 +20,7 @@ import (
 
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/execgate"
+	"github.com/rivumi/rivumi/grant"
 	"github.com/rivumi/rivumi/verdict"
 )
 
@@ -49,7 +50,7 @@ type Config struct {
 	AuditSource string
 	// Grants persists "always" answers and supplies the project's grants
 	// to every grading. Nil: grants live only as long as the Harness.
-	Grants *GrantStore
+	Grants *grant.Store
 
 	// Workspace is the project root: what the command may write under a
 	// sandbox, and GradeOptions.Workspace. Default: each request's Dir.
@@ -243,7 +244,7 @@ type Harness struct {
 	noSeccomp bool
 
 	mu      sync.Mutex
-	session []verdict.Grant // "always" answers when no GrantStore is configured
+	session []verdict.Grant // "always" answers when no grant.Store is configured
 }
 
 // New returns a Harness for cfg. It fails if cfg.Grader is nil, and with a
@@ -495,7 +496,7 @@ func (h *Harness) approve(ctx context.Context, res *Result, req Request, dir str
 	actx, cancel := context.WithTimeout(ctx, h.cfg.ApprovalTimeout)
 	defer cancel()
 	deadline, _ := actx.Deadline()
-	offered := GrantsFor(res.Verdict)
+	offered := grant.For(res.Verdict)
 	ans, err := h.cfg.Approver.Approve(actx, ApprovalRequest{
 		Argv: slices.Clone(req.Argv), Dir: dir, Verdict: res.Verdict, Grants: offered, Deadline: deadline,
 	})
@@ -531,7 +532,7 @@ func (h *Harness) addGrants(res *Result, offered []verdict.Grant) {
 	}
 	var errs []error
 	for _, g := range offered {
-		if err := CheckGrant(g); err != nil {
+		if err := grant.Check(g); err != nil {
 			errs = append(errs, err)
 			continue
 		}

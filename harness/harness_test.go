@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/rivumi/rivumi/audit"
+	"github.com/rivumi/rivumi/grant"
 	"github.com/rivumi/rivumi/harness"
 	"github.com/rivumi/rivumi/harness/harnesstest"
 	"github.com/rivumi/rivumi/verdict"
@@ -55,7 +56,7 @@ func (g *fakeGrader) GradeArgv(ctx context.Context, argv []string, opts harness.
 	switch d {
 	case verdict.Ask:
 		for _, gr := range opts.Grants {
-			if harness.GrantCovers(gr, argv) && slices.Contains(gr.Rules, askRule) {
+			if grant.Covers(gr, argv) && slices.Contains(gr.Rules, askRule) {
 				return verdict.Verdict{Decision: verdict.Allow, Policy: v.Policy, Grants: []verdict.Grant{gr},
 					Reasons: []verdict.Reason{{Rule: askRule, Layer: verdict.LayerGrant, Decision: verdict.Allow}}}, nil
 			}
@@ -562,10 +563,10 @@ func TestAlwaysGrantsPerPattern(t *testing.T) {
 				return harness.AnswerAlways, nil
 			})
 			cfg := harness.Config{Grader: g, Approver: approver, BaseEnv: []string{"PATH=" + bin + ":/usr/bin:/bin"}}
-			var store *harness.GrantStore
+			var store *grant.Store
 			if persist {
 				var err error
-				store, err = harness.LoadGrants(filepath.Join(t.TempDir(), "grants.json"))
+				store, err = grant.Load(filepath.Join(t.TempDir(), "grants.json"))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -600,12 +601,12 @@ func TestAlwaysGrantsPerPattern(t *testing.T) {
 			}
 			// A grant of bash is refused; the approved run still happens once.
 			res = run("bash", "-c", "true")
-			var refused *harness.GrantRefusedError
+			var refused *grant.RefusedError
 			if !errors.As(res.GrantError, &refused) || len(res.GrantsAdded) != 0 {
 				t.Errorf("bash grant: added %v, error %v; want refused", res.GrantsAdded, res.GrantError)
 			}
 			if persist {
-				reloaded, err := harness.LoadGrants(store.Path())
+				reloaded, err := grant.Load(store.Path())
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // helperArg marks the test binary re-exec'd as a child command. The
@@ -209,4 +211,10 @@ func liveWithToken(token string) []int {
 		out = append(out, pid)
 	}
 	return out
+}
+
+func equalGrants(a, b []verdict.Grant) bool {
+	return slices.EqualFunc(a, b, func(x, y verdict.Grant) bool {
+		return slices.Equal(x.Prefix, y.Prefix) && slices.Equal(x.Rules, y.Rules)
+	})
 }

@@ -19,7 +19,7 @@ import (
 
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/engine"
-	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/grant"
 	"github.com/rivumi/rivumi/internal/applypatch"
 	"github.com/rivumi/rivumi/internal/strictjson"
 	"github.com/rivumi/rivumi/internal/winpath"
@@ -633,13 +633,13 @@ func workspaceFor(cfg *Config, cwd string) (string, error) {
 		return path.Clean(ws), nil
 	}
 	if cfg.GOOS == "windows" {
-		root, err := harness.ProjectRoot(winpath.Native(cwd))
+		root, err := grant.ProjectRoot(winpath.Native(cwd))
 		if err != nil {
 			return "", err
 		}
 		return winpath.ToSlash(root)
 	}
-	return harness.ProjectRoot(cwd)
+	return grant.ProjectRoot(cwd)
 }
 
 // call is a tool call rivumi judges.
@@ -1169,7 +1169,7 @@ func abridge(s string, n int) string {
 
 // grantHint tells the user how to make an ask go away for good, when a
 // grant can.
-func grantHint(v verdict.Verdict, workspace string) string { return harness.GrantHint(v, workspace) }
+func grantHint(v verdict.Verdict, workspace string) string { return grant.Hint(v, workspace) }
 
 // Write writes a's answer in cfg.Agent's protocol and returns the exit
 // code. Failures exit 2 with the reason on stderr, which every supported

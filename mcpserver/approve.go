@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rivumi/rivumi/audit"
+	"github.com/rivumi/rivumi/grant"
 	"github.com/rivumi/rivumi/harness"
 	"github.com/rivumi/rivumi/verdict"
 )
@@ -36,7 +37,7 @@ var ErrNoElicitation = errors.New("the MCP client does not support elicitation, 
 func (a *elicitApprover) Approve(ctx context.Context, req harness.ApprovalRequest) (harness.Answer, error) {
 	call, _ := ctx.Value(callKey{}).(*mcp.CallToolRequest)
 	if call == nil || call.Session == nil || !canElicit(call.ClientCapabilities()) {
-		return harness.AnswerDeny, fmt.Errorf("%w.%s", ErrNoElicitation, harness.GrantHint(req.Verdict, a.project))
+		return harness.AnswerDeny, fmt.Errorf("%w.%s", ErrNoElicitation, grant.Hint(req.Verdict, a.project))
 	}
 	choices := []any{AnswerOnce, AnswerDeny}
 	if len(req.Grants) > 0 {

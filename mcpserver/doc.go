@@ -35,7 +35,7 @@
 // answer outside the form, an elicitation error and the approval timeout
 // are all deny. A client that does not declare the elicitation capability
 // is not asked: the call is refused with the `rivumi grant add` command
-// that would allow it ([harness.GrantHint]).
+// that would allow it ([grant.Hint]).
 //
 // # Sessions and resume
 //

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/grant"
 	"github.com/rivumi/rivumi/harness"
 	"github.com/rivumi/rivumi/mcpserver"
 	"github.com/rivumi/rivumi/workspace"
@@ -53,7 +54,7 @@ func git(t testing.TB, dir string, args ...string) string {
 // fixture is a prepared workspace served in-process.
 type fixture struct {
 	w      *workspace.Workspace
-	grants *harness.GrantStore
+	grants *grant.Store
 	srv    *mcpserver.Server
 }
 
@@ -88,7 +89,7 @@ func newFixture(t testing.TB, opts ...fixOpt) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.Close() })
-	store, err := harness.LoadGrants(filepath.Join(t.TempDir(), "grants.json"))
+	store, err := grant.Load(filepath.Join(t.TempDir(), "grants.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import "strings"
 //     it (the harness checks again at exec time);
 //   - a relative path to a file inside the workspace (./tool, ../tool from
 //     a subdirectory): "./" and its path relative to the workspace: only
-//     that file of that workspace (harness.CheckGrant refuses to record
+//     that file of that workspace (grant.Check refuses to record
 //     such grants: the agent can rewrite the file);
 //   - any other path (an absolute one, a relative one leaving the
 //     workspace): its absolute, cleaned form: only that file.

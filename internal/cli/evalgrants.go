@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/rivumi/rivumi/engine"
-	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/grant"
 )
 
 // standingGrants are the flags by which `policy eval` and `policy explain`
@@ -45,11 +45,11 @@ func (g *standingGrants) load(pf *policyFlags) ([]engine.Grant, string, error) {
 				return nil, "", err
 			}
 		}
-		root, err := harness.ProjectRoot(dir)
+		root, err := grant.ProjectRoot(dir)
 		if err != nil {
 			return nil, "", err
 		}
-		if path, err = harness.DefaultGrantsPath(root); err != nil {
+		if path, err = grant.DefaultPath(root); err != nil {
 			return nil, "", err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/grant"
 	"github.com/rivumi/rivumi/harness"
 	"github.com/rivumi/rivumi/parser"
 )
@@ -50,7 +51,7 @@ func grantAdd(ctx context.Context, stdio Stdio, args []string) error {
 	if err != nil {
 		return exitf(ExitError, "grant add: %v", err)
 	}
-	root, _ := harness.ProjectRoot(cwd)
+	root, _ := grant.ProjectRoot(cwd)
 	// The program is recorded as it will be matched: a bare name as it
 	// is, a file of the workspace as ./path, any other path absolute.
 	word := parser.GrantWord(prefix[0], cwd, root)
@@ -143,12 +144,12 @@ func grantRm(ctx context.Context, stdio Stdio, args []string) error {
 
 // grantStore opens the grants file, or the default one of the project
 // containing dir.
-func grantStore(file, dir string) (*harness.GrantStore, error) {
+func grantStore(file, dir string) (*grant.Store, error) {
 	cwd, err := workDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	root, err := harness.ProjectRoot(cwd)
+	root, err := grant.ProjectRoot(cwd)
 	if err != nil {
 		return nil, err
 	}

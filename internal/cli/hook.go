@@ -20,7 +20,7 @@ import (
 
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/engine"
-	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/grant"
 	"github.com/rivumi/rivumi/hook"
 	"github.com/rivumi/rivumi/internal/usersock"
 	"github.com/rivumi/rivumi/server"
@@ -214,7 +214,7 @@ func (h *hookFlags) config(agent hook.Agent) (hook.Config, func(), error) {
 		for _, d := range h.pf.policyDirs {
 			ps = append(ps, hook.EscapeGlob(env.abs(d))+"/")
 		}
-		if g, err := harness.GrantsPathIn("/", env.getenv, env.home); err == nil {
+		if g, err := grant.PathIn("/", env.getenv, env.home); err == nil {
 			ps = append(ps, hook.EscapeGlob(filepath.Dir(filepath.Dir(g)))+"/")
 		}
 		// So is the binary the hook runs, and the per-user copy install
@@ -240,7 +240,7 @@ func (h *hookFlags) config(agent hook.Agent) (hook.Config, func(), error) {
 		cfg.Grants = func(string) ([]engine.Grant, error) { return loadGrants(grants) }
 	} else {
 		cfg.Grants = func(ws string) ([]engine.Grant, error) {
-			p, err := harness.GrantsPathIn(ws, env.getenv, env.home)
+			p, err := grant.PathIn(ws, env.getenv, env.home)
 			if err != nil {
 				return nil, err
 			}
@@ -284,7 +284,7 @@ type unwritable struct{ err error }
 func (u unwritable) Log(context.Context, audit.Entry) error { return u.err }
 
 func loadGrants(path string) ([]engine.Grant, error) {
-	s, err := harness.LoadGrants(path)
+	s, err := grant.Load(path)
 	if err != nil {
 		return nil, err
 	}
@@ -388,7 +388,7 @@ func settingsFiles(agent hook.Agent, project, user bool, dir string) ([]string, 
 	if err != nil {
 		return nil, err
 	}
-	root, err := harness.ProjectRoot(cwd)
+	root, err := grant.ProjectRoot(cwd)
 	if err != nil {
 		return nil, err
 	}
@@ -591,7 +591,7 @@ func trustCodex(stdio Stdio, files []string, project bool, dir string) error {
 		if err != nil {
 			return exitf(ExitError, "hook install: %v", err)
 		}
-		root, err := harness.ProjectRoot(cwd)
+		root, err := grant.ProjectRoot(cwd)
 		if err != nil {
 			return exitf(ExitError, "hook install: %v", err)
 		}
@@ -859,7 +859,7 @@ func hookDoctor(ctx context.Context, stdio Stdio, args []string) error {
 	ok := func(format string, a ...any) { fmt.Fprintf(stdio.Out, "ok    "+format+"\n", a...) }
 	note := func(format string, a ...any) { fmt.Fprintf(stdio.Out, "-     "+format+"\n", a...) }
 	home, _ := os.UserHomeDir()
-	root, err := harness.ProjectRoot(cwd)
+	root, err := grant.ProjectRoot(cwd)
 	if err != nil {
 		return exitf(ExitError, "hook doctor: %v", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rivumi/rivumi/audit"
+	"github.com/rivumi/rivumi/grant"
 	"github.com/rivumi/rivumi/harness"
 	"github.com/rivumi/rivumi/mcpserver"
 	"github.com/rivumi/rivumi/workspace"
@@ -104,7 +105,7 @@ func runMCP(ctx context.Context, stdio Stdio, args []string) error {
 	}
 	defer w.Close()
 
-	project, err := harness.ProjectRoot(w.Request().Source)
+	project, err := grant.ProjectRoot(w.Request().Source)
 	if err != nil {
 		return exitf(ExitError, "mcp: %v", err)
 	}

@@ -20,7 +20,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/rivumi/rivumi/engine"
-	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/grant"
 	"github.com/rivumi/rivumi/policies"
 	"github.com/rivumi/rivumi/rules"
 )
@@ -262,7 +262,7 @@ type sources struct {
 func newSources() *sources {
 	s := &sources{from: map[string]string{}}
 	if wd, err := os.Getwd(); err == nil {
-		s.root, _ = harness.ProjectRoot(wd)
+		s.root, _ = grant.ProjectRoot(wd)
 	}
 	return s
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/grant"
 	"github.com/rivumi/rivumi/harness"
 )
 
@@ -130,7 +131,7 @@ func runRun(ctx context.Context, stdio Stdio, args []string) error {
 		}
 		roDirs = append(roDirs, a)
 	}
-	root, err := harness.ProjectRoot(cwd)
+	root, err := grant.ProjectRoot(cwd)
 	if err != nil {
 		return exitf(ExitError, "run: %v", err)
 	}
@@ -246,14 +247,14 @@ func workDir(dir string) (string, error) {
 }
 
 // openGrants loads the grant store at file, or the project's default one.
-func openGrants(file, root string) (*harness.GrantStore, error) {
+func openGrants(file, root string) (*grant.Store, error) {
 	if file == "" {
 		var err error
-		if file, err = harness.DefaultGrantsPath(root); err != nil {
+		if file, err = grant.DefaultPath(root); err != nil {
 			return nil, err
 		}
 	}
-	return harness.LoadGrants(file)
+	return grant.Load(file)
 }
 
 // defaultAuditPath is $XDG_STATE_HOME/rivumi/audit.jsonl, with
@@ -278,7 +279,7 @@ func quoteWords(ws []string) string { return "`" + strings.Join(ws, " ") + "`" }
 // grantableRules returns the rule ids of v's grantable asks.
 func grantableRules(v engine.Verdict) []string {
 	var rules []string
-	for _, g := range harness.GrantsFor(v) {
+	for _, g := range grant.For(v) {
 		rules = append(rules, g.Rules...)
 	}
 	return rules

@@ -15,7 +15,7 @@ import (
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/execgate"
-	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/grant"
 )
 
 // rivumi run --gate with the real policy: `make` is granted (running the
@@ -149,7 +149,7 @@ func processesWith(s string) []int {
 func grantMake(t *testing.T, dir string) string {
 	t.Helper()
 	grants := filepath.Join(dir, "grants.json")
-	store, err := harness.LoadGrants(grants)
+	store, err := grant.Load(grants)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/grant"
 	"github.com/rivumi/rivumi/harness"
 	"github.com/rivumi/rivumi/harness/harnesstest"
 
@@ -38,7 +39,7 @@ func fakeRunGrader(ctx context.Context, argv []string, opts harness.GradeOptions
 	case prog == "npm" || prog == "make" || prog == "touch":
 		rule := "ask." + prog
 		for _, g := range opts.Grants {
-			if harness.GrantCovers(g, argv) && slices.Contains(g.Rules, rule) {
+			if grant.Covers(g, argv) && slices.Contains(g.Rules, rule) {
 				return engine.Verdict{Decision: engine.Allow, Policy: policy}, nil
 			}
 		}

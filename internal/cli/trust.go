@@ -13,7 +13,7 @@ import (
 	"sync"
 
 	"github.com/rivumi/rivumi/engine"
-	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/grant"
 	"github.com/rivumi/rivumi/rules"
 	"github.com/rivumi/rivumi/server"
 )
@@ -232,7 +232,7 @@ func ruleProblems(err error) []string {
 }
 
 // configEngineOptions turns configurations into engine options. Grants
-// that could run anything (see harness.CheckGrant) are problems.
+// that could run anything (see grant.Check) are problems.
 func configEngineOptions(cfgs []*rules.Config, problems *[]string) []engine.Option {
 	var opts []engine.Option
 	for _, c := range cfgs {
@@ -247,7 +247,7 @@ func configEngineOptions(cfgs []*rules.Config, problems *[]string) []engine.Opti
 		}
 		for _, g := range c.Grants {
 			eg := engine.Grant{Prefix: g.Prefix, Rules: g.Rules}
-			if err := harness.CheckGrant(eg); err != nil {
+			if err := grant.Check(eg); err != nil {
 				*problems = append(*problems, fmt.Sprintf("%s: %v", c.Where(g.Line), err))
 				continue
 			}

@@ -41,3 +41,17 @@ func Word(s string) string {
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+
+// Display renders argv for humans, backquoted, with the arguments that
+// need it single-quoted (`rm -rf 'my dir'`). It is for messages, not for
+// a shell to read back: use [Word] for that.
+func Display(argv []string) string {
+	parts := make([]string, len(argv))
+	for i, a := range argv {
+		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`*?[](){}<>|&;#~!") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		parts[i] = a
+	}
+	return "`" + strings.Join(parts, " ") + "`"
+}

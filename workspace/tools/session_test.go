@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rivumi/rivumi/grant"
 	"github.com/rivumi/rivumi/harness"
 	"github.com/rivumi/rivumi/workspace"
 	"github.com/rivumi/rivumi/workspace/bundle"
@@ -293,7 +294,7 @@ func TestResumeRecordsInterruptedCall(t *testing.T) {
 
 // An "always" answer is in the session with the grant it recorded.
 func TestSessionRecordsApprovalAndGrant(t *testing.T) {
-	store, err := harness.LoadGrants(filepath.Join(t.TempDir(), "grants.json"))
+	store, err := grant.Load(filepath.Join(t.TempDir(), "grants.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

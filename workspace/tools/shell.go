@@ -19,7 +19,9 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/grant"
 	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/internal/shquote"
 	"github.com/rivumi/rivumi/parser"
 	"github.com/rivumi/rivumi/verdict"
 	"github.com/rivumi/rivumi/workspace/bundle"
@@ -297,7 +299,7 @@ func (t *Tools) approve(ctx context.Context, text, dir string, v verdict.Verdict
 	deadline, _ := actx.Deadline()
 	var offered []verdict.Grant
 	if t.cfg.Grants != nil {
-		offered = harness.GrantsFor(v)
+		offered = grant.For(v)
 	}
 	pending := bundle.PendingApproval{Tool: ToolShell, Command: text, Dir: dir, Asked: time.Now().UTC()}
 	for _, r := range v.Reasons {
@@ -392,7 +394,7 @@ func (r *shellRun) call(ctx context.Context, runner *interp.Runner, args []strin
 		return nil, refusef("builtin %s is not run by the workspace shell", name)
 	}
 	if !r.graded1(args, hc.Dir) {
-		return nil, refusef("%s (in %s) is not a command that was graded: the interpreter computed it at run time", quoteArgv(args), r.rel(hc.Dir))
+		return nil, refusef("%s (in %s) is not a command that was graded: the interpreter computed it at run time", shquote.Display(args), r.rel(hc.Dir))
 	}
 	if !interp.IsBuiltin(name) {
 		r.mu.Lock()
@@ -437,7 +439,7 @@ func (r *shellRun) exec(ctx context.Context, args []string) error {
 	}
 	r.mu.Unlock()
 	if i < 0 {
-		return refusef("%s was not cleared before it was executed", quoteArgv(args))
+		return refusef("%s was not cleared before it was executed", shquote.Display(args))
 	}
 	dir := hc.Dir
 	cl := &clearance{
@@ -455,19 +457,19 @@ func (r *shellRun) exec(ctx context.Context, args []string) error {
 	// read-only over the writable workspace, as they stand now.
 	ro, refused := r.t.readOnlyPaths()
 	if refused != "" {
-		return refusef("%s did not run: %s", quoteArgv(args), refused)
+		return refusef("%s did not run: %s", shquote.Display(args), refused)
 	}
 	res, err := r.t.h.Run(context.WithValue(ctx, clearanceKey{}, cl), harness.Request{
 		Argv: args, Dir: dir, Stdin: stdin, Stdout: hc.Stdout, Stderr: hc.Stderr, ReadOnly: ro,
 	})
 	if err != nil {
 		if !res.Ran {
-			return refusef("%s: %v", quoteArgv(args), err)
+			return refusef("%s: %v", shquote.Display(args), err)
 		}
 		return fmt.Errorf("tools: shell: %w", err)
 	}
 	if !res.Ran {
-		return refusef("%s did not run: %s", quoteArgv(args), res.Refusal)
+		return refusef("%s did not run: %s", shquote.Display(args), res.Refusal)
 	}
 	code := res.ExitCode
 	switch {
@@ -627,16 +629,4 @@ func writesOutsideAllowed(cmd *parser.Command, pol *pathpolicy.Policy) []verdict
 		}
 	}
 	return out
-}
-
-func quoteArgv(argv []string) string {
-	q := make([]string, len(argv))
-	for i, a := range argv {
-		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`|&;<>()*?[]{}~#!") {
-			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		} else {
-			q[i] = a
-		}
-	}
-	return "`" + strings.Join(q, " ") + "`"
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rivumi/rivumi/grant"
 	"github.com/rivumi/rivumi/harness"
 	"github.com/rivumi/rivumi/workspace"
 	"github.com/rivumi/rivumi/workspace/tools"
@@ -139,7 +140,7 @@ func TestShellSandboxKeepsSourceReadOnly(t *testing.T) {
 // "always" records the offered grants in the store; the next call of the
 // same command is allowed by the grant without asking.
 func TestShellAlwaysRecordsGrant(t *testing.T) {
-	store, err := harness.LoadGrants(filepath.Join(t.TempDir(), "grants.json"))
+	store, err := grant.Load(filepath.Join(t.TempDir(), "grants.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/grant"
 	"github.com/rivumi/rivumi/harness"
 	"github.com/rivumi/rivumi/internal/strictjson"
 	"github.com/rivumi/rivumi/verdict"
@@ -62,9 +63,9 @@ type Config struct {
 	Approver harness.Approver
 	// Grants are the project's grants: the shell tool's grading honours
 	// them, and an "always" answer records there the grants
-	// ([harness.GrantsFor]) the approver was offered. Nil: nothing is
+	// ([grant.For]) the approver was offered. Nil: nothing is
 	// offered, and "always" counts as "once".
-	Grants *harness.GrantStore
+	Grants *grant.Store
 	// Harness is the template of the harness commands run through
 	// (sandbox, network, audit, timeouts, output bounds). Its Grader,
 	// Approver, Workspace and RunRoot are set by the tools.

@@ -1,4 +1,4 @@
-package harness
+package grant
 
 import (
 	"crypto/sha256"
@@ -13,34 +13,34 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/internal/lockedfile"
+	"github.com/rivumi/rivumi/internal/shquote"
 	"github.com/rivumi/rivumi/parser"
 	"github.com/rivumi/rivumi/rules"
 	"github.com/rivumi/rivumi/verdict"
 )
 
-// GrantRefusedError reports a grant that must not be recorded: its prefix
+// RefusedError reports a grant that must not be recorded: its prefix
 // would let the agent run anything (a shell, an interpreter, a wrapper that
 // runs its arguments), or it is malformed.
-type GrantRefusedError struct {
+type RefusedError struct {
 	Prefix []string
 	Reason string
 }
 
-func (e *GrantRefusedError) Error() string {
-	return fmt.Sprintf("grant for %s refused: %s", quoteArgv(e.Prefix), e.Reason)
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("grant for %s refused: %s", shquote.Display(e.Prefix), e.Reason)
 }
 
-// CheckGrant returns a [*GrantRefusedError] if g must not be recorded: an
+// Check returns a [*RefusedError] if g must not be recorded: an
 // empty prefix or rule list, a program path that is relative (the agent
 // can rewrite it) or not a plain file name, a program that can run
 // anything (shells, interpreters, env, sudo, xargs, find, nohup, timeout,
 // ssh, npx, … — see the package doc), `git` with no subcommand or with a
 // global option, or a two-word runner such as `npm exec`. It returns nil
 // otherwise.
-func CheckGrant(g verdict.Grant) error {
-	refuse := func(reason string) error { return &GrantRefusedError{Prefix: g.Prefix, Reason: reason} }
+func Check(g verdict.Grant) error {
+	refuse := func(reason string) error { return &RefusedError{Prefix: g.Prefix, Reason: reason} }
 	if len(g.Prefix) == 0 || g.Prefix[0] == "" {
 		return refuse("empty prefix")
 	}
@@ -84,8 +84,8 @@ func CheckGrant(g verdict.Grant) error {
 	return nil
 }
 
-// GrantCovers reports whether g covers argv run without a shell, with the
-// engine's matcher ([engine.GrantMatches]): the rest of the prefix equals
+// Covers reports whether g covers argv run without a shell, with the
+// engine's matcher ([Matches]): the rest of the prefix equals
 // the next words, and the program is the one the grant names: a bare name
 // matches that name or that name in a system bin directory (/usr/bin/npm
 // for npm), never `./npm` nor /home/me/bin/npm; an absolute path only that
@@ -93,46 +93,53 @@ func CheckGrant(g verdict.Grant) error {
 // argv alone does not give: it is covered only through the engine. So a
 // grant for `npm install` covers `npm install lodash` but not `npm
 // publish` nor `npm`.
-func GrantCovers(g verdict.Grant, argv []string) bool {
+func Covers(g verdict.Grant, argv []string) bool {
 	cmd, err := parser.FromArgv(argv)
 	if err != nil || len(cmd.Segments) == 0 {
 		return false
 	}
-	return engine.GrantMatches(g, cmd.Segments[0])
+	return Matches(g, cmd.Segments[0])
 }
 
-// execGrants keeps the grants that name what will run: a bare-name grant
-// names what PATH finds for that name, and never a file inside the
-// workspace (a PATH holding . or node_modules/.bin would make `tool` the
-// repository's own code, which only a "./tool" grant may cover).
-func execGrants(gs []verdict.Grant, workspace, dir, pathEnv string) []verdict.Grant {
-	ws := workspace
-	if r, err := filepath.EvalSymlinks(ws); err == nil {
-		ws = r
+// Grantable reports whether a grant may name the segment's program at all:
+// never one that runs whatever it is handed (tagged runs-anything by the
+// parser from [rules.RunsAnything]), nor a subcommand of that kind.
+func Grantable(s *parser.Segment) bool {
+	return !s.HasTag(parser.TagRunsAnything)
+}
+
+// Matches reports whether grant g applies to seg: the segment's program is
+// the one the grant names ([parser.GrantWord]: a bare name only that name,
+// "./x" only that file of the segment's workspace, an absolute path only
+// that file), the rest of the prefix equals the next words of the argv,
+// none of them dynamic, and the program does not run whatever it is handed
+// (a shell, an interpreter, a wrapper, npm exec: the parser's runs-anything
+// tag, [rules.RunsAnything]), however the grant got into the list. It is
+// the one matcher of the engine and the harness.
+func Matches(g verdict.Grant, seg *parser.Segment) bool {
+	if len(g.Prefix) == 0 || len(g.Prefix) > len(seg.Argv) || !Grantable(seg) || rules.RunsAnything(g.Prefix[0]) {
+		return false
 	}
-	var out []verdict.Grant
-	for _, g := range gs {
-		if len(g.Prefix) > 0 && !strings.Contains(g.Prefix[0], "/") {
-			if p, err := resolveProgram(g.Prefix[0], dir, pathEnv); err == nil {
-				real := p.path
-				if r, err := filepath.EvalSymlinks(real); err == nil {
-					real = r
-				}
-				if ws != "" && (real == ws || strings.HasPrefix(real, ws+string(filepath.Separator))) {
-					continue
-				}
-			}
+	for i, p := range g.Prefix {
+		if seg.Dynamic[i] {
+			return false
 		}
-		out = append(out, g)
+		if i == 0 {
+			if w := seg.GrantWord(); w == "" || w != parser.NormalGrantWord(p) {
+				return false
+			}
+		} else if seg.Argv[i] != p {
+			return false
+		}
 	}
-	return out
+	return true
 }
 
-// GrantsFor returns the grants an "always" answer to v would record: for
+// For returns the grants an "always" answer to v would record: for
 // each distinct argv prefix among v's grantable ask reasons, one grant
 // with those reasons' rule ids (sorted, unique). Reasons that are not
 // grantable, not asks, or carry no prefix contribute nothing.
-func GrantsFor(v verdict.Verdict) []verdict.Grant {
+func For(v verdict.Verdict) []verdict.Grant {
 	var out []verdict.Grant
 	for _, r := range v.Reasons {
 		if !r.Grantable || r.Decision != verdict.Ask || len(r.Prefix) == 0 || r.Rule == "" {
@@ -153,12 +160,12 @@ func GrantsFor(v verdict.Verdict) []verdict.Grant {
 	return out
 }
 
-// GrantStore keeps a project's grants in a JSON file. Changes are written
+// Store keeps a project's grants in a JSON file. Changes are written
 // to a temporary file in the same directory, fsync'd and renamed over the
 // file (mode 0600), under an exclusive flock of a sibling ".lock" file, so
-// concurrent processes never lose each other's grants. A GrantStore is
+// concurrent processes never lose each other's grants. A Store is
 // safe for concurrent use.
-type GrantStore struct {
+type Store struct {
 	path string
 	mu   sync.Mutex
 	list []verdict.Grant
@@ -176,14 +183,14 @@ type storedGrant struct {
 	Added  time.Time `json:"added,omitzero"`
 }
 
-// LoadGrants opens the grant store at path and reads it. A missing file is
+// Load opens the grant store at path and reads it. A missing file is
 // an empty store (created on the first Add); an unreadable or malformed
 // one is an error: grants fail closed.
-func LoadGrants(path string) (*GrantStore, error) {
+func Load(path string) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("grants: empty path")
 	}
-	s := &GrantStore{path: path}
+	s := &Store{path: path}
 	f, err := s.read()
 	if err != nil {
 		return nil, err
@@ -193,10 +200,10 @@ func LoadGrants(path string) (*GrantStore, error) {
 }
 
 // Path returns the store's file name.
-func (s *GrantStore) Path() string { return s.path }
+func (s *Store) Path() string { return s.path }
 
 // List returns the grants as of the last Load, Add or Remove (a copy).
-func (s *GrantStore) List() []verdict.Grant {
+func (s *Store) List() []verdict.Grant {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]verdict.Grant, len(s.list))
@@ -206,11 +213,11 @@ func (s *GrantStore) List() []verdict.Grant {
 	return out
 }
 
-// Add validates g with [CheckGrant] and records it; a grant with the same
+// Add validates g with [Check] and records it; a grant with the same
 // prefix gains g's rules. It re-reads the file under the lock, so grants
 // added meanwhile by other processes are kept.
-func (s *GrantStore) Add(g verdict.Grant) error {
-	if err := CheckGrant(g); err != nil {
+func (s *Store) Add(g verdict.Grant) error {
+	if err := Check(g); err != nil {
 		return err
 	}
 	return s.update(func(f *grantFile) bool {
@@ -235,7 +242,7 @@ func (s *GrantStore) Add(g verdict.Grant) error {
 
 // Remove deletes the grant whose prefix equals prefix. It reports whether
 // there was one.
-func (s *GrantStore) Remove(prefix []string) (bool, error) {
+func (s *Store) Remove(prefix []string) (bool, error) {
 	var found bool
 	err := s.update(func(f *grantFile) bool {
 		n := len(f.Grants)
@@ -254,7 +261,7 @@ func (f *grantFile) grants() []verdict.Grant {
 	return out
 }
 
-func (s *GrantStore) read() (*grantFile, error) {
+func (s *Store) read() (*grantFile, error) {
 	b, err := os.ReadFile(s.path)
 	if errors.Is(err, os.ErrNotExist) {
 		return s.decode(nil, false)
@@ -267,7 +274,7 @@ func (s *GrantStore) read() (*grantFile, error) {
 
 // decode parses the file's contents (exists false: a missing file, an
 // empty store).
-func (s *GrantStore) decode(b []byte, exists bool) (*grantFile, error) {
+func (s *Store) decode(b []byte, exists bool) (*grantFile, error) {
 	if !exists {
 		return &grantFile{Version: 1}, nil
 	}
@@ -289,7 +296,7 @@ func (s *GrantStore) decode(b []byte, exists bool) (*grantFile, error) {
 // update applies change to the file's current contents under the lock and
 // writes the result if change reports a modification (see
 // internal/lockedfile).
-func (s *GrantStore) update(change func(*grantFile) bool) error {
+func (s *Store) update(change func(*grantFile) bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
@@ -323,18 +330,18 @@ func (s *GrantStore) update(change func(*grantFile) bool) error {
 	return nil
 }
 
-// DefaultGrantsPath returns where the grants of the project rooted at
+// DefaultPath returns where the grants of the project rooted at
 // projectRoot live: $XDG_CONFIG_HOME/rivumi/grants/<hex sha256 of the
 // absolute, cleaned root>.json, with ~/.config when XDG_CONFIG_HOME is
 // unset or relative.
-func DefaultGrantsPath(projectRoot string) (string, error) {
-	return GrantsPathIn(projectRoot, os.Getenv, os.UserHomeDir)
+func DefaultPath(projectRoot string) (string, error) {
+	return PathIn(projectRoot, os.Getenv, os.UserHomeDir)
 }
 
-// GrantsPathIn is [DefaultGrantsPath] with the environment read through
+// PathIn is [DefaultPath] with the environment read through
 // getenv and the home directory from home (for a hook call relayed from
 // another process, graded with that process's environment).
-func GrantsPathIn(projectRoot string, getenv func(string) string, home func() (string, error)) (string, error) {
+func PathIn(projectRoot string, getenv func(string) string, home func() (string, error)) (string, error) {
 	root, err := filepath.Abs(projectRoot)
 	if err != nil {
 		return "", err

@@ -1,4 +1,4 @@
-package harness
+package grant
 
 import (
 	"strings"
@@ -7,13 +7,13 @@ import (
 	"github.com/rivumi/rivumi/verdict"
 )
 
-// GrantHint tells a user how to make the asks of v go away for good in
+// Hint tells a user how to make the asks of v go away for good in
 // the project at projectDir: a leading space, then the `rivumi grant add`
-// commands of the grants an "always" would record ([GrantsFor]), or a
+// commands of the grants an "always" would record ([For]), or a
 // sentence saying that no grant can cover v. The commands are quoted for a
 // POSIX shell.
-func GrantHint(v verdict.Verdict, projectDir string) string {
-	gs := GrantsFor(v)
+func Hint(v verdict.Verdict, projectDir string) string {
+	gs := For(v)
 	if len(gs) == 0 {
 		return " No grant can cover this; run it yourself if it is what you want."
 	}

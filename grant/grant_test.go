@@ -1,4 +1,4 @@
-package harness_test
+package grant_test
 
 import (
 	"errors"
@@ -10,12 +10,12 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/grant"
 	"github.com/rivumi/rivumi/programs"
 	"github.com/rivumi/rivumi/verdict"
 )
 
-func grant(prefix string, rules ...string) verdict.Grant {
+func mkGrant(prefix string, rules ...string) verdict.Grant {
 	if len(rules) == 0 {
 		rules = []string{"r.ask"}
 	}
@@ -27,41 +27,41 @@ func TestCheckGrant(t *testing.T) {
 		g  verdict.Grant
 		ok bool
 	}{
-		{grant("npm install"), true},
-		{grant("go test"), true},
-		{grant("make"), true},
-		{grant("git commit"), true},
-		{grant("/usr/bin/npm install"), true},
-		{grant("cargo build"), true},
+		{mkGrant("npm install"), true},
+		{mkGrant("go test"), true},
+		{mkGrant("make"), true},
+		{mkGrant("git commit"), true},
+		{mkGrant("/usr/bin/npm install"), true},
+		{mkGrant("cargo build"), true},
 		// Programs that run anything.
-		{grant("bash"), false}, {grant("sh -c"), false}, {grant("zsh"), false}, {grant("dash"), false},
-		{grant("ksh"), false}, {grant("fish"), false}, {grant("python"), false}, {grant("python3"), false},
-		{grant("python3.12 -m"), false}, {grant("node"), false}, {grant("perl"), false}, {grant("ruby"), false},
-		{grant("php"), false}, {grant("env"), false}, {grant("/usr/bin/env FOO=1"), false}, {grant("sudo"), false},
-		{grant("doas"), false}, {grant("su"), false}, {grant("xargs"), false}, {grant("parallel"), false},
-		{grant("eval"), false}, {grant("exec"), false}, {grant("command"), false}, {grant("builtin"), false},
-		{grant("busybox"), false}, {grant("find"), false}, {grant("nohup"), false}, {grant("timeout"), false},
-		{grant("nice"), false}, {grant("watch"), false}, {grant("ssh"), false}, {grant("npx"), false},
-		{grant("awk"), false},
+		{mkGrant("bash"), false}, {mkGrant("sh -c"), false}, {mkGrant("zsh"), false}, {mkGrant("dash"), false},
+		{mkGrant("ksh"), false}, {mkGrant("fish"), false}, {mkGrant("python"), false}, {mkGrant("python3"), false},
+		{mkGrant("python3.12 -m"), false}, {mkGrant("node"), false}, {mkGrant("perl"), false}, {mkGrant("ruby"), false},
+		{mkGrant("php"), false}, {mkGrant("env"), false}, {mkGrant("/usr/bin/env FOO=1"), false}, {mkGrant("sudo"), false},
+		{mkGrant("doas"), false}, {mkGrant("su"), false}, {mkGrant("xargs"), false}, {mkGrant("parallel"), false},
+		{mkGrant("eval"), false}, {mkGrant("exec"), false}, {mkGrant("command"), false}, {mkGrant("builtin"), false},
+		{mkGrant("busybox"), false}, {mkGrant("find"), false}, {mkGrant("nohup"), false}, {mkGrant("timeout"), false},
+		{mkGrant("nice"), false}, {mkGrant("watch"), false}, {mkGrant("ssh"), false}, {mkGrant("npx"), false},
+		{mkGrant("awk"), false},
 		// Issue 12: every interpreter, whatever its name, case or version suffix.
-		{grant("ipython"), false}, {grant("ipython3"), false}, {grant("ts-node"), false}, {grant("tsx"), false},
-		{grant("zx"), false}, {grant("guile"), false}, {grant("racket"), false}, {grant("sbcl"), false},
-		{grant("erl"), false}, {grant("elixir"), false}, {grant("groovy"), false}, {grant("php-cgi"), false},
-		{grant("php-cgi8.2"), false}, {grant("php8.2-cgi"), false}, {grant("lua5.4"), false}, {grant("luajit"), false},
-		{grant("pypy3.10"), false}, {grant("python3.12"), false}, {grant("node18"), false}, {grant("Rscript"), false},
-		{grant("R"), false}, {grant("pwsh"), false}, {grant("pwsh.exe"), false}, {grant("osascript"), false},
-		{grant("/usr/bin/python3.11"), false}, {grant("ruby3.2"), false}, {grant("perl5.36"), false},
-		{grant("pip3 install"), true}, {grant("x264 -o"), true},
-		{grant("git"), false}, {grant("git -c"), false}, {grant("npm exec"), false}, {grant("npm x"), false},
-		{grant("npm"), false}, {grant("docker run"), false},
+		{mkGrant("ipython"), false}, {mkGrant("ipython3"), false}, {mkGrant("ts-node"), false}, {mkGrant("tsx"), false},
+		{mkGrant("zx"), false}, {mkGrant("guile"), false}, {mkGrant("racket"), false}, {mkGrant("sbcl"), false},
+		{mkGrant("erl"), false}, {mkGrant("elixir"), false}, {mkGrant("groovy"), false}, {mkGrant("php-cgi"), false},
+		{mkGrant("php-cgi8.2"), false}, {mkGrant("php8.2-cgi"), false}, {mkGrant("lua5.4"), false}, {mkGrant("luajit"), false},
+		{mkGrant("pypy3.10"), false}, {mkGrant("python3.12"), false}, {mkGrant("node18"), false}, {mkGrant("Rscript"), false},
+		{mkGrant("R"), false}, {mkGrant("pwsh"), false}, {mkGrant("pwsh.exe"), false}, {mkGrant("osascript"), false},
+		{mkGrant("/usr/bin/python3.11"), false}, {mkGrant("ruby3.2"), false}, {mkGrant("perl5.36"), false},
+		{mkGrant("pip3 install"), true}, {mkGrant("x264 -o"), true},
+		{mkGrant("git"), false}, {mkGrant("git -c"), false}, {mkGrant("npm exec"), false}, {mkGrant("npm x"), false},
+		{mkGrant("npm"), false}, {mkGrant("docker run"), false},
 		// Malformed.
-		{grant("./build.sh"), false}, {grant("bin/tool"), false}, {verdict.Grant{}, false},
+		{mkGrant("./build.sh"), false}, {mkGrant("bin/tool"), false}, {verdict.Grant{}, false},
 		{verdict.Grant{Prefix: []string{"npm", "install"}}, false},
 		{verdict.Grant{Prefix: []string{"npm", "install"}, Rules: []string{" "}}, false},
 	}
 	for _, tt := range tests {
-		err := harness.CheckGrant(tt.g)
-		var refused *harness.GrantRefusedError
+		err := grant.Check(tt.g)
+		var refused *grant.RefusedError
 		if (err == nil) != tt.ok || (err != nil && !errors.As(err, &refused)) {
 			t.Errorf("CheckGrant(%q, %q) = %v, want ok=%v", tt.g.Prefix, tt.g.Rules, err, tt.ok)
 		}
@@ -89,7 +89,7 @@ func TestGrantCovers(t *testing.T) {
 		{"go test", "go tool", false},
 	}
 	for _, tt := range tests {
-		if got := harness.GrantCovers(grant(tt.g), strings.Fields(tt.argv)); got != tt.want {
+		if got := grant.Covers(mkGrant(tt.g), strings.Fields(tt.argv)); got != tt.want {
 			t.Errorf("GrantCovers(%q, %q) = %v, want %v", tt.g, tt.argv, got, tt.want)
 		}
 	}
@@ -105,7 +105,7 @@ func TestGrantsFor(t *testing.T) {
 		{Rule: "go.test", Decision: verdict.Ask, Prefix: []string{"go", "test"}, Grantable: true},
 		{Rule: "x.noprefix", Decision: verdict.Ask, Grantable: true},
 	}}
-	got := harness.GrantsFor(v)
+	got := grant.For(v)
 	want := []verdict.Grant{{Prefix: []string{"npm", "install"}, Rules: []string{"pkg.a", "pkg.b"}}, {Prefix: []string{"go", "test"}, Rules: []string{"go.test"}}}
 	if !equalGrants(got, want) {
 		t.Errorf("GrantsFor = %v, want %v", got, want)
@@ -114,27 +114,27 @@ func TestGrantsFor(t *testing.T) {
 
 func TestGrantStore(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sub", "grants.json")
-	s, err := harness.LoadGrants(path)
+	s, err := grant.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(s.List()) != 0 {
 		t.Fatal("new store not empty")
 	}
-	if err := s.Add(grant("npm install", "pkg.b")); err != nil {
+	if err := s.Add(mkGrant("npm install", "pkg.b")); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Add(grant("npm install", "pkg.a", "pkg.b")); err != nil {
+	if err := s.Add(mkGrant("npm install", "pkg.a", "pkg.b")); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Add(grant("go test", "go.test")); err != nil {
+	if err := s.Add(mkGrant("go test", "go.test")); err != nil {
 		t.Fatal(err)
 	}
-	var refused *harness.GrantRefusedError
-	if err := s.Add(grant("bash")); !errors.As(err, &refused) {
+	var refused *grant.RefusedError
+	if err := s.Add(mkGrant("bash")); !errors.As(err, &refused) {
 		t.Errorf("Add(bash) = %v, want refused", err)
 	}
-	want := []verdict.Grant{grant("npm install", "pkg.a", "pkg.b"), grant("go test", "go.test")}
+	want := []verdict.Grant{mkGrant("npm install", "pkg.a", "pkg.b"), mkGrant("go test", "go.test")}
 	if !equalGrants(s.List(), want) {
 		t.Errorf("List = %v", s.List())
 	}
@@ -146,7 +146,7 @@ func TestGrantStore(t *testing.T) {
 		t.Errorf("mode %v, want 0600", fi.Mode().Perm())
 	}
 	// Reloaded from disk.
-	s2, err := harness.LoadGrants(path)
+	s2, err := grant.Load(path)
 	if err != nil || !equalGrants(s2.List(), want) {
 		t.Fatalf("reload: %v %v", s2.List(), err)
 	}
@@ -159,10 +159,10 @@ func TestGrantStore(t *testing.T) {
 	}
 	// s still holds the stale list, but its next Add re-reads the file:
 	// the removal by s2 is kept.
-	if err := s.Add(grant("cargo build", "cargo.build")); err != nil {
+	if err := s.Add(mkGrant("cargo build", "cargo.build")); err != nil {
 		t.Fatal(err)
 	}
-	if !equalGrants(s.List(), []verdict.Grant{grant("go test", "go.test"), grant("cargo build", "cargo.build")}) {
+	if !equalGrants(s.List(), []verdict.Grant{mkGrant("go test", "go.test"), mkGrant("cargo build", "cargo.build")}) {
 		t.Errorf("after concurrent change: %v", s.List())
 	}
 	// No temp files left behind.
@@ -179,18 +179,18 @@ func TestGrantStoreConcurrentAdds(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 20 {
 		wg.Go(func() {
-			s, err := harness.LoadGrants(path) // separate stores: like separate processes
+			s, err := grant.Load(path) // separate stores: like separate processes
 			if err != nil {
 				t.Error(err)
 				return
 			}
-			if err := s.Add(grant(fmt.Sprintf("tool%d run", i), "r")); err != nil {
+			if err := s.Add(mkGrant(fmt.Sprintf("tool%d run", i), "r")); err != nil {
 				t.Error(err)
 			}
 		})
 	}
 	wg.Wait()
-	s, err := harness.LoadGrants(path)
+	s, err := grant.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,18 +203,18 @@ func TestGrantStoreCorrupt(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "grants.json")
 	for _, content := range []string{"{", `{"version":2,"grants":[]}`, `{"version":1,"grants":[{"prefix":["npm"],"rules":[]}]}`} {
 		os.WriteFile(path, []byte(content), 0o600)
-		if _, err := harness.LoadGrants(path); err == nil {
+		if _, err := grant.Load(path); err == nil {
 			t.Errorf("LoadGrants(%s) succeeded", content)
 		}
 	}
 	// A store loaded before the file went bad refuses to write over it.
 	os.Remove(path)
-	s, err := harness.LoadGrants(path)
+	s, err := grant.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(path, []byte("{"), 0o600)
-	if err := s.Add(grant("npm test", "r")); err == nil || !strings.Contains(err.Error(), path) {
+	if err := s.Add(mkGrant("npm test", "r")); err == nil || !strings.Contains(err.Error(), path) {
 		t.Errorf("Add over a corrupt file: %v", err)
 	}
 	if b, _ := os.ReadFile(path); string(b) != "{" {
@@ -225,12 +225,12 @@ func TestGrantStoreCorrupt(t *testing.T) {
 func TestDefaultGrantsPath(t *testing.T) {
 	cfg := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", cfg)
-	p1, err := harness.DefaultGrantsPath("/work/proj")
+	p1, err := grant.DefaultPath("/work/proj")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p2, _ := harness.DefaultGrantsPath("/work/proj/")
-	p3, _ := harness.DefaultGrantsPath("/work/other")
+	p2, _ := grant.DefaultPath("/work/proj/")
+	p3, _ := grant.DefaultPath("/work/other")
 	if p1 != p2 || p1 == p3 || !strings.HasPrefix(p1, filepath.Join(cfg, "rivumi", "grants")+"/") || !strings.HasSuffix(p1, ".json") {
 		t.Errorf("paths %s %s %s", p1, p2, p3)
 	}
@@ -239,7 +239,7 @@ func TestDefaultGrantsPath(t *testing.T) {
 	}
 	t.Setenv("XDG_CONFIG_HOME", "")
 	t.Setenv("HOME", "/home/someone")
-	p4, _ := harness.DefaultGrantsPath("/work/proj")
+	p4, _ := grant.DefaultPath("/work/proj")
 	if !strings.HasPrefix(p4, "/home/someone/.config/rivumi/grants/") {
 		t.Errorf("fallback path %s", p4)
 	}
@@ -250,7 +250,7 @@ func TestProjectRoot(t *testing.T) {
 	sub := filepath.Join(root, "a", "b")
 	os.MkdirAll(sub, 0o755)
 	os.Mkdir(filepath.Join(root, ".git"), 0o755)
-	if got, err := harness.ProjectRoot(sub); err != nil || got != root {
+	if got, err := grant.ProjectRoot(sub); err != nil || got != root {
 		t.Errorf("ProjectRoot(%s) = %s, %v; want %s", sub, got, err, root)
 	}
 }
@@ -270,7 +270,7 @@ func TestCheckGrantRefusesEveryRunner(t *testing.T) {
 			}
 			for _, spelling := range []string{name, strings.ToUpper(name), name + ".exe", name + "3", name + "3.12", name + "-2.1", "/usr/bin/" + name} {
 				n++
-				if err := harness.CheckGrant(verdict.Grant{Prefix: []string{spelling}, Rules: []string{"shell.script-file"}}); err == nil {
+				if err := grant.Check(verdict.Grant{Prefix: []string{spelling}, Rules: []string{"shell.script-file"}}); err == nil {
 					t.Errorf("grant for %q accepted", spelling)
 				}
 			}

@@ -1,9 +1,9 @@
-package harness_test
+package grant_test
 
 import (
 	"testing"
 
-	"github.com/rivumi/rivumi/harness"
+	"github.com/rivumi/rivumi/grant"
 	"github.com/rivumi/rivumi/verdict"
 )
 
@@ -22,7 +22,7 @@ func TestGrantHint(t *testing.T) {
 			" No grant can cover this; run it yourself if it is what you want."},
 	}
 	for _, tt := range tests {
-		if got := harness.GrantHint(tt.v, tt.dir); got != tt.want {
+		if got := grant.Hint(tt.v, tt.dir); got != tt.want {
 			t.Errorf("GrantHint(%v, %q) = %q, want %q", tt.v.Reasons, tt.dir, got, tt.want)
 		}
 	}
