@@ -38,12 +38,12 @@ counted.`,
 func runAuditReport(ctx context.Context, stdio Stdio, args []string) error {
 	fs := newFlags("audit report", stdio)
 	var pf policyFlags
-	pf.register(fs)
+	pf.register(fs.FlagSet)
 	htmlOut := fs.String("html", "", "also write the report as one HTML page to `FILE` (- for stdout, instead of the text)")
 	top := fs.Int("top", 10, "list the `N` most frequent rules and uncovered commands")
 	title := fs.String("title", "rivumi decisions", "the HTML page's `TITLE`")
 	replayPage := fs.String("replay-page", "", "link the HTML page's header to a replay's page (rivumi policy replay --html) at `URL` (or a path relative to the page)")
-	if err := parseInterspersed(fs, args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	logs := fs.Args()

@@ -14,11 +14,10 @@ import (
 
 func init() {
 	register("policy build", "write an OPA bundle of the packs (and user packs) for rivumi-opa", runBuild)
+	describe("policy build", "-o BUNDLE.tar.gz [--policy DIR]... [--signing-key KEY]", buildHelp)
 }
 
-const buildUsage = `Usage: rivumi policy build -o BUNDLE.tar.gz [--policy DIR]... [--signing-key KEY]
-
-Writes an OPA bundle (manifest roots ["rivumi"]) holding the built-in
+const buildHelp = `Writes an OPA bundle (manifest roots ["rivumi"]) holding the built-in
 packs, the user packs, their data, rule metadata, the entrypoint
 data.rivumi.entry.verdict and the decision log mask data.rivumi.log.mask.
 Serve it with 'rivumi-opa run --server --bundle BUNDLE.tar.gz' (OPA with
@@ -28,10 +27,7 @@ The revision (the policy hash) depends on the sources only: a --policy
 directory is named by its path in its git repository (or by its own name
 outside one), never by the path given on the command line. With
 --signing-key the bundle carries .signatures.json, as 'opa build
---signing-key' writes it; OPA verifies it with --verification-key.
-
-Flags:
-`
+--signing-key' writes it; OPA verifies it with --verification-key.`
 
 func runBuild(ctx context.Context, stdio Stdio, args []string) error {
 	fs := newFlags("policy build", stdio)
@@ -43,12 +39,10 @@ func runBuild(ctx context.Context, stdio Stdio, args []string) error {
 	fs.StringVar(&sign.Algorithm, "signing-alg", "RS256", "signing `ALGORITHM` (RS256, PS256, ES256, HS256, … as OPA)")
 	fs.StringVar(&sign.KeyID, "signing-key-id", "", "the key `ID` verifiers pick the public key by (the token's keyid claim)")
 	fs.StringVar(&sign.ClaimsFile, "claims-file", "", "JSON `FILE` of extra claims for the signature (e.g. scope)")
-	fs.Usage = func() { fmt.Fprint(fs.Output(), buildUsage); fs.PrintDefaults() }
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *out == "" || fs.NArg() > 0 {
-		fs.Usage()
 		return exitf(ExitError, "policy build: name the output with -o FILE")
 	}
 	var opts []engine.Option

@@ -30,13 +30,15 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
 	"sort"
 	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Exit codes; see the package documentation.
@@ -59,6 +61,11 @@ type Stdio struct {
 	In  io.Reader
 	Out io.Writer
 	Err io.Writer
+
+	// cmd is the cobra command being run (or whose flags are being
+	// declared, with define set); see [newFlags].
+	cmd    *cobra.Command
+	define bool
 }
 
 // exitError carries an exit code up to [Main]; its message (if any) is
@@ -79,15 +86,19 @@ func exitf(code int, format string, args ...any) error {
 // exitCode returns an error that makes Main exit with code silently.
 func exitCode(code int) error { return &exitError{code: code} }
 
-// command is one subcommand: name path (e.g. "policy eval"), a one-line
-// summary, and its function.
+// command is one subcommand: a one-line summary, and its function. The
+// function declares its flags on the set [newFlags] gives it, then parses
+// args with [parseFlags] before doing anything else: the command tree
+// learns a command's flags (for help, completion and the manual) by
+// running it up to that parse (see [declareFlags]).
 type command struct {
 	summary string
 	run     func(ctx context.Context, io Stdio, args []string) error
 }
 
 // commands maps a space-separated path ("policy eval") to its command. Each
-// subcommand registers itself from its own file's init.
+// subcommand registers itself from its own file's init; it is read-only
+// afterwards.
 var commands = map[string]command{}
 
 func register(path, summary string, run func(ctx context.Context, io Stdio, args []string) error) {
@@ -107,42 +118,21 @@ func Main(ctx context.Context, args []string, stdio Stdio) (code int) {
 	if len(args) == 1 && (args[0] == "--version" || args[0] == "-version") {
 		args = []string{"version"}
 	}
-	if len(args) > 1 && args[0] == "help" { // rivumi help policy eval
-		args = args[1:]
-		if _, c, _ := lookup(args); c != nil || groupOf(args) != "" {
-			args = append(args, "--help")
+	if args == nil {
+		args = []string{} // cobra reads os.Args for nil
+	}
+	root := newTree(stdio)
+	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
+		// cobra completes flag names from the command's flag set.
+		if cmd, _, err := root.Find(args[1:]); err == nil {
+			if err := declareFlags(cmd, stdio); err != nil {
+				panic(err)
+			}
 		}
 	}
-	if len(args) > 0 && args[0] == "__complete" { // the completion scripts' helper (completion.go)
-		return runComplete(stdio, args[1:])
-	}
-	path, cmd, rest := lookup(args)
-	if cmd == nil {
-		// A group alone, or with help, lists its subcommands.
-		if g := groupOf(args); g != "" {
-			if len(args) == 1 || (len(args) == 2 && isHelpArg(args[1])) {
-				groupUsage(stdio.Out, g)
-				return ExitOK
-			}
-			fmt.Fprintf(stdio.Err, "rivumi: unknown command %q\n\n", strings.Join(args, " "))
-			if didYouMean(stdio.Err, args) {
-				return ExitError
-			}
-			groupUsage(stdio.Err, g)
-			return ExitError
-		}
-		if len(args) > 0 && !isHelpArg(args[0]) {
-			fmt.Fprintf(stdio.Err, "rivumi: unknown command %q\n\n", strings.Join(args, " "))
-			if didYouMean(stdio.Err, args) {
-				return ExitError
-			}
-			usage(stdio.Err)
-			return ExitError
-		}
-		usage(stdio.Out)
-		return ExitOK
-	}
-	return exitStatus(stdio, path, cmd.run(ctx, stdio, rest))
+	root.SetArgs(args)
+	cmd, err := root.ExecuteContextC(ctx)
+	return exitStatus(stdio, cmd, err)
 }
 
 // recoverInternal, deferred, turns a panic into [ExitInternal] with the
@@ -154,14 +144,11 @@ func recoverInternal(stdio Stdio, code *int) {
 	}
 }
 
-// exitStatus is the exit code for the error the command at path returned,
-// with its message on stderr.
-func exitStatus(stdio Stdio, path string, err error) int {
+// exitStatus is the exit code for the error cmd returned, with its
+// message on stderr. An error without an exit code is a usage error
+// (cobra's unknown command or flag).
+func exitStatus(stdio Stdio, cmd *cobra.Command, err error) int {
 	if err == nil {
-		return ExitOK
-	}
-	if errors.Is(err, flag.ErrHelp) {
-		printExamples(stdio.Err, path)
 		return ExitOK
 	}
 	var ee interface{ ExitCode() int }
@@ -171,64 +158,356 @@ func exitStatus(stdio Stdio, path string, err error) int {
 		}
 		return ee.ExitCode()
 	}
-	fmt.Fprintf(stdio.Err, "rivumi: %v\n", err)
+	fmt.Fprintf(stdio.Err, "rivumi: %s\n", strings.TrimRight(err.Error(), "\n"))
+	if cmd != nil {
+		fmt.Fprintf(stdio.Err, "\nRun '%s --help' for usage.\n", cmd.CommandPath())
+	}
 	return ExitError
 }
 
-// lookup finds the longest registered command path that prefixes args.
-// didYouMean writes the commands a mistyped args likely meant, and how to
-// list them all, and reports whether it found any.
-func didYouMean(w io.Writer, args []string) bool {
-	s := suggestCommands(args)
-	if len(s) == 0 {
-		return false
-	}
-	fmt.Fprintln(w, "Did you mean this?")
-	for _, p := range s {
-		fmt.Fprintf(w, "\trivumi %s\n", p)
-	}
-	fmt.Fprintln(w, "\nrivumi help lists every command.")
-	return true
+// groupSummaries are the one-line summaries of the command groups.
+var groupSummaries = map[string]string{
+	"audit":     "read decision logs",
+	"grant":     "the project's standing grants",
+	"hook":      "answer agents' hook calls, and wire and check the hooks",
+	"policy":    "grade, explain, test, check, format, build and replay policies",
+	"workspace": "disposable pinned clones an agent works in",
 }
 
-func lookup(args []string) (string, *command, []string) {
-	for n := min(len(args), 3); n > 0; n-- {
-		p := strings.Join(args[:n], " ")
-		if c, ok := commands[p]; ok {
-			return p, &c, args[n:]
-		}
-	}
-	return "", nil, args
-}
+// newTree builds the command tree of one [Main] call: a cobra command per
+// registered path, the groups as their parents, and cobra's help and
+// completion commands. Nothing in it outlives the call.
+func newTree(stdio Stdio) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "rivumi",
+		Short: "grade shell commands before anything runs them",
+		Long: `rivumi grades shell commands before anything runs them.
 
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "rivumi grades shell commands before anything runs them.\n\nUsage:")
+'rivumi COMMAND --help' shows a command's flags and examples; 'rivumi
+version', the versions; 'rivumi man' writes the manual pages, which
+list the exit codes.`,
+		SilenceErrors:              true,
+		SilenceUsage:               true,
+		SuggestionsMinimumDistance: 2,
+	}
+	root.SetIn(stdio.In)
+	root.SetOut(stdio.Out)
+	root.SetErr(stdio.Err)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
 	paths := make([]string, 0, len(commands))
 	for p := range commands {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
+	groups := map[string]*cobra.Command{}
 	for _, p := range paths {
-		fmt.Fprintf(w, "  rivumi %-22s %s\n", p, commands[p].summary)
-	}
-	fmt.Fprintln(w, "\nrivumi COMMAND --help shows a command's flags and examples; rivumi version, the versions.")
-}
-
-// newFlags returns a flag set that reports errors (as usage errors) instead of exiting.
-func newFlags(name string, stdio Stdio) *flag.FlagSet {
-	fs := flag.NewFlagSet("rivumi "+name, flag.ContinueOnError)
-	fs.SetOutput(stdio.Err)
-	fs.Usage = defaultUsage(fs, name) // usage.go; commands may set their own
-	return fs
-}
-
-// parseFlags parses args and turns flag errors into usage exits.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
+		parent := root
+		words := strings.Fields(p)
+		for i := range len(words) - 1 {
+			gp := strings.Join(words[:i+1], " ")
+			g := groups[gp]
+			if g == nil {
+				g = groupCommand(words[i])
+				groups[gp] = g
+				parent.AddCommand(g)
+			}
+			parent = g
 		}
-		return exitCode(ExitError)
+		parent.AddCommand(leafCommand(p, commands[p], stdio))
+	}
+	help := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+		if err := declareFlags(c, stdio); err != nil {
+			panic(err) // a command that does not declare its flags first; TestDeclareFlags
+		}
+		help(c, args)
+	})
+	root.SetHelpCommand(helpCommand())
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" { // a shell it has no script for is a usage error
+			c.Args = groupCommand(c.Name()).Args
+			c.SuggestionsMinimumDistance = 2
+			c.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+		}
+	}
+	return root
+}
+
+// groupCommand is a command group: alone it shows its help; with a word
+// that names none of its subcommands it is a usage error with cobra's
+// suggestions (cobra only checks that at the root).
+func groupCommand(name string) *cobra.Command {
+	return &cobra.Command{
+		Use:                        name,
+		Short:                      groupSummaries[name],
+		SuggestionsMinimumDistance: 2,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return nil
+			}
+			return unknownCommand(c, args[0])
+		},
+		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
+	}
+}
+
+// unknownCommand is the usage error for a word that names no subcommand of c.
+func unknownCommand(c *cobra.Command, word string) error {
+	msg := fmt.Sprintf("unknown command %q for %q", word, c.CommandPath())
+	if s := c.SuggestionsFor(word); len(s) > 0 {
+		msg += "\n\nDid you mean this?\n\t" + strings.Join(s, "\n\t")
+	}
+	return errors.New(msg)
+}
+
+// helpCommand is `rivumi help [COMMAND...]`: cobra's, except that an
+// unknown command is a usage error rather than a help page.
+func helpCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [COMMAND...]",
+		Short: "help about any command",
+		ValidArgsFunction: func(c *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			cmd, _, err := c.Root().Find(args)
+			if err != nil {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			var out []cobra.Completion
+			for _, s := range cmd.Commands() {
+				if s.IsAvailableCommand() {
+					out = append(out, cobra.CompletionWithDesc(s.Name(), s.Short))
+				}
+			}
+			return out, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, rest, err := c.Root().Find(args)
+			if err != nil {
+				return err
+			}
+			if len(rest) > 0 {
+				return unknownCommand(cmd, rest[0])
+			}
+			return cmd.Help()
+		},
+	}
+}
+
+// leafCommand is the cobra command of a registered path. Cobra leaves its
+// arguments alone (DisableFlagParsing): the command parses its own flags
+// with [parseFlags], which cobra's parse would otherwise repeat.
+func leafCommand(path string, c command, stdio Stdio) *cobra.Command {
+	words := strings.Fields(path)
+	h := helpFor(path)
+	synopsis := h.synopsis
+	if synopsis == "" {
+		synopsis = "[flags]"
+	}
+	long := h.description
+	if long == "" {
+		long = strings.ToUpper(c.summary[:1]) + c.summary[1:] + "."
+	}
+	var ex strings.Builder
+	for i, e := range h.examples {
+		if i > 0 {
+			ex.WriteString("\n")
+		}
+		ex.WriteString("  " + e)
+	}
+	cmd := &cobra.Command{
+		Use:                words[len(words)-1] + " " + synopsis,
+		Short:              c.summary,
+		Long:               long,
+		Example:            ex.String(),
+		DisableFlagParsing: true,
+		Args:               cobra.ArbitraryArgs,
+	}
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		s := stdio
+		s.cmd = cmd
+		err := c.run(cmd.Context(), s, args)
+		if errors.Is(err, pflag.ErrHelp) {
+			return cmd.Help()
+		}
+		return err
+	}
+	cmd.ValidArgsFunction = func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return completeArgs(cmd, stdio, path, args, toComplete)
+	}
+	return cmd
+}
+
+// declaredAnnotation marks a command whose flags are declared.
+const declaredAnnotation = "rivumi.flags-declared"
+
+// errFlagsDeclared is what a command returns when it runs only to declare
+// its flags ([Stdio].define).
+var errFlagsDeclared = errors.New("flags declared")
+
+// declareFlags makes cmd's flag set hold the flags of its command, by
+// running the command up to its parse (which returns errFlagsDeclared
+// without parsing); groups and cobra's own commands have theirs already.
+func declareFlags(cmd *cobra.Command, stdio Stdio) error {
+	if cmd.Annotations[declaredAnnotation] != "" {
+		return nil
+	}
+	path := strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")
+	c, ok := commands[path]
+	if !ok || !cmd.DisableFlagParsing {
+		return nil
+	}
+	cmd.InitDefaultHelpFlag()
+	s := Stdio{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard, cmd: cmd, define: true}
+	if err := c.run(context.Background(), s, nil); !errors.Is(err, errFlagsDeclared) {
+		return fmt.Errorf("cli: %s did not declare its flags before doing anything else (it returned %v)", path, err)
 	}
 	return nil
+}
+
+// flagSet is a command's pflag set, with what [parseFlags] needs to know.
+type flagSet struct {
+	*pflag.FlagSet
+	path         string // "policy eval"
+	define       bool   // declaring only: parseFlags parses nothing
+	interspersed bool
+}
+
+// newFlags returns the flag set of the command at path name: the cobra
+// command's own when stdio is that command's (so help, completion and the
+// manual show the flags), else a new one.
+func newFlags(name string, stdio Stdio) *flagSet {
+	if c := stdio.cmd; c != nil && c.CommandPath() == c.Root().Name()+" "+name && c.Annotations[declaredAnnotation] == "" {
+		if c.Annotations == nil {
+			c.Annotations = map[string]string{}
+		}
+		c.Annotations[declaredAnnotation] = "yes"
+		fs := c.Flags()
+		fs.SetOutput(stdio.Err)
+		return &flagSet{FlagSet: fs, path: name, define: stdio.define, interspersed: true}
+	}
+	fs := pflag.NewFlagSet("rivumi "+name, pflag.ContinueOnError)
+	fs.SetOutput(stdio.Err)
+	fs.Usage = func() {} // --help is the caller's to answer ([pflag.ErrHelp])
+	return &flagSet{FlagSet: fs, path: name, interspersed: true}
+}
+
+// SetInterspersed(false) makes the first operand end the flags, for the
+// commands whose operands are an argv (`run ls -la`).
+func (fs *flagSet) SetInterspersed(interspersed bool) {
+	fs.interspersed = interspersed
+	fs.FlagSet.SetInterspersed(interspersed)
+}
+
+// parseFlags parses args, flags among the operands (up to `--`, or the
+// first operand after SetInterspersed(false)); a flag error is a usage
+// error, --help or -h [pflag.ErrHelp].
+func parseFlags(fs *flagSet, args []string) error {
+	err := parseArgs(fs, args)
+	if err == nil || errors.Is(err, pflag.ErrHelp) || errors.Is(err, errFlagsDeclared) {
+		return err
+	}
+	name := fs.path
+	if bad, pos := strayFlag(fs, args); bad != "" && len(pos) > 0 {
+		// Most often a word of an unquoted command: `policy eval ls -la`.
+		return exitf(ExitError, "%s: %q after %q is not a flag of this command; quote the whole command as one argument: rivumi %s %s",
+			name, bad, pos[len(pos)-1], name, singleQuote(strings.Join(append(pos, bad), " ")))
+	}
+	return exitf(ExitError, "%s: %v\n\nRun 'rivumi %s --help' for usage.", name, err, name)
+}
+
+// parseArgs parses args into fs after [goFlagSpelling], and returns
+// [pflag.ErrHelp] for --help and -h.
+func parseArgs(fs *flagSet, args []string) error {
+	fs.VisitAll(optionalValue)
+	if fs.define {
+		return errFlagsDeclared
+	}
+	if err := fs.Parse(goFlagSpelling(fs.FlagSet, args, fs.interspersed)); err != nil {
+		return err
+	}
+	if help, err := fs.GetBool("help"); err == nil && help {
+		return pflag.ErrHelp
+	}
+	return nil
+}
+
+// optionalValue lets a flag whose value says it is boolean in the flag
+// package's way (IsBoolFlag: --socket or --socket=PATH) go without a value.
+func optionalValue(f *pflag.Flag) {
+	if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() && f.NoOptDefVal == "" {
+		f.NoOptDefVal = "true"
+	}
+}
+
+// goFlagSpelling rewrites the Go flag package's spelling of a long flag
+// fs defines, -name or -name=value, to --name: the spelling the hook
+// entries that older versions installed, and older scripts, use. It
+// rewrites nothing after `--`, nothing after the first operand when
+// interspersed is false, and never a flag's value or an operand.
+func goFlagSpelling(fs *pflag.FlagSet, args []string, interspersed bool) []string {
+	out := make([]string, len(args))
+	copy(out, args)
+	takesValue := func(f *pflag.Flag, inline bool) bool { return f != nil && !inline && f.NoOptDefVal == "" }
+	for i := 0; i < len(out); i++ {
+		a := out[i]
+		switch {
+		case a == "--":
+			return out
+		case len(a) < 2 || a[0] != '-': // an operand, or "-"
+			if !interspersed {
+				return out
+			}
+		case strings.HasPrefix(a, "--"):
+			name, _, inline := strings.Cut(a[2:], "=")
+			if takesValue(fs.Lookup(name), inline) {
+				i++
+			}
+		default:
+			name, _, inline := strings.Cut(a[1:], "=")
+			if f := fs.Lookup(name); f != nil {
+				out[i] = "-" + a
+				if takesValue(f, inline) {
+					i++
+				}
+			} else if len(a) == 2 && takesValue(fs.ShorthandLookup(a[1:]), false) {
+				i++
+			}
+		}
+	}
+	return out
+}
+
+// strayFlag returns the first argument of args that is not a flag fs
+// knows, with the operands before it.
+func strayFlag(fs *flagSet, args []string) (string, []string) {
+	var pos []string
+	args = goFlagSpelling(fs.FlagSet, args, fs.interspersed)
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return "", nil
+		case len(a) < 2 || a[0] != '-':
+			pos = append(pos, a)
+		case strings.HasPrefix(a, "--"):
+			name, _, inline := strings.Cut(a[2:], "=")
+			f := fs.Lookup(name)
+			if f == nil {
+				return a, pos
+			}
+			if !inline && f.NoOptDefVal == "" {
+				i++
+			}
+		default:
+			if fs.ShorthandLookup(a[1:2]) == nil {
+				return a, pos
+			}
+		}
+	}
+	return "", nil
+}
+
+// singleQuote quotes s for a POSIX shell.
+func singleQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

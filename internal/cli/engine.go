@@ -3,13 +3,13 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/rivumi/rivumi/engine"
+	"github.com/spf13/pflag"
 )
 
 // policyFlags are the flags every command that grades takes.
@@ -28,8 +28,9 @@ type stringList []string
 
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+func (s *stringList) Type() string       { return "string" }
 
-func (p *policyFlags) register(fs *flag.FlagSet) {
+func (p *policyFlags) register(fs *pflag.FlagSet) {
 	fs.Var(&p.policyDirs, "policy", "directory of user Rego packs (package rivumi.user…); repeatable")
 	fs.StringVar(&p.cwd, "cwd", "", "directory the command runs in (default: the current directory)")
 	fs.StringVar(&p.workspace, "workspace", "", "project root (default: the cwd)")
@@ -39,7 +40,7 @@ func (p *policyFlags) register(fs *flag.FlagSet) {
 }
 
 // registerTimeout adds --eval-timeout (serve registers it alone).
-func (p *policyFlags) registerTimeout(fs *flag.FlagSet) {
+func (p *policyFlags) registerTimeout(fs *pflag.FlagSet) {
 	fs.DurationVar(&p.evalTimeout, "eval-timeout", engine.DefaultEvalTimeout, "deadline of one evaluation; past it the verdict is deny (engine.timeout)")
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -22,18 +21,18 @@ func init() {
 func runEval(ctx context.Context, stdio Stdio, args []string) error {
 	fs := newFlags("policy eval", stdio)
 	var pf policyFlags
-	pf.register(fs)
+	pf.register(fs.FlagSet)
 	format := fs.String("format", "text", "output format: text or json")
 	batch := fs.String("batch", "", "read JSON Lines requests from `FILE` (- for stdin), write one JSON verdict per line; the exit is 0 when every line was read, whatever the verdicts (read them from the output), 1 when a line could not be (answered by a deny line)")
 	var sg standingGrants // evalgrants.go
-	sg.register(fs)
-	if err := parseInterspersed(fs, args); err != nil {
+	sg.register(fs.FlagSet)
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *format != "text" && *format != "json" {
 		return exitf(ExitError, "unknown --format %q (want text or json)", *format)
 	}
-	if *batch != "" && *format != "json" && flagSet(fs, "format") {
+	if *batch != "" && *format != "json" && fs.Changed("format") {
 		return exitf(ExitError, "--batch answers JSON Lines; --format %s is not supported there", *format)
 	}
 	if *batch == "" && fs.NArg() != 1 {
@@ -60,13 +59,6 @@ func runEval(ctx context.Context, stdio Stdio, args []string) error {
 		noteGrants(stdio.Out, v, grants, grantsFile)
 	}
 	return decisionExit(v.Decision)
-}
-
-// flagSet reports whether the flag name was given on the command line.
-func flagSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
 }
 
 // commandArgsProblem explains why a command that grades one COMMAND did
@@ -150,13 +142,13 @@ func writeJSONLine(w io.Writer, v any) error {
 func runExplain(ctx context.Context, stdio Stdio, args []string) error {
 	fs := newFlags("policy explain", stdio)
 	var pf policyFlags
-	pf.register(fs)
+	pf.register(fs.FlagSet)
 	format := fs.String("format", "text", "output format: text or json")
 	var sg standingGrants // evalgrants.go
-	sg.register(fs)
+	sg.register(fs.FlagSet)
 	var tf traceFlags // explaintrace.go
-	tf.register(fs)
-	if err := parseInterspersed(fs, args); err != nil {
+	tf.register(fs.FlagSet)
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/grant"
+	"github.com/spf13/pflag"
 )
 
 // standingGrants are the flags by which `policy eval` and `policy explain`
@@ -20,7 +20,7 @@ type standingGrants struct {
 	off  bool
 }
 
-func (g *standingGrants) register(fs *flag.FlagSet) {
+func (g *standingGrants) register(fs *pflag.FlagSet) {
 	fs.StringVar(&g.file, "grants", "", "grants `FILE` (default: the project's, as 'rivumi grant' keeps them and the hooks apply them)")
 	fs.BoolVar(&g.off, "no-grants", false, "grade without the project's grants")
 }

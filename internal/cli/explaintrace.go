@@ -1,12 +1,12 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/rivumi/rivumi/engine"
+	"github.com/spf13/pflag"
 )
 
 // `policy explain --trace`: the Rego-level explanation ([engine.Trace]).
@@ -19,7 +19,7 @@ type traceFlags struct {
 	lines int
 }
 
-func (t *traceFlags) register(fs *flag.FlagSet) {
+func (t *traceFlags) register(fs *pflag.FlagSet) {
 	fs.Var(&t.mode, "trace", "also trace the Rego evaluation of each segment with OPA's tracer: --trace or --trace=fails keeps each failed expression and the rules that led to it, --trace=full every evaluation step (opa eval --explain's modes)")
 	fs.Var(&t.rules, "trace-rule", "trace only the rule with this `ID` (repeatable; implies --trace); the rule is evaluated even where OPA's rule index would skip it")
 	fs.BoolVar(&t.all, "trace-all", false, "trace every module, the layering in policies/main.rego included (implies --trace); by default the trace covers the team's rules (--policy packs, YAML rules), else the built-in packs")
@@ -62,6 +62,9 @@ func (f *traceModeFlag) Set(v string) error {
 }
 
 func (f *traceModeFlag) IsBoolFlag() bool { return true }
+
+// Type is what pflag shows of the value, which the flag may go without.
+func (f *traceModeFlag) Type() string { return "string" }
 
 // tracedExplanation is policy explain --trace --format json: the
 // explanation's fields and the trace.

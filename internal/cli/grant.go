@@ -15,15 +15,22 @@ import (
 
 func init() {
 	register("grant add", "record a per-project grant: an argv prefix and the ask rules it cancels", grantAdd)
+	describe("grant add", "[flags] -- PROGRAM [SUBCOMMAND...]", grantAddHelp)
 	register("grant list", "list the project's grants", grantList)
 	register("grant rm", "remove the project's grant for an argv prefix", grantRm)
 }
+
+const grantAddHelp = `A grant cancels only the named ask rules, on commands whose argv starts
+with the prefix; never deny or floor rules. Grants of programs that can
+run anything (shells, interpreters, env, sudo, xargs, find, git alone, …)
+are refused.`
 
 // ruleList collects repeated --rule flags.
 type ruleList []string
 
 func (r *ruleList) String() string     { return strings.Join(*r, ",") }
 func (r *ruleList) Set(s string) error { *r = append(*r, s); return nil }
+func (r *ruleList) Type() string       { return "string" }
 
 func grantAdd(ctx context.Context, stdio Stdio, args []string) error {
 	fs := newFlags("grant add", stdio)
@@ -31,16 +38,12 @@ func grantAdd(ctx context.Context, stdio Stdio, args []string) error {
 	dir := fs.String("C", "", "the project is the one containing `DIR` (default: the current directory)")
 	var rules ruleList
 	fs.Var(&rules, "rule", "ask rule `ID` the grant cancels (repeatable; default: the grantable asks the policy raises for the prefix)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: rivumi grant add [flags] -- PROGRAM [SUBCOMMAND...]\n\nA grant cancels only the named ask rules, on commands whose argv starts\nwith the prefix; never deny or floor rules. Grants of programs that can\nrun anything (shells, interpreters, env, sudo, xargs, find, git alone, …)\nare refused.\n\nFlags:")
-		fs.PrintDefaults()
-	}
+	fs.SetInterspersed(false) // the operands are an argv: its flags are its own
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	prefix := fs.Args()
 	if len(prefix) == 0 {
-		fs.Usage()
 		return exitf(ExitError, "grant add: no prefix given")
 	}
 	store, err := grantStore(*grantsFile, *dir)
@@ -120,6 +123,7 @@ func grantRm(ctx context.Context, stdio Stdio, args []string) error {
 	fs := newFlags("grant rm", stdio)
 	grantsFile := fs.String("grants", "", "grants `FILE` (default: the project's)")
 	dir := fs.String("C", "", "the project is the one containing `DIR`")
+	fs.SetInterspersed(false) // the operands are an argv: its flags are its own
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"github.com/rivumi/rivumi/execgate"
 	"io"
@@ -24,13 +23,16 @@ import (
 	"github.com/rivumi/rivumi/hook"
 	"github.com/rivumi/rivumi/internal/usersock"
 	"github.com/rivumi/rivumi/server"
+	"github.com/spf13/pflag"
 )
 
 func init() {
 	for _, a := range hook.Agents {
 		register("hook "+string(a), "answer one "+string(a)+" hook call (JSON on stdin) with rivumi's verdict", hookRunner(a))
+		describe("hook "+string(a), "[flags] < payload.json", fmt.Sprintf(hookHelp, a, a))
 	}
 	register("hook install", "wire the hook into an agent's settings ("+agentNames()+"): the thin client rivumi-hook, with the full binary as its fallback (--full: the full binary alone)", hookInstall)
+	describe("hook install", "AGENT [--user | --project] [flags] [-- HOOK FLAGS...]", installHelp)
 	register("hook doctor", "check the hook wiring, that a floor command is denied end to end, the installed form and its measured latency", hookDoctor)
 }
 
@@ -48,16 +50,11 @@ func agentNames() string {
 // never fails open.
 const ExitHookBlock = 2
 
-const hookUsage = `Usage: rivumi hook %s [flags] < payload.json
-
-Reads one %s hook call on stdin and answers in its protocol: shell
+const hookHelp = `Reads one %s hook call on stdin and answers in its protocol: shell
 commands are graded by the policy (a running 'rivumi serve --socket' when
 there is one, else compiled in-process), file tools by the path policy.
 Anything that goes wrong (bad input, internal error, deadline) blocks the
-call (exit 2, reason on stderr). Install with 'rivumi hook install %s'.
-
-Flags:
-`
+call (exit 2, reason on stderr). Install with 'rivumi hook install %s'.`
 
 // hookFlags are the flags of `rivumi hook AGENT`.
 type hookFlags struct {
@@ -86,7 +83,7 @@ type hookOpts struct {
 	gate      string
 }
 
-func (h *hookFlags) register(fs *flag.FlagSet) {
+func (h *hookFlags) register(fs *pflag.FlagSet) {
 	h.remote.register(fs)
 	fs.Var(&h.pf.policyDirs, "policy", "directory of user Rego packs (package rivumi.user…); repeatable")
 	fs.StringVar(&h.pf.workspace, "workspace", "", "project root when the agent does not name one (CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR win; default: the nearest .git above the cwd)")
@@ -118,13 +115,9 @@ func hookRunner(agent hook.Agent) func(ctx context.Context, stdio Stdio, args []
 // parse parses the hook's flags, args, as the agent's settings give them.
 func (h *hookFlags) parse(agent hook.Agent, stdio Stdio, args []string) error {
 	fs := newFlags("hook "+string(agent), stdio)
-	h.register(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), hookUsage, agent, agent, agent)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
+	h.register(fs.FlagSet)
+	if err := parseArgs(fs, args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) || errors.Is(err, errFlagsDeclared) {
 			return err
 		}
 		return exitf(ExitHookBlock, "blocked: bad hook flags in the agent's settings: %v", err)
@@ -376,7 +369,7 @@ func (h *hookFlags) startPending() {
 }
 
 // hookTarget is the agent and settings file that install and doctor act on.
-func hookScope(fs *flag.FlagSet) (project, user *bool, dir *string) {
+func hookScope(fs *flagSet) (project, user *bool, dir *string) {
 	project = fs.Bool("project", false, "the project's settings (of the project containing -C DIR)")
 	user = fs.Bool("user", false, "the user's settings (the default)")
 	dir = fs.String("C", "", "the project is the one containing `DIR` (default: the current directory)")
@@ -406,9 +399,7 @@ func settingsFiles(agent hook.Agent, project, user bool, dir string) ([]string, 
 	return out, nil
 }
 
-const installUsage = `Usage: rivumi hook install AGENT [--user | --project] [flags] [-- HOOK FLAGS...]
-
-Writes the PreToolUse (Gemini: BeforeTool) hook entry into the agent's
+const installHelp = `Writes the PreToolUse (Gemini: BeforeTool) hook entry into the agent's
 settings (AGENT: claude-code, gemini, codex, qwen, …). The entry runs the
 thin client rivumi-hook beside this binary, by its absolute path, as
 'rivumi-hook hook AGENT': it relays each call to the per-user server and
@@ -417,10 +408,7 @@ there (only 'go install ./cmd/rivumi' was run) it runs the full binary,
 'rivumi hook AGENT', with a note; --full chooses that form. Other hooks
 and settings are kept, an earlier rivumi entry is replaced, and the
 previous file is kept as FILE.bak. Flags after -- are passed to the hook
-(e.g. -- --shadow).
-
-Flags:
-`
+(e.g. -- --shadow).`
 
 func hookInstall(ctx context.Context, stdio Stdio, args []string) error {
 	fs := newFlags("hook install", stdio)
@@ -431,7 +419,6 @@ func hookInstall(ctx context.Context, stdio Stdio, args []string) error {
 	thin := fs.Bool("thin", false, "accepted for older scripts: the thin client is the default; --thin writes it whatever the hook flags, and fails when there is no rivumi-hook beside the binary instead of writing the full binary")
 	full := fs.Bool("full", false, "run the full binary (rivumi hook AGENT) instead of the thin client rivumi-hook: each call starts the whole engine (about 3x the thin client's warm call)")
 	applyPatch := fs.Bool("apply-patch", false, "codex: accepted for older scripts; apply_patch is guarded by default now (matcher "+hook.CodexMatcher+")")
-	fs.Usage = func() { fmt.Fprint(fs.Output(), installUsage); fs.PrintDefaults() }
 	var name string
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		name, args = args[0], args[1:]
@@ -444,7 +431,6 @@ func hookInstall(ctx context.Context, stdio Stdio, args []string) error {
 		name, hookArgs = hookArgs[0], hookArgs[1:]
 	}
 	if name == "" {
-		fs.Usage()
 		return exitf(ExitError, "hook install: name the agent: %s", agentNames())
 	}
 	agent, err := hook.ParseAgent(name)
@@ -457,8 +443,8 @@ func hookInstall(ctx context.Context, stdio Stdio, args []string) error {
 	// A bad hook flag would block every tool call: check them now.
 	hfs := newFlags("hook "+string(agent), stdio)
 	var hf hookFlags
-	hf.register(hfs)
-	if err := hfs.Parse(hookArgs); err != nil || hfs.NArg() > 0 {
+	hf.register(hfs.FlagSet)
+	if err := parseArgs(hfs, hookArgs); err != nil || hfs.NArg() > 0 {
 		return exitf(ExitError, "hook install: bad hook flags %q", hookArgs)
 	}
 	if *project && *user {
@@ -499,7 +485,7 @@ func hookInstall(ctx context.Context, stdio Stdio, args []string) error {
 	// Hook flags that keep every call from the per-user server leave the
 	// thin client nothing to relay: it would only add a process.
 	useThin := !*full
-	if noRelay := thinCannotRelay(hfs, hf.socket); useThin && !*thin && noRelay != "" {
+	if noRelay := thinCannotRelay(hfs.FlagSet, hf.socket); useThin && !*thin && noRelay != "" {
 		useThin = false
 		fmt.Fprintf(stdio.Err, "rivumi: note: the hook runs the full binary: with %s no call can be relayed to a server, so the thin client would only add a process\n", noRelay)
 	}
@@ -523,7 +509,7 @@ func hookInstall(ctx context.Context, stdio Stdio, args []string) error {
 	// off and the agent runs the tool. Unset, it is raised to fit.
 	minTO := hook.MinAgentTimeout(hf.timeout, useThin)
 	timeoutSet := false
-	fs.Visit(func(f *flag.Flag) { timeoutSet = timeoutSet || f.Name == "timeout" })
+	fs.Visit(func(f *pflag.Flag) { timeoutSet = timeoutSet || f.Name == "timeout" })
 	if !timeoutSet && *timeout < minTO {
 		*timeout = minTO.Round(time.Second)
 		if *timeout < minTO {
@@ -658,9 +644,9 @@ func stableBinary(explicit string) (exe, copiedFrom string, notes []string, err 
 // --socket), that makes the thin client hand every call to the full
 // binary (as cmd/rivumi-hook's scan decides it: --policy, any --remote
 // flag, --socket none), or "" when the thin client relays.
-func thinCannotRelay(fs *flag.FlagSet, socket string) string {
+func thinCannotRelay(fs *pflag.FlagSet, socket string) string {
 	why := ""
-	fs.Visit(func(f *flag.Flag) {
+	fs.Visit(func(f *pflag.Flag) {
 		if why == "" && (f.Name == "policy" || strings.HasPrefix(f.Name, "remote")) {
 			why = "--" + f.Name
 		}
@@ -828,10 +814,10 @@ func doctorServer(w io.Writer) {
 func hookDoctor(ctx context.Context, stdio Stdio, args []string) error {
 	fs := newFlags("hook doctor", stdio)
 	project, user, dir := hookScope(fs)
-	names, err := parseInterleaved(fs, args)
-	if err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	names := fs.Args()
 	agents := hook.Agents
 	if len(names) > 0 {
 		agents = nil
@@ -981,7 +967,7 @@ func doctorEntry(ctx context.Context, agent hook.Agent, e hook.Installed, cwd, s
 	}
 	// In-process, with the default configuration.
 	var h hookFlags
-	h.register(flag.NewFlagSet("defaults", flag.ContinueOnError)) // sets the defaults
+	h.register(pflag.NewFlagSet("defaults", pflag.ContinueOnError)) // sets the defaults
 	h.auditFile = "off"
 	cfg, closeAudit, err := h.config(agent)
 	if err != nil {
@@ -1049,11 +1035,10 @@ func entryShadows(command string, agent hook.Agent) bool {
 	if err != nil {
 		return false
 	}
-	fs := flag.NewFlagSet("shadow", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("shadow", Stdio{Err: io.Discard})
 	var h hookFlags
-	h.register(fs)
-	if fs.Parse(args) != nil {
+	h.register(fs.FlagSet)
+	if parseArgs(fs, args) != nil {
 		return false
 	}
 	return h.shadow
@@ -1143,10 +1128,9 @@ func entryRoute(command string, agent hook.Agent) hookRoute {
 		return hookRoute{unknown: err.Error()}
 	}
 	var h hookFlags
-	fs := flag.NewFlagSet("hook", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	h.register(fs)
-	if err := fs.Parse(args); err != nil {
+	fs := newFlags("hook", Stdio{Err: io.Discard})
+	h.register(fs.FlagSet)
+	if err := parseArgs(fs, args); err != nil {
 		return hookRoute{unknown: "its hook flags do not parse"}
 	}
 	switch {
@@ -1201,23 +1185,4 @@ func firstLine(s string) string {
 		s = s[:160] + "…"
 	}
 	return s
-}
-
-// parseInterleaved parses flags that may come before, between or after
-// positional arguments, and returns the positional ones.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := parseFlags(fs, args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos, args = append(pos, args[0]), args[1:]
-	}
 }

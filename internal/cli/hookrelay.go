@@ -3,12 +3,14 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/rivumi/rivumi/audit"
@@ -16,6 +18,7 @@ import (
 	"github.com/rivumi/rivumi/hook"
 	"github.com/rivumi/rivumi/internal/hookrelay"
 	"github.com/rivumi/rivumi/server"
+	"github.com/spf13/pflag"
 )
 
 // hookEnv is what a hook call sees of the process it runs in: its
@@ -212,8 +215,12 @@ func lookupEnv(env []string, k string) string {
 }
 
 // runRelayed runs f as [Main] runs the command at path: a panic is
-// [ExitInternal], an error its exit status.
+// [ExitInternal], an error its exit status, --help the command's help.
 func runRelayed(stdio Stdio, path string, f func() error) (code int) {
 	defer recoverInternal(stdio, &code)
-	return exitStatus(stdio, path, f())
+	err := f()
+	if errors.Is(err, pflag.ErrHelp) {
+		return Main(context.Background(), append(strings.Fields(path), "--help"), stdio)
+	}
+	return exitStatus(stdio, nil, err)
 }

@@ -7,7 +7,6 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -19,6 +18,7 @@ import (
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/hook"
 	"github.com/rivumi/rivumi/server"
+	"github.com/spf13/pflag"
 )
 
 // remoteFlags make a hook ask a fleet's rivumi-opa or `rivumi serve` by URL
@@ -33,7 +33,7 @@ type remoteFlags struct {
 // register adds the flags; a bad URL or fallback is a flag error, so that
 // `rivumi hook install` refuses it rather than installing a hook that
 // blocks every call.
-func (r *remoteFlags) register(fs *flag.FlagSet) {
+func (r *remoteFlags) register(fs *pflag.FlagSet) {
 	fs.Func("remote", "grade shell commands by asking the rivumi server at `URL`: a 'rivumi serve' base URL, or rivumi-opa's .../v1/data/rivumi/entry/verdict (https; http only to loopback)", func(v string) error {
 		r.url = v
 		_, _, err := remoteEndpoint(v)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	_ "embed"
 	"fmt"
@@ -9,44 +8,31 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 func init() {
 	register("man", "write manual pages (roff): rivumi(1) and one per command", runMan)
+	describe("man", "[--dir DIR]", manHelp)
 }
 
-const manUsage = `Usage: rivumi man [--dir DIR]
-
-Writes the manual pages: rivumi.1 (the commands and the exit codes) and
+const manHelp = `Writes the manual pages: rivumi.1 (the commands and the exit codes) and
 one page per command, rivumi-policy-eval.1 and so on, made from the
-commands' own --help (description, flags, examples), so that they say what
-the binary does. Install them where man looks (man -w shows the path).
+command tree that --help shows (description, flags, examples), so that they
+say what the binary does. Install them where man looks (man -w shows the path).`
 
-Flags:
-`
-
-const manExamples = `
-Examples:
-  rivumi man --dir /usr/local/share/man/man1
-  rivumi man --dir man1 && man -l man1/rivumi-policy-eval.1
-`
-
-func runMan(ctx context.Context, stdio Stdio, args []string) error {
+func runMan(_ context.Context, stdio Stdio, args []string) error {
 	fs := newFlags("man", stdio)
 	dir := fs.String("dir", ".", "directory the pages are written to (created if missing)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), manUsage)
-		fs.PrintDefaults()
-		fmt.Fprint(fs.Output(), manExamples)
-	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		fs.Usage()
 		return exitf(ExitError, "man: no operands (the pages go to --dir)")
 	}
-	pages, err := manPages(ctx)
+	pages, err := manPages(stdio.cmd.Root(), stdio)
 	if err != nil {
 		return exitf(ExitInternal, "man: %v", err)
 	}
@@ -67,62 +53,77 @@ func runMan(ctx context.Context, stdio Stdio, args []string) error {
 	return nil
 }
 
-// manPages renders every page, by file name.
-func manPages(ctx context.Context) (map[string]string, error) {
-	version := moduleVersion()
-	var paths []string
-	for p := range commands {
-		paths = append(paths, p)
+// manCommands lists the commands of the tree under root that get a page:
+// the runnable ones without subcommands (cobra's completion scripts
+// included), but help.
+func manCommands(root *cobra.Command) []*cobra.Command {
+	var out []*cobra.Command
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, s := range c.Commands() {
+			switch {
+			case !s.IsAvailableCommand() || s.Name() == "help":
+			case s.HasSubCommands():
+				walk(s)
+			case s.Runnable():
+				out = append(out, s)
+			}
+		}
 	}
-	sort.Strings(paths)
+	walk(root)
+	return out
+}
+
+// manPages renders every page of the tree under root, by file name.
+func manPages(root *cobra.Command, stdio Stdio) (map[string]string, error) {
+	version := moduleVersion()
 	pages := map[string]string{}
-	var see []string
-	for _, p := range paths {
-		help, err := commandHelp(ctx, p)
-		if err != nil {
+	cmds := manCommands(root)
+	for _, c := range cmds {
+		if err := declareFlags(c, stdio); err != nil {
 			return nil, err
 		}
-		name := "rivumi-" + strings.ReplaceAll(p, " ", "-")
-		pages[name+".1"] = commandPage(name, p, commands[p].summary, help, version)
-		see = append(see, name)
+		pages[manName(c)+".1"] = commandPage(c, version)
 	}
-	pages["rivumi.1"] = mainPage(paths, see, version)
+	pages["rivumi.1"] = mainPage(cmds, version)
 	return pages, nil
 }
 
-// commandHelp is what `rivumi PATH --help` prints.
-func commandHelp(ctx context.Context, path string) (string, error) {
-	var out, errb bytes.Buffer
-	code := Main(ctx, append(strings.Fields(path), "--help"), Stdio{In: strings.NewReader(""), Out: &out, Err: &errb})
-	if code != 0 {
-		return "", fmt.Errorf("rivumi %s --help: exit %d", path, code)
-	}
-	return errb.String() + out.String(), nil
-}
+// manName is a command's page name: rivumi-policy-eval.
+func manName(c *cobra.Command) string { return strings.ReplaceAll(c.CommandPath(), " ", "-") }
 
-// commandPage renders one command's --help as a page: the usage line is
-// the synopsis, the text before "Flags:" the description, the flags the
-// options, "Examples:" the examples.
-func commandPage(name, path, summary, help, version string) string {
+// commandPage renders one command's help as a page: its usage line is the
+// synopsis, its long text the description, its flags the options.
+func commandPage(c *cobra.Command, version string) string {
 	var b strings.Builder
+	name := manName(c)
 	th(&b, name, version)
-	b.WriteString(".SH NAME\n" + roffText(name) + " \\- " + roffText(summary) + "\n")
-	head, rest, _ := strings.Cut(help, "\nFlags:\n")
-	flags, examples, _ := strings.Cut(rest, "\nExamples:\n")
-	if rest == "" { // no flags section
-		head, examples, _ = strings.Cut(help, "\nExamples:\n")
-	}
-	usage, desc, _ := strings.Cut(strings.TrimSpace(head), "\n")
-	b.WriteString(".SH SYNOPSIS\n.nf\n" + roffText(strings.TrimSpace(strings.TrimPrefix(usage, "Usage:"))) + "\n.fi\n")
-	if d := strings.TrimSpace(desc); d != "" {
+	b.WriteString(".SH NAME\n" + roffText(name) + " \\- " + roffText(c.Short) + "\n")
+	b.WriteString(".SH SYNOPSIS\n.nf\n" + roffText(c.UseLine()) + "\n.fi\n")
+	if d := strings.TrimSpace(c.Long); d != "" {
 		b.WriteString(".SH DESCRIPTION\n")
 		paragraphs(&b, d)
 	}
-	if f := strings.TrimRight(flags, "\n"); strings.TrimSpace(f) != "" {
-		b.WriteString(".SH OPTIONS\n")
-		options(&b, f)
+	var opts strings.Builder
+	c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+		if f.Hidden || f.Name == "help" {
+			return
+		}
+		arg, usage := pflag.UnquoteUsage(f)
+		opts.WriteString(".TP\n\\fB" + roffText("--"+f.Name) + "\\fR")
+		if arg != "" {
+			opts.WriteString(" \\fI" + roffText(arg) + "\\fR")
+		}
+		opts.WriteString("\n" + roffText(usage))
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "[]" && f.DefValue != "0" {
+			opts.WriteString(" (default " + roffText(f.DefValue) + ")")
+		}
+		opts.WriteString("\n")
+	})
+	if opts.Len() > 0 {
+		b.WriteString(".SH OPTIONS\n" + opts.String())
 	}
-	if e := strings.Trim(examples, "\n"); e != "" {
+	if e := strings.Trim(c.Example, "\n"); e != "" {
 		b.WriteString(".SH EXAMPLES\n.nf\n")
 		for _, l := range strings.Split(e, "\n") {
 			b.WriteString(roffText(strings.TrimPrefix(l, "  ")) + "\n")
@@ -134,7 +135,7 @@ func commandPage(name, path, summary, help, version string) string {
 }
 
 // mainPage is rivumi(1): the commands and the exit codes.
-func mainPage(paths, see []string, version string) string {
+func mainPage(cmds []*cobra.Command, version string) string {
 	var b strings.Builder
 	th(&b, "rivumi", version)
 	b.WriteString(".SH NAME\nrivumi \\- grade shell commands before they run\n")
@@ -142,28 +143,29 @@ func mainPage(paths, see []string, version string) string {
 	b.WriteString(".SH DESCRIPTION\n")
 	paragraphs(&b, "rivumi parses a command into a shell syntax tree, finds every program it runs and grades each "+
 		"with Rego policies: a critical floor nothing lowers, deny-first layering, and allow only when every part is allowed. "+
-		"`rivumi COMMAND --help` (or the command's own page) shows its flags and examples.")
+		"`rivumi COMMAND --help` (or the command's own page) shows its flags and examples; flags may come before or after "+
+		"the operands, and `--` ends them.")
 	b.WriteString(".SH COMMANDS\n")
-	for _, p := range paths {
-		b.WriteString(".TP\n.B rivumi " + roffText(p) + "\n" + roffText(commands[p].summary) + "\n")
+	for _, c := range cmds {
+		b.WriteString(".TP\n.B " + roffText(c.CommandPath()) + "\n" + roffText(c.Short) + "\n")
 	}
 	b.WriteString(".SH EXIT STATUS\nThe same for every command; a command uses the ones that apply to it.\n.nf\n")
 	for _, l := range exitCodeTable() {
 		b.WriteString(roffText(l) + "\n")
 	}
 	b.WriteString(".fi\n.SH SEE ALSO\n")
-	for i, s := range see {
+	for i, c := range cmds {
 		sep := ","
-		if i == len(see)-1 {
+		if i == len(cmds)-1 {
 			sep = ""
 		}
-		b.WriteString(".BR " + roffText(s) + " (1)" + sep + "\n")
+		b.WriteString(".BR " + roffText(manName(c)) + " (1)" + sep + "\n")
 	}
 	return b.String()
 }
 
 func th(b *strings.Builder, name, version string) {
-	fmt.Fprintf(b, ".\\\" Generated by `rivumi man` from the commands' --help; do not edit.\n.TH %q 1 \"\" %q \"rivumi manual\"\n",
+	fmt.Fprintf(b, ".\\\" Generated by `rivumi man` from the command tree; do not edit.\n.TH %q 1 \"\" %q \"rivumi manual\"\n",
 		strings.ToUpper(name), "rivumi "+version)
 }
 
@@ -174,25 +176,6 @@ func paragraphs(b *strings.Builder, text string) {
 			b.WriteString(".PP\n")
 		}
 		b.WriteString(roffText(strings.Join(strings.Fields(p), " ")) + "\n")
-	}
-}
-
-// options renders the flag package's defaults: "  -name TYPE" lines, each
-// followed by its indented description.
-func options(b *strings.Builder, flags string) {
-	for _, l := range strings.Split(flags, "\n") {
-		switch t := strings.TrimSpace(l); {
-		case t == "":
-		case strings.HasPrefix(l, "  -"):
-			name, arg, _ := strings.Cut(t, " ")
-			b.WriteString(".TP\n\\fB" + roffText(name) + "\\fR")
-			if arg != "" {
-				b.WriteString(" \\fI" + roffText(arg) + "\\fR")
-			}
-			b.WriteString("\n")
-		default:
-			b.WriteString(roffText(t) + "\n")
-		}
 	}
 }
 

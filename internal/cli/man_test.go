@@ -18,7 +18,11 @@ func TestManPages(t *testing.T) {
 	if code := Main(context.Background(), []string{"man", "--dir", dir}, Stdio{In: strings.NewReader(""), Out: &out, Err: &errb}); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
+	paths := []string{"completion bash", "completion zsh"}
 	for p := range commands {
+		paths = append(paths, p)
+	}
+	for _, p := range paths {
 		name := "rivumi-" + strings.ReplaceAll(p, " ", "-") + ".1"
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
@@ -26,14 +30,15 @@ func TestManPages(t *testing.T) {
 			continue
 		}
 		page := string(b)
-		for _, want := range []string{".SH NAME\n" + roffText("rivumi-"+strings.ReplaceAll(p, " ", "-")), ".SH SYNOPSIS\n.nf\nrivumi " + roffText(p), ".SH EXAMPLES\n"} {
+		for _, want := range []string{".SH NAME\n" + roffText("rivumi-"+strings.ReplaceAll(p, " ", "-")), ".SH SYNOPSIS\n.nf\nrivumi " + roffText(p), ".SH DESCRIPTION\n"} {
 			if !strings.Contains(page, want) {
 				t.Errorf("%s: no %q in\n%s", name, want, page)
 			}
 		}
 	}
 	eval, _ := os.ReadFile(filepath.Join(dir, "rivumi-policy-eval.1"))
-	for _, want := range []string{".SH OPTIONS\n", "\\fB\\-batch\\fR \\fIFILE\\fR", "rivumi policy eval \\-\\-batch commands.jsonl"} {
+	for _, want := range []string{".SH OPTIONS\n", "\\fB\\-\\-batch\\fR \\fIFILE\\fR", ".SH EXAMPLES\n", "rivumi policy eval \\-\\-batch commands.jsonl",
+		"\\fB\\-\\-format\\fR \\fIstring\\fR\noutput format: text or json (default text)"} {
 		if !strings.Contains(string(eval), want) {
 			t.Errorf("rivumi-policy-eval.1: no %q", want)
 		}
@@ -49,7 +54,7 @@ func TestManPages(t *testing.T) {
 		t.Skip("groff is not installed: the pages' syntax is not checked")
 	}
 	pages, _ := filepath.Glob(filepath.Join(dir, "*.1"))
-	if len(pages) != len(commands)+1 {
+	if len(pages) != len(commands)+4+1 { // cobra's completion bash, fish, powershell, zsh
 		t.Errorf("%d pages for %d commands", len(pages), len(commands))
 	}
 	for _, p := range pages {

@@ -42,6 +42,17 @@ func OneShot(args []string) bool {
 	return false
 }
 
+// lookup finds the longest registered command path that prefixes args.
+func lookup(args []string) (string, *command, []string) {
+	for n := min(len(args), 3); n > 0; n-- {
+		p := strings.Join(args[:n], " ")
+		if c, ok := commands[p]; ok {
+			return p, &c, args[n:]
+		}
+	}
+	return "", nil, args
+}
+
 // CollectorOff turns the garbage collector off with [OneShotMemoryLimit]
 // as a soft limit, unless GOGC or GOMEMLIMIT in the environment say
 // otherwise. cmd/rivumi calls it for [OneShot] commands, never a process

@@ -10,18 +10,10 @@ import (
 
 func init() {
 	register("policy check", "check policies: strict compile, METADATA, YAML rules and their examples", runPolicyCheck)
+	describe("policy check", "[flags] [PATH...]", policyCheckHelp)
 }
 
-func runPolicyCheck(ctx context.Context, stdio Stdio, args []string) error {
-	fs := newFlags("policy check", stdio)
-	var pf policyFlags
-	pf.register(fs)
-	format := fs.String("format", "text", "output `format`: text or github (workflow annotations)")
-	noConfig := fs.Bool("no-config", false, "ignore the user's and the project's configuration files")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `Usage: rivumi policy check [flags] [PATH...]
-
-Loads the built-in packs with the user packs and YAML prefix rules named by
+const policyCheckHelp = `Loads the built-in packs with the user packs and YAML prefix rules named by
 PATHs (directories searched recursively, .rego and .yaml files), --policy
 and the configuration files, and reports every problem at once, each with
 its location: Rego that does not parse or compile strictly, layer rules
@@ -29,13 +21,15 @@ without METADATA (title, custom.id, custom.justification), duplicate ids,
 YAML rules that are invalid or whose examples fail, testcase files that do
 not parse.
 
-Exit codes: 0 no problem, 4 problems.
+Exit codes: 0 no problem, 4 problems.`
 
-Flags:
-`)
-		fs.PrintDefaults()
-	}
-	if err := parseInterspersed(fs, args); err != nil {
+func runPolicyCheck(ctx context.Context, stdio Stdio, args []string) error {
+	fs := newFlags("policy check", stdio)
+	var pf policyFlags
+	pf.register(fs.FlagSet)
+	format := fs.String("format", "text", "output `format`: text or github (workflow annotations)")
+	noConfig := fs.Bool("no-config", false, "ignore the user's and the project's configuration files")
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *format != "text" && *format != "github" {

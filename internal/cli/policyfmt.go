@@ -14,26 +14,20 @@ import (
 
 func init() {
 	register("policy fmt", "report (or with -w rewrite) Rego files not in canonical form", runPolicyFmt)
+	describe("policy fmt", "[-w] [PATH...]", policyFmtHelp)
 }
 
-func runPolicyFmt(ctx context.Context, stdio Stdio, args []string) error {
-	flags := newFlags("policy fmt", stdio)
-	write := flags.Bool("w", false, "rewrite the files in canonical form")
-	flags.Usage = func() {
-		fmt.Fprint(flags.Output(), `Usage: rivumi policy fmt [-w] [PATH...]
-
-Lists the .rego files (in PATHs, directories searched recursively; default
+const policyFmtHelp = `Lists the .rego files (in PATHs, directories searched recursively; default
 the current directory) that are not in canonical form, as opa fmt writes it.
 With -w, rewrites them.
 
 Exit codes: 0 every file is canonical (or was rewritten), 3 some file is
-not canonical, 4 a file does not parse.
+not canonical, 4 a file does not parse.`
 
-Flags:
-`)
-		flags.PrintDefaults()
-	}
-	if err := parseInterspersed(flags, args); err != nil {
+func runPolicyFmt(ctx context.Context, stdio Stdio, args []string) error {
+	flags := newFlags("policy fmt", stdio)
+	write := flags.Bool("w", false, "rewrite the files in canonical form")
+	if err := parseFlags(flags, args); err != nil {
 		return err
 	}
 	paths := flags.Args()

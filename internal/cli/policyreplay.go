@@ -12,11 +12,10 @@ import (
 
 func init() {
 	register("policy replay", "re-grade past decision logs with a candidate policy and report the verdicts it would change (text, JSON or HTML)", runReplay)
+	describe("policy replay", "[flags] --candidate DIR LOG...", replayHelp)
 }
 
-const replayUsage = `Usage: rivumi policy replay [flags] --candidate DIR LOG...
-
-Reads decision logs — rivumi's audit log (the hooks', serve's and run's
+const replayHelp = `Reads decision logs — rivumi's audit log (the hooks', serve's and run's
 grade entries) and OPA decision logs of rivumi-opa — and grades every
 recorded request twice: with the policy in force (the built-in packs,
 --policy and the configuration, as policy eval) and with the candidate
@@ -31,16 +30,13 @@ instead (no script, nothing loaded from elsewhere: a CI artifact or a mail
 attachment), and --html FILE writes that page besides the text or JSON.
 
 Exit: 0, or 3 when --fail-on holds (for CI); 1 on a usage or read error,
-4 when a policy does not load.
-
-Flags:
-`
+4 when a policy does not load.`
 
 func runReplay(ctx context.Context, stdio Stdio, args []string) error {
 	fs := newFlags("policy replay", stdio)
 	var pf policyFlags
 	fs.Var(&pf.policyDirs, "policy", "directory of user Rego packs in force now (package rivumi.user…); repeatable")
-	pf.registerTimeout(fs)
+	pf.registerTimeout(fs.FlagSet)
 	var candidate stringList
 	fs.Var(&candidate, "candidate", "directory of user Rego packs the candidate adds to the policy in force; repeatable")
 	format := fs.String("format", "text", "output format: text, json or html")
@@ -49,12 +45,7 @@ func runReplay(ctx context.Context, stdio Stdio, args []string) error {
 	failOn := fs.String("fail-on", "none", "exit 3 when the candidate would: allow-increase (allow what is now asked or denied), loosen (make any verdict more lenient), any-change, or none")
 	samples := fs.Int("samples", 5, "commands kept per change and per reason a line was skipped")
 	noConfig := fs.Bool("no-config", false, "ignore the user's and the project's configuration files (both policies)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), replayUsage)
-		fs.PrintDefaults()
-		fmt.Fprint(fs.Output(), "\nExamples:\n  rivumi policy replay --candidate team-next/ ~/.local/state/rivumi/audit.jsonl\n  rivumi policy replay --candidate team-next/ --fail-on allow-increase --format json decisions.jsonl\n  rivumi policy replay --candidate team-next/ --html replay.html decisions.jsonl\n")
-	}
-	if err := parseInterspersed(fs, args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *format != "text" && *format != "json" && *format != "html" {

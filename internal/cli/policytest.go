@@ -27,7 +27,22 @@ import (
 
 func init() {
 	register("policy test", "run Rego unit tests and YAML testcases (text, json, junit, github)", runPolicyTest)
+	describe("policy test", "[flags] [PATH...]", policyTestHelp)
 }
+
+const policyTestHelp = `Runs the Rego unit tests (*_test.rego) of user packs, and YAML testcase
+files, against the built-in packs plus the user packs. Each PATH is a
+directory (searched recursively), a .rego file (a user pack module, or its
+tests), or a YAML file: testcases (a cases: list) or prefix rules (a
+rules: list). With no PATH, the testcases/ directory at the repository
+root is used when it exists. The built-in packs' own Rego tests run only
+when no Rego pack is named (no .rego PATH, no --policy, none in the
+configuration), or with --builtin. File names in every output format are
+relative to the repository (the nearest .git above the current directory).
+
+Exit codes: 0 all passed, 3 a test failed (or coverage is under
+--fail-under), 4 a policy or testcase file failed to load. (opa test
+exits 2 when a test fails and 1 on an error.)`
 
 // measure reports a duration; tests replace it to make outputs stable.
 var measure = func(d time.Duration) time.Duration { return d }
@@ -150,7 +165,7 @@ func newReporter(format string, w io.Writer, verbose bool) (reporter, error) {
 func runPolicyTest(ctx context.Context, stdio Stdio, args []string) error {
 	fs := newFlags("policy test", stdio)
 	var pf policyFlags
-	pf.register(fs)
+	pf.register(fs.FlagSet)
 	format := fs.String("format", "text", "output `format`: text, json, junit or github")
 	coverage := fs.Bool("coverage", false, "report rule ids no test hits and line coverage of the Rego files")
 	failUnder := fs.Float64("fail-under", -1, "fail when less than `N` percent of rule ids are hit (implies --coverage)")
@@ -158,28 +173,7 @@ func runPolicyTest(ctx context.Context, stdio Stdio, args []string) error {
 	verbose := fs.Bool("v", false, "list every test, not only failures")
 	noConfig := fs.Bool("no-config", false, "ignore the user's and the project's configuration files")
 	builtin := fs.Bool("builtin", false, "also run the built-in packs' Rego tests and count their rules in --coverage (the default when no Rego pack is named)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `Usage: rivumi policy test [flags] [PATH...]
-
-Runs the Rego unit tests (*_test.rego) of user packs, and YAML testcase
-files, against the built-in packs plus the user packs. Each PATH is a
-directory (searched recursively), a .rego file (a user pack module, or its
-tests), or a YAML file: testcases (a cases: list) or prefix rules (a
-rules: list). With no PATH, the testcases/ directory at the repository
-root is used when it exists. The built-in packs' own Rego tests run only
-when no Rego pack is named (no .rego PATH, no --policy, none in the
-configuration), or with --builtin. File names in every output format are
-relative to the repository (the nearest .git above the current directory).
-
-Exit codes: 0 all passed, 3 a test failed (or coverage is under
---fail-under), 4 a policy or testcase file failed to load. (opa test
-exits 2 when a test fails and 1 on an error.)
-
-Flags:
-`)
-		fs.PrintDefaults()
-	}
-	if err := parseInterspersed(fs, args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	rep, err := newReporter(*format, stdio.Out, *verbose)

@@ -24,6 +24,7 @@ func TestReadmeCommands(t *testing.T) {
 			t.Errorf("README lacks the line %q", strings.TrimSpace(want))
 		}
 	}
+	root := newTree(Stdio{})
 	n := 0
 	for _, line := range strings.Split(readme, "\n") {
 		cmd, ok := strings.CutPrefix(line, "    rivumi ")
@@ -33,9 +34,8 @@ func TestReadmeCommands(t *testing.T) {
 		n++
 		cmd, _, _ = strings.Cut(cmd, " #")
 		words := strings.Fields(cmd)
-		_, c, _ := lookup(words)
-		group := groupOf(words) != "" && (len(words) == 1 || isHelpArg(words[1]))
-		if c == nil && !group {
+		c, rest, err := root.Find(words)
+		if err != nil || c == root || (c.HasSubCommands() && len(rest) > 0 && !strings.HasPrefix(rest[0], "-")) {
 			t.Errorf("README: %q names no command", strings.TrimSpace(line))
 		}
 	}

@@ -37,11 +37,10 @@ var isTerminal = func(r io.Reader) bool {
 
 func init() {
 	register("run", "grade, approve, run and audit one command given as argv (no shell)", runRun)
+	describe("run", "[flags] -- PROGRAM [ARG...]", runHelp)
 }
 
-const runUsage = `Usage: rivumi run [flags] -- PROGRAM [ARG...]
-
-Grades the argv with the policy, asks for approval when the verdict is ask
+const runHelp = `Grades the argv with the policy, asks for approval when the verdict is ask
 (on the terminal; with --headless or without a terminal, ask is deny), runs
 it without a shell in a clean environment, and appends the grading and the
 run to the audit log. The exit code is the command's own (128+N when signal
@@ -66,10 +65,7 @@ warm; the project's own sandboxed commands are the only ones that write or
 read them. HOME and TMPDIR are fresh for every run. Go's module cache lies
 under your home, which the sandbox hides: share it read-only with
   GOMODCACHE=$(go env GOMODCACHE) rivumi run --env GOMODCACHE \
-    --read-only "$(go env GOMODCACHE)" -- go test ./...
-
-Flags:
-`
+    --read-only "$(go env GOMODCACHE)" -- go test ./...`
 
 func runRun(ctx context.Context, stdio Stdio, args []string) error {
 	fs := newFlags("run", stdio)
@@ -88,17 +84,13 @@ func runRun(ctx context.Context, stdio Stdio, args []string) error {
 	fs.Var(&readOnly, "read-only", "let a sandboxed command read `DIR` although the sandbox hides it (under a home or /tmp: a module cache, say); repeatable")
 	var pf policyFlags
 	fs.Var(&pf.policyDirs, "policy", "directory of user Rego packs (package rivumi.user…); repeatable")
-	pf.registerTimeout(fs)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), runUsage)
-		fs.PrintDefaults()
-	}
+	pf.registerTimeout(fs.FlagSet)
+	fs.SetInterspersed(false) // the operands are an argv: its flags are its own
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	argv := fs.Args()
 	if len(argv) == 0 {
-		fs.Usage()
 		return exitf(ExitError, "run: no command given")
 	}
 	mode, err := harness.ParseSandbox(*sandbox)

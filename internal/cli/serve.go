@@ -19,11 +19,10 @@ import (
 
 func init() {
 	register("serve", "serve verdicts over HTTP (loopback), a unix socket or stdio (JSON Lines)", runServe)
+	describe("serve", "[--addr HOST:PORT] [--socket[=PATH]] [--stdio] [flags]", fmt.Sprintf(serveHelp, server.DefaultAddr, server.DefaultSocket()))
 }
 
-const serveUsage = `Usage: rivumi serve [--addr HOST:PORT] [--socket[=PATH]] [--stdio] [flags]
-
-Serves verdicts: POST /v1/verdict {"command": …} or {"argv": […]} (plus
+const serveHelp = `Serves verdicts: POST /v1/verdict {"command": …} or {"argv": […]} (plus
 optional cwd, workspace, home, shell, grants), POST /v1/verdicts (an
 array), GET /healthz, GET /metrics (Prometheus). With --stdio, each input
 line is a request (or an array) and each output line its verdict(s).
@@ -32,10 +31,7 @@ Without --addr, --socket or --stdio it listens on %s (OPA's
 default port, 8181, is left to OPA; rivumi-opa's is 8283).
 --socket alone uses the socket the hook adapters look for (%s).
 SIGHUP reloads the policy (a policy that fails to load leaves the old
-one serving); SIGTERM and SIGINT shut down gracefully.
-
-Flags:
-`
+one serving); SIGTERM and SIGINT shut down gracefully.`
 
 // serveGCRoom is how far serve's heap grows above what survives a
 // collection (see gctune): with 5–8 MiB live under load it means GOGC 150–240, and a peak
@@ -57,6 +53,9 @@ func (s *socketFlag) Set(v string) error {
 	return nil
 }
 func (s *socketFlag) IsBoolFlag() bool { return true }
+
+// Type is what pflag shows of the value, which the flag may go without.
+func (s *socketFlag) Type() string { return "string" }
 
 // binaryReplaced returns a function reporting whether the file this
 // process was started from is no longer the one at its path (an upgrade
@@ -92,12 +91,8 @@ func runServe(ctx context.Context, stdio Stdio, args []string) error {
 	idleExit := fs.Duration("idle-exit", 0, "stop after this long without a request (0: never; a server a hook starts uses "+defaultServeIdle.String()+")")
 	whenReplaced := fs.Bool("exit-when-replaced", false, "stop when the rivumi binary this server runs is replaced on disk (a server a hook starts does)")
 	startLock := fs.Int("start-lock-fd", -1, "(set by the hook that starts this server) close this inherited lock descriptor once listening")
-	pf.registerTimeout(fs)
+	pf.registerTimeout(fs.FlagSet)
 	evalTimeout := &pf.evalTimeout
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), serveUsage, server.DefaultAddr, server.DefaultSocket())
-		fs.PrintDefaults()
-	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -20,7 +20,14 @@ import (
 
 func init() {
 	register("trust", "trust the project's .rivumi.yaml (its allow rules, grants and switches take effect)", runTrust)
+	describe("trust", "[-C DIR] [--revoke | --check] [FILE]", trustHelp)
 }
+
+const trustHelp = `A project's .rivumi.yaml comes with the repository, which may be hostile:
+until you trust it, rivumi uses only its deny and ask rules. Trusting
+records the sha256 of the file and of every file it names (rule files,
+policy directories) in $XDG_CONFIG_HOME/rivumi/trusted.json; any change
+makes it untrusted again. Review the file before trusting it.`
 
 // noConfigEnv, when set to a non-empty value, makes rivumi ignore the
 // user's and the project's configuration files.
@@ -267,24 +274,10 @@ func runTrust(ctx context.Context, stdio Stdio, args []string) error {
 	dir := fs.String("C", "", "find the project file from `DIR` (default: the current directory)")
 	revoke := fs.Bool("revoke", false, "forget the trust given to the file")
 	check := fs.Bool("check", false, "only report whether the file is trusted (exit 0) or not (exit 1)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `Usage: rivumi trust [-C DIR] [--revoke | --check] [FILE]
-
-A project's .rivumi.yaml comes with the repository, which may be hostile:
-until you trust it, rivumi uses only its deny and ask rules. Trusting
-records the sha256 of the file and of every file it names (rule files,
-policy directories) in $XDG_CONFIG_HOME/rivumi/trusted.json; any change
-makes it untrusted again. Review the file before trusting it.
-
-Flags:
-`)
-		fs.PrintDefaults()
-	}
-	if err := parseInterspersed(fs, args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 1 {
-		fs.Usage()
 		return exitf(ExitError, "trust: at most one file")
 	}
 	path := fs.Arg(0)

@@ -1,17 +1,13 @@
 package cli
 
 import (
-	"errors"
-	"flag"
 	"fmt"
-	"io"
-	"sort"
 	"strings"
 )
 
-// help is what `rivumi CMD --help` says besides the flags: the synopsis
-// and description of commands that print no usage of their own, and the
-// examples of every command (Main prints them after the command's usage).
+// help is what `rivumi CMD --help` says besides the summary and the
+// flags: the synopsis (cobra's Use after the name; "[flags]" when empty),
+// the description (cobra's Long) and the examples.
 type help struct {
 	synopsis    string // after "rivumi PATH"
 	description string
@@ -75,7 +71,11 @@ Exit codes as 'policy eval'.`,
 	"serve":        {examples: []string{`rivumi serve --socket`, `rivumi serve --addr 127.0.0.1:8282 --policy team/`, `rivumi serve --stdio < requests.jsonl`}},
 	"trust":        {examples: []string{`rivumi trust`, `rivumi trust --check`, `rivumi trust --revoke`}},
 	"grant add":    {examples: []string{`rivumi grant add npm install`, `rivumi grant add --rule packages.install -- npm ci`}},
-	"version":      {examples: []string{`rivumi version`, `rivumi --version`}},
+	"policy replay": {examples: []string{`rivumi policy replay --candidate team-next/ ~/.local/state/rivumi/audit.jsonl`,
+		`rivumi policy replay --candidate team-next/ --fail-on allow-increase --format json decisions.jsonl`,
+		`rivumi policy replay --candidate team-next/ --html replay.html decisions.jsonl`}},
+	"man":     {examples: []string{`rivumi man --dir /usr/local/share/man/man1`, `rivumi man --dir man1 && man -l man1/rivumi-policy-eval.1`}},
+	"version": {examples: []string{`rivumi version`, `rivumi --version`}},
 	"hook install": {examples: []string{`rivumi hook install claude-code`, `rivumi hook install gemini --project -- --shadow`,
 		`rivumi hook install codex -- --remote https://rivumi.example.com --remote-token-file ~/.config/rivumi/token`}},
 	"hook doctor":       {synopsis: "[--project | --user] [-C DIR] [AGENT...]", description: "Checks each agent's settings (project and user) for the rivumi hook entry,\nthat the binary it runs is an absolute, executable path, and that a floor\ncommand (rm -rf /) is denied both in-process and by running the entry end\nto end. Exit code 0 when some agent is wired and nothing failed.", examples: []string{`rivumi hook doctor`, `rivumi hook doctor claude-code`}},
@@ -93,154 +93,21 @@ Exit codes as 'policy eval'.`,
 	"hook <agent>": {examples: []string{`echo '{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}' | rivumi hook %s`}},
 }
 
+// describe sets the synopsis and description of a command path (from the
+// init of the command's own file; helps is read-only afterwards).
+func describe(path, synopsis, description string) {
+	h := helps[path]
+	h.synopsis, h.description = synopsis, description
+	helps[path] = h
+}
+
 // helpFor returns the help of a command path.
 func helpFor(path string) help {
-	if h, ok := helps[path]; ok {
-		return h
-	}
-	if agent, ok := strings.CutPrefix(path, "hook "); ok {
-		h := helps["hook <agent>"]
-		ex := make([]string, len(h.examples))
-		for i, e := range h.examples {
-			ex[i] = fmt.Sprintf(e, agent)
-		}
-		h.examples = ex
-		return h
-	}
-	return help{}
-}
-
-// defaultUsage is the usage of a command that sets none of its own.
-func defaultUsage(fs *flag.FlagSet, path string) func() {
-	return func() {
-		h := helpFor(path)
-		fmt.Fprintf(fs.Output(), "Usage: rivumi %s %s\n\n", path, h.synopsis)
-		if h.description != "" {
-			fmt.Fprintf(fs.Output(), "%s\n\n", h.description)
-		}
-		fmt.Fprintln(fs.Output(), "Flags:")
-		fs.PrintDefaults()
-	}
-}
-
-// printExamples writes the examples of a command path, after its usage.
-func printExamples(w io.Writer, path string) {
-	h := helpFor(path)
-	if len(h.examples) == 0 {
-		return
-	}
-	fmt.Fprintln(w, "\nExamples:")
-	for _, e := range h.examples {
-		fmt.Fprintf(w, "  %s\n", e)
-	}
-}
-
-// groupOf returns the command group args start with ("policy" for
-// `rivumi policy …`), or "" when the first word names no group.
-func groupOf(args []string) string {
-	if len(args) == 0 {
-		return ""
-	}
-	for p := range commands {
-		if g, _, ok := strings.Cut(p, " "); ok && g == args[0] {
-			return g
+	h := helps[path]
+	if agent, ok := strings.CutPrefix(path, "hook "); ok && len(h.examples) == 0 {
+		for _, e := range helps["hook <agent>"].examples {
+			h.examples = append(h.examples, fmt.Sprintf(e, agent))
 		}
 	}
-	return ""
-}
-
-// groupUsage lists the subcommands of a group.
-func groupUsage(w io.Writer, group string) {
-	fmt.Fprintf(w, "Usage: rivumi %s SUBCOMMAND [flags] [ARGS]\n\nSubcommands:\n", group)
-	var paths []string
-	for p := range commands {
-		if strings.HasPrefix(p, group+" ") {
-			paths = append(paths, p)
-		}
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		fmt.Fprintf(w, "  rivumi %-22s %s\n", p, commands[p].summary)
-	}
-	fmt.Fprintf(w, "\nrivumi %s SUBCOMMAND --help shows a subcommand's flags and examples.\n", group)
-}
-
-// isHelpArg reports whether a is one of the spellings of "help".
-func isHelpArg(a string) bool {
-	return a == "help" || a == "-h" || a == "-help" || a == "--help"
-}
-
-// parseInterspersed parses flags wherever they sit among the positional
-// arguments (`policy eval 'ls' --format json`), up to a `--`, after which
-// everything is positional. fs.Args() holds the positional arguments
-// afterwards.
-//
-// An unknown flag after a positional argument is most often a word of an
-// unquoted command (`policy eval ls -la`): the error then says so.
-func parseInterspersed(fs *flag.FlagSet, args []string) error {
-	var pos []string
-	usage := fs.Usage
-	defer func() { fs.Usage = usage }()
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				if len(pos) > 0 {
-					usage() // the flag package called the silenced one
-				}
-				return err
-			}
-			if len(pos) > 0 {
-				return exitf(ExitError, "%s: %q after %q is not a flag of this command; quote the whole command as one argument: %s %s",
-					strings.TrimPrefix(fs.Name(), "rivumi "), firstFlag(args), pos[len(pos)-1], fs.Name(), singleQuote(strings.Join(append(pos, args...), " ")))
-			}
-			return exitCode(ExitError)
-		}
-		// Once a positional argument is seen, a bad flag is explained
-		// above rather than followed by the whole usage.
-		fs.Usage = func() {}
-		rest := fs.Args()
-		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" && !flagValue(fs, args[:used-1]) {
-			pos = append(pos, rest...)
-			break
-		}
-		if len(rest) == 0 {
-			break
-		}
-		pos, args = append(pos, rest[0]), rest[1:]
-	}
-	return fs.Parse(append([]string{"--"}, pos...))
-}
-
-// flagValue reports whether the last of args is a flag that takes the
-// next argument as its value (so a following "--" is that value).
-func flagValue(fs *flag.FlagSet, args []string) bool {
-	if len(args) == 0 {
-		return false
-	}
-	name, ok := strings.CutPrefix(args[len(args)-1], "-")
-	if !ok || strings.Contains(name, "=") {
-		return false
-	}
-	name = strings.TrimPrefix(name, "-")
-	f := fs.Lookup(name)
-	if f == nil {
-		return false
-	}
-	b, isBool := f.Value.(interface{ IsBoolFlag() bool })
-	return !isBool || !b.IsBoolFlag()
-}
-
-// singleQuote quotes s for a POSIX shell.
-func singleQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// firstFlag is the first argument that looks like a flag.
-func firstFlag(args []string) string {
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") {
-			return a
-		}
-	}
-	return ""
+	return h
 }

@@ -20,8 +20,11 @@ import (
 
 func init() {
 	register("workspace prepare", "make a disposable clone pinned to a commit, with its run bundle", workspacePrepare)
+	describe("workspace prepare", "-source DIR -commit SHA -run-root DIR -name NAME [flags]", prepareHelp)
 	register("workspace tool", "call one workspace tool (list_files, read_file, …, shell) with JSON arguments", workspaceTool)
+	describe("workspace tool", "-run DIR [flags] TOOL [ARGS]", toolHelp)
 	register("workspace finish", "write the patch and result.json of a workspace run", workspaceFinish)
+	describe("workspace finish", "-run DIR [flags]", finishHelp)
 	register("workspace tools", "list the workspace tools and their arguments", workspaceTools)
 }
 
@@ -42,15 +45,10 @@ func workspaceTools(_ context.Context, stdio Stdio, args []string) error {
 	return nil
 }
 
-const prepareUsage = `Usage: rivumi workspace prepare -source DIR -commit SHA -run-root DIR -name NAME [flags]
-
-Clones the repository at -source into RUNROOT/NAME/workspace, pinned to the
+const prepareHelp = `Clones the repository at -source into RUNROOT/NAME/workspace, pinned to the
 full 40-character SHA (the source is never written), and starts the run
 bundle in RUNROOT/NAME/bundle. Prints the run directory. See
-docs/workspace.md.
-
-Flags:
-`
+docs/workspace.md.`
 
 func workspacePrepare(ctx context.Context, stdio Stdio, args []string) error {
 	fs := newFlags("workspace prepare", stdio)
@@ -61,10 +59,6 @@ func workspacePrepare(ctx context.Context, stdio Stdio, args []string) error {
 	task := fs.String("task", "", "what the agent is asked to do (recorded in request.json)")
 	config := fs.String("config", "", "JSON `FILE` with allowed_paths and checks")
 	timeout := fs.Duration("timeout", workspace.DefaultPrepareTimeout, "deadline of the preparation")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), prepareUsage)
-		fs.PrintDefaults()
-	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -106,9 +100,7 @@ func loadWorkspaceConfig(path string) (workspace.Config, error) {
 	return cfg, nil
 }
 
-const toolUsage = `Usage: rivumi workspace tool -run DIR [flags] TOOL [ARGS]
-
-Calls one tool of the workspace in the run directory DIR and prints its
+const toolHelp = `Calls one tool of the workspace in the run directory DIR and prints its
 result as one JSON line: {"tool", "ok", "error", "output"}. ARGS is a JSON
 object (default {}), - to read it from standard input; -file-arg sets a
 string field from a file's content. A refused call (a path out of policy, a
@@ -120,15 +112,13 @@ read by an earlier call and unchanged since can be edited) and is a session
 in session.json; a corrupt checkpoint, or one of another run, is refused.
 
 Tools: list_files, read_file, search_text, replace_text, apply_patch,
-run_check, git_diff, shell.
-
-Flags:
-`
+run_check, git_diff, shell.`
 
 // fileArgs is a repeatable KEY=FILE flag.
 type fileArgs map[string]string
 
 func (f fileArgs) String() string { return "" }
+func (f fileArgs) Type() string   { return "string" }
 func (f fileArgs) Set(v string) error {
 	k, file, ok := strings.Cut(v, "=")
 	if !ok || k == "" || file == "" {
@@ -149,15 +139,10 @@ func workspaceTool(ctx context.Context, stdio Stdio, args []string) error {
 	fs.Var(files, "file-arg", "set the string argument `KEY=FILE` from FILE's content (repeatable)")
 	var pf policyFlags
 	fs.Var(&pf.policyDirs, "policy", "directory of user Rego packs for the shell tool; repeatable")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), toolUsage)
-		fs.PrintDefaults()
-	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() < 1 || fs.NArg() > 2 || *runDir == "" {
-		fs.Usage()
 		return exitf(ExitError, "workspace tool: want -run DIR, a tool and at most one JSON argument")
 	}
 	name := fs.Arg(0)
@@ -249,15 +234,10 @@ func toolArgs(arg string, files fileArgs, stdin io.Reader) (json.RawMessage, err
 	return json.Marshal(obj)
 }
 
-const finishUsage = `Usage: rivumi workspace finish -run DIR [flags]
-
-Writes changes.patch (the change against the pinned commit), scans it for
+const finishHelp = `Writes changes.patch (the change against the pinned commit), scans it for
 secrets and writes result.json, which it prints. With -verify every
 configured check runs first. Exits 3 when the status is failed (a check
-failed, or did not run after the last change).
-
-Flags:
-`
+failed, or did not run after the last change).`
 
 func workspaceFinish(ctx context.Context, stdio Stdio, args []string) error {
 	fs := newFlags("workspace finish", stdio)
@@ -265,15 +245,10 @@ func workspaceFinish(ctx context.Context, stdio Stdio, args []string) error {
 	reason := fs.String("reason", "finished", "the terminal reason recorded in result.json")
 	verify := fs.Bool("verify", false, "run every configured check before finishing")
 	sandbox := fs.String("sandbox", string(harness.SandboxAuto), "OS sandbox of the checks (with -verify)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), finishUsage)
-		fs.PrintDefaults()
-	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *runDir == "" || fs.NArg() > 0 {
-		fs.Usage()
 		return exitf(ExitError, "workspace finish: want -run DIR and no arguments")
 	}
 	w, err := workspace.Open(*runDir)

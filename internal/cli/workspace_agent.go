@@ -23,11 +23,10 @@ import (
 
 func init() {
 	register("workspace agent", "run an agent CLI on the task inside the disposable clone, then audit its change", workspaceAgent)
+	describe("workspace agent", "-run DIR [flags] AGENT -- PROGRAM [ARG...]", agentHelp)
 }
 
-const agentUsage = `Usage: rivumi workspace agent -run DIR [flags] AGENT -- PROGRAM [ARG...]
-
-Runs an agent CLI (AGENT: claude-code, codex or gemini) with its own tools
+const agentHelp = `Runs an agent CLI (AGENT: claude-code, codex or gemini) with its own tools
 inside the prepared workspace DIR, then audits what it left as the workspace
 tools' changes are audited. The agent gets a throwaway home in the run
 directory with rivumi's hook installed (your own ~/.claude, ~/.codex and
@@ -45,10 +44,7 @@ result.json; exits 3 when the status is failed.
 
 The model's credentials are given to the agent (and so to every command it
 runs) only when you name them: -env ANTHROPIC_API_KEY, or copy a config file
-into its home with -home-file .codex/config.toml=$HOME/.codex/config.toml.
-
-Flags:
-`
+into its home with -home-file .codex/config.toml=$HOME/.codex/config.toml.`
 
 func workspaceAgent(ctx context.Context, stdio Stdio, args []string) error {
 	fs := newFlags("workspace agent", stdio)
@@ -62,15 +58,11 @@ func workspaceAgent(ctx context.Context, stdio Stdio, args []string) error {
 	fs.Var(&readOnly, "read-only", "let the agent read `DIR` although the sandbox hides it; repeatable")
 	var pf policyFlags
 	fs.Var(&pf.policyDirs, "policy", "directory of user Rego packs; repeatable")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), agentUsage)
-		fs.PrintDefaults()
-	}
+	fs.SetInterspersed(false) // the operands are an argv: its flags are its own
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *runDir == "" || fs.NArg() < 2 {
-		fs.Usage()
 		return exitf(ExitError, "workspace agent: want -run DIR, the agent's name and its command after --")
 	}
 	agent, err := hook.ParseAgent(fs.Arg(0))
