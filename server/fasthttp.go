@@ -203,7 +203,8 @@ func (l *fastListener) serve(fc *fastConn) {
 		buf, _ := br.Peek(br.Buffered())
 		n, body, ok := parseFastHead(buf, l.s.maxBody)
 		if !ok {
-			_ = c.SetReadDeadline(time.Time{})
+			// net/http sets its own deadlines for each request.
+			_ = c.SetDeadline(time.Time{})
 			select {
 			case l.http <- &peekedConn{Conn: c, r: br}:
 				handed = true
