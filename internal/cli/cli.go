@@ -391,6 +391,24 @@ func newFlags(name string, stdio Stdio) *flagSet {
 	return &flagSet{FlagSet: fs, path: name, interspersed: true}
 }
 
+// String is pflag's String, except that a one-letter name is also the
+// flag's shorthand: -C DIR, as the flag package spelled it, and as help
+// shows it.
+func (fs *flagSet) String(name, value, usage string) *string {
+	if len(name) == 1 {
+		return fs.StringP(name, name, value, usage)
+	}
+	return fs.FlagSet.String(name, value, usage)
+}
+
+// Bool is pflag's Bool, with String's shorthand for a one-letter name.
+func (fs *flagSet) Bool(name string, value bool, usage string) *bool {
+	if len(name) == 1 {
+		return fs.BoolP(name, name, value, usage)
+	}
+	return fs.FlagSet.Bool(name, value, usage)
+}
+
 // SetInterspersed(false) makes the first operand end the flags, for the
 // commands whose operands are an argv (`run ls -la`).
 func (fs *flagSet) SetInterspersed(interspersed bool) {

@@ -110,7 +110,11 @@ func commandPage(c *cobra.Command, version string) string {
 			return
 		}
 		arg, usage := pflag.UnquoteUsage(f)
-		opts.WriteString(".TP\n\\fB" + roffText("--"+f.Name) + "\\fR")
+		spelling := "--" + f.Name
+		if f.Shorthand != "" {
+			spelling = "-" + f.Shorthand + ", " + spelling
+		}
+		opts.WriteString(".TP\n\\fB" + roffText(spelling) + "\\fR")
 		if arg != "" {
 			opts.WriteString(" \\fI" + roffText(arg) + "\\fR")
 		}

@@ -98,6 +98,7 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"-v", "-", "-format", "json"}, true, "json", "", true, []string{"-"}},
 		{[]string{"ls", "-format", "json"}, false, "text", "", false, []string{"ls", "-format", "json"}},
 		{[]string{"-v", "ls", "-v"}, false, "text", "", true, []string{"ls", "-v"}},
+		{[]string{"ls", "--v"}, true, "text", "", true, []string{"ls"}},
 	} {
 		fs := newFlags("t", Stdio{Err: &bytes.Buffer{}})
 		fs.SetInterspersed(tc.interspersed)
