@@ -1,26 +1,17 @@
 package engine
 
 import (
-	"fmt"
-	"path/filepath"
-	"strings"
+	"context"
 
-	"github.com/rivumi/rivumi/parser"
 	"github.com/rivumi/rivumi/rules"
+	"github.com/rivumi/rivumi/verdict"
 )
 
-// Context is where a command runs, as callers (CLI, server, hooks, tests)
-// know it. Empty fields are left to the defaults. FollowSymlinks says the
-// command runs on this machine: paths are graded where they point
-// ([FollowSymlinks]).
-type Context struct {
-	Cwd, Workspace, Home, Shell string
-	Grants                      []Grant
-	FollowSymlinks              bool
-}
+// Context is where a command runs ([verdict.Context]).
+type Context = verdict.Context
 
-// Options returns the evaluation options for the context's non-empty fields.
-func (c Context) Options() []EvalOption {
+// ContextOptions returns the evaluation options for c's non-empty fields.
+func ContextOptions(c Context) []EvalOption {
 	var o []EvalOption
 	if c.Cwd != "" {
 		o = append(o, Cwd(c.Cwd))
@@ -52,31 +43,18 @@ func TestcaseContext(tc rules.Testcase) Context {
 	return c
 }
 
-// Validate reports the first field of c that cannot be used, naming it:
-// cwd, workspace and home must be absolute (or empty), the shell one the
-// parser knows (bash, sh, zsh and their kin: dash, ash, ksh, mksh, posix;
-// a path to one counts by its base name), each grant a non-empty prefix
-// and rule list. Nothing is silently dropped or replaced.
-func (c Context) Validate() error {
-	for _, f := range []struct{ name, v string }{{"cwd", c.Cwd}, {"workspace", c.Workspace}, {"home", c.Home}} {
-		if f.v != "" && !filepath.IsAbs(f.v) {
-			return fmt.Errorf("%q must be an absolute path, not %q", f.name, f.v)
-		}
-		if strings.ContainsRune(f.v, 0) {
-			return fmt.Errorf("%q contains a NUL byte", f.name)
-		}
-	}
-	if !KnownShell(c.Shell) {
-		return fmt.Errorf(`"shell" must be bash, sh or zsh, not %q`, c.Shell)
-	}
-	for i, g := range c.Grants {
-		if len(g.Prefix) == 0 || len(g.Rules) == 0 {
-			return fmt.Errorf("grant %d: needs a non-empty \"prefix\" and \"rules\"", i)
-		}
-	}
-	return nil
-}
-
 // KnownShell reports whether name ("" for the default, bash) is a dialect
-// the parser grades ([parser.KnownShell]).
-func KnownShell(name string) bool { return name == "" || parser.KnownShell(name) }
+// the parser grades ([verdict.KnownShell]).
+func KnownShell(name string) bool { return verdict.KnownShell(name) }
+
+// Grade validates r and grades it: the engine as a [verdict.Grader]. An
+// invalid request is an error (and no verdict).
+func (e *Engine) Grade(ctx context.Context, r verdict.Request) (Verdict, error) {
+	if err := r.Validate(); err != nil {
+		return Verdict{}, err
+	}
+	if r.Command != nil {
+		return e.EvaluateText(ctx, *r.Command, ContextOptions(r.Context())...), nil
+	}
+	return e.EvaluateArgv(ctx, r.Argv, ContextOptions(r.Context())...), nil
+}

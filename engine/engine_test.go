@@ -27,7 +27,7 @@ func defaultEngine(t testing.TB) *engine.Engine {
 }
 
 func caseOptions(tc rules.Testcase) []engine.EvalOption {
-	return engine.TestcaseContext(tc).Options()
+	return engine.ContextOptions(engine.TestcaseContext(tc))
 }
 
 // TestTestcases runs every testcases/*.yaml case through the engine.

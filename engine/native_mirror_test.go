@@ -116,7 +116,7 @@ func TestNativeMatchesRego(t *testing.T) {
 	byRule := map[string][]string{}
 	segments := 0
 	for _, mc := range mirrorCases(t) {
-		c := newEvalConfig(mc.ctx.Options())
+		c := newEvalConfig(ContextOptions(mc.ctx))
 		cmd, _ := parser.Parse(mc.text, c.parserOptions()...)
 		shape := shapeValue(&cmd.Shape)
 		for i := range cmd.Segments {
@@ -195,7 +195,7 @@ func TestNativeVerdicts(t *testing.T) {
 	}
 	n := 0
 	for _, mc := range mirrorCases(t) {
-		opts := mc.ctx.Options()
+		opts := ContextOptions(mc.ctx)
 		gv, rv := ng.EvaluateText(ctx, mc.text, opts...), re.EvaluateText(ctx, mc.text, opts...)
 		if !reflect.DeepEqual(gv, rv) {
 			t.Errorf("%s %q:\n\tGo   %+v\n\tRego %+v", mc.name, mc.text, gv, rv)

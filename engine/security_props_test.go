@@ -100,7 +100,7 @@ func TestPropertyNoGrantLowersFloorOrDeny(t *testing.T) {
 		}
 		ctx := engine.TestcaseContext(tc)
 		ctx.Grants = append(ctx.Grants, gs...)
-		js = append(js, job{tc.Command, ctx.Options()})
+		js = append(js, job{tc.Command, engine.ContextOptions(ctx)})
 		from = append(from, tc)
 	}
 	vs := runJobs(e, js)

@@ -18,13 +18,11 @@ import (
 	"time"
 
 	"github.com/rivumi/rivumi/audit"
-	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/grant"
 	"github.com/rivumi/rivumi/internal/applypatch"
 	"github.com/rivumi/rivumi/internal/strictjson"
 	"github.com/rivumi/rivumi/internal/winpath"
 	"github.com/rivumi/rivumi/programs"
-	"github.com/rivumi/rivumi/server"
 	"github.com/rivumi/rivumi/verdict"
 )
 
@@ -147,14 +145,10 @@ func ParseAskAs(s string) (AskAs, error) {
 	return "", fmt.Errorf("%q: want auto, ask, deny, pass or allow", s)
 }
 
-// Grader grades a shell command: an in-process engine ([Local]), a
-// running `rivumi serve` ([server.Client.Verdict]), or a test double.
-type Grader func(ctx context.Context, r server.Request) (verdict.Verdict, error)
-
-// Local grades with an engine in this process.
-func Local(e *engine.Engine) Grader {
-	return func(ctx context.Context, r server.Request) (verdict.Verdict, error) { return r.Evaluate(ctx, e) }
-}
+// Grader grades a shell command ([verdict.GraderFunc]): an in-process
+// engine's Grade method, a running `rivumi serve`'s client, or a test
+// double.
+type Grader = verdict.GraderFunc
 
 // Config configures [Run].
 type Config struct {
@@ -227,7 +221,9 @@ type Config struct {
 
 // Defaults.
 const (
-	DefaultTimeout  = engine.DefaultEvalTimeout
+	// DefaultTimeout is the hook's own deadline: the engine's default
+	// evaluation timeout (TestDefaultTimeoutMatchesEngine).
+	DefaultTimeout  = 5 * time.Second
 	DefaultMaxInput = 4 << 20
 )
 
@@ -1002,7 +998,7 @@ func gradeShellIn(ctx context.Context, cfg *Config, c call, workspace, dialect s
 	}
 	// The agent runs the command on this machine: paths are graded where
 	// they point (a cloned repo's notes.md → ~/.bashrc).
-	r := server.Request{Cwd: c.cwd, Workspace: workspace, Home: cfg.slash(cfg.Home), Shell: dialect, FollowSymlinks: true}
+	r := verdict.Request{Cwd: c.cwd, Workspace: workspace, Home: cfg.slash(cfg.Home), Shell: dialect, FollowSymlinks: true}
 	if c.argv != nil {
 		r.Argv = c.argv
 	} else {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/internal/applypatch"
-	"github.com/rivumi/rivumi/server"
 	"github.com/rivumi/rivumi/verdict"
 )
 
@@ -46,27 +45,27 @@ func (c failCase) hangs() bool { return strings.Contains(c.want, "internal deadl
 // failCases are calls that go wrong; those that hang wait for block.
 func failCases(block chan struct{}) []failCase {
 	return []failCase{
-		{"grader ignores the deadline", Config{NewGrader: graderOf(func(context.Context, server.Request) (verdict.Verdict, error) {
+		{"grader ignores the deadline", Config{NewGrader: graderOf(func(context.Context, verdict.Request) (verdict.Verdict, error) {
 			<-block
 			return verdict.Verdict{}, nil
 		})}, bash("ls"), "internal deadline of 50ms passed"},
 		{"stdin never ends", Config{}, blockingReader{block}, "internal deadline of 50ms passed"},
-		{"grader panics past the deadline", Config{NewGrader: graderOf(func(context.Context, server.Request) (verdict.Verdict, error) {
+		{"grader panics past the deadline", Config{NewGrader: graderOf(func(context.Context, verdict.Request) (verdict.Verdict, error) {
 			<-block
 			panic("boom")
 		})}, bash("ls"), "internal deadline of 50ms passed"},
-		{"grader panics", Config{NewGrader: graderOf(func(context.Context, server.Request) (verdict.Verdict, error) {
+		{"grader panics", Config{NewGrader: graderOf(func(context.Context, verdict.Request) (verdict.Verdict, error) {
 			panic("boom")
 		})}, bash("ls"), "internal error: boom"},
-		{"grader fails", Config{NewGrader: graderOf(func(context.Context, server.Request) (verdict.Verdict, error) {
+		{"grader fails", Config{NewGrader: graderOf(func(context.Context, verdict.Request) (verdict.Verdict, error) {
 			return verdict.Verdict{}, errors.New("no policy")
 		})}, bash("ls"), "no policy"},
 		{"policy does not load", Config{NewGrader: func(context.Context) (Grader, error) { return nil, errors.New("bad pack") }},
 			bash("ls"), "policy: bad pack"},
-		{"unknown decision", Config{NewGrader: graderOf(func(context.Context, server.Request) (verdict.Verdict, error) {
+		{"unknown decision", Config{NewGrader: graderOf(func(context.Context, verdict.Request) (verdict.Verdict, error) {
 			return verdict.Verdict{Decision: 7}, nil
 		})}, bash("ls"), "decision 7"},
-		{"zero verdict", Config{NewGrader: graderOf(func(context.Context, server.Request) (verdict.Verdict, error) {
+		{"zero verdict", Config{NewGrader: graderOf(func(context.Context, verdict.Request) (verdict.Verdict, error) {
 			return verdict.Verdict{}, nil // a socket answering {} (issue 12)
 		})}, bash("rm -rf /"), "decision 0, not a decision"},
 		{"no grader", Config{}, bash("ls"), "no grader configured"},
@@ -211,7 +210,7 @@ func TestEarlyPanickingLog(t *testing.T) {
 	cfg := Config{
 		Agent: ClaudeCode, Timeout: 50 * time.Millisecond, Getenv: func(string) string { return "" },
 		Audit: panickingSink{},
-		NewGrader: graderOf(func(context.Context, server.Request) (verdict.Verdict, error) {
+		NewGrader: graderOf(func(context.Context, verdict.Request) (verdict.Verdict, error) {
 			<-block
 			return verdict.Verdict{Decision: verdict.Allow}, nil
 		}),
@@ -267,7 +266,7 @@ func (b blockingReader) Read([]byte) (int, error) { <-b.c; return 0, io.EOF }
 
 // The grader gets the cwd, workspace, home, dialect and grants.
 func TestShellRequest(t *testing.T) {
-	var got server.Request
+	var got verdict.Request
 	cfg := Config{
 		Agent: ClaudeCode, Home: "/home/me",
 		Getenv: func(k string) string {
@@ -276,7 +275,7 @@ func TestShellRequest(t *testing.T) {
 		Grants: func(ws string) ([]verdict.Grant, error) {
 			return []verdict.Grant{{Prefix: []string{"make"}, Rules: []string{"exec.workspace-code"}}}, nil
 		},
-		NewGrader: graderOf(func(_ context.Context, r server.Request) (verdict.Verdict, error) {
+		NewGrader: graderOf(func(_ context.Context, r verdict.Request) (verdict.Verdict, error) {
 			got = r
 			return verdict.Verdict{Decision: verdict.Allow}, nil
 		}),

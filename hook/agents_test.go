@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rivumi/rivumi/server"
 	"github.com/rivumi/rivumi/verdict"
 )
 
@@ -29,8 +28,8 @@ type agentCase struct {
 
 // fakeGrader denies a command with curl, asks for python3 -c and allows
 // the rest, and records what it was asked.
-func fakeGrader(asked *[]server.Request) func(context.Context) (Grader, error) {
-	return graderOf(func(_ context.Context, r server.Request) (verdict.Verdict, error) {
+func fakeGrader(asked *[]verdict.Request) func(context.Context) (Grader, error) {
+	return graderOf(func(_ context.Context, r verdict.Request) (verdict.Verdict, error) {
 		*asked = append(*asked, r)
 		cmd := strings.Join(r.Argv, " ")
 		if r.Command != nil {
@@ -52,7 +51,7 @@ func testAgentCases(t *testing.T, agent Agent, env map[string]string, cases []ag
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var asked []server.Request
+			var asked []verdict.Request
 			cfg := Config{Agent: agent, Home: "/home/me", GOOS: "linux", NewGrader: fakeGrader(&asked),
 				Getenv: func(k string) string { return env[k] }, Interactive: func() bool { return c.interactive }}
 			a := Decide(context.Background(), cfg, strings.NewReader(c.payload))

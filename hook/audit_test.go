@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/rivumi/rivumi/audit"
-	"github.com/rivumi/rivumi/server"
 	"github.com/rivumi/rivumi/verdict"
 )
 
@@ -23,7 +22,7 @@ func (f *failingSink) Log(context.Context, audit.Entry) error {
 // No answer that lets the tool run goes out without its record.
 func TestAuditFailureBlocks(t *testing.T) {
 	grade := func(d verdict.Decision) func(context.Context) (Grader, error) {
-		return graderOf(func(context.Context, server.Request) (verdict.Verdict, error) {
+		return graderOf(func(context.Context, verdict.Request) (verdict.Verdict, error) {
 			return verdict.Verdict{Decision: d, Reasons: []verdict.Reason{{Rule: "r", Decision: d}}}, nil
 		})
 	}

@@ -174,7 +174,7 @@ func TestSkillGrading(t *testing.T) {
 		{"session cron", payload("CronCreate", `{"cron":"* * * * *","prompt":"p"}`, "default"), "", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cfg := Config{Agent: ClaudeCode, NewGrader: graderOf(Local(e)), Home: home, GOOS: "linux",
+			cfg := Config{Agent: ClaudeCode, NewGrader: graderOf(e.Grade), Home: home, GOOS: "linux",
 				Getenv: func(k string) string {
 					if k == "CLAUDE_PROJECT_DIR" {
 						return ws

@@ -37,7 +37,7 @@ func TestCodexInteractiveAsks(t *testing.T) {
 	} {
 		t.Run(c.cmd, func(t *testing.T) {
 			payload := `{"session_id":"s","cwd":"` + ws + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"` + c.cmd + `"}}`
-			cfg := Config{Agent: Codex, NewGrader: graderOf(Local(e)), Home: t.TempDir(), GOOS: "linux", Getenv: func(string) string { return "" }}
+			cfg := Config{Agent: Codex, NewGrader: graderOf(e.Grade), Home: t.TempDir(), GOOS: "linux", Getenv: func(string) string { return "" }}
 			a := Decide(context.Background(), cfg, strings.NewReader(payload))
 			if a.Failure != "" {
 				t.Fatal(a.Failure)

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rivumi/rivumi/server"
 	"github.com/rivumi/rivumi/verdict"
 )
 
@@ -25,7 +24,7 @@ func TestGateWrap(t *testing.T) {
 		Agent: ClaudeCode, Shell: "bash",
 		Getenv:   func(k string) string { return map[string]string{"CLAUDE_PROJECT_DIR": "/work/proj"}[k] },
 		GateWrap: &GateWrap{Mode: "deny", Rivumi: "/opt/rivumi bin/rivumi"},
-		NewGrader: graderOf(func(_ context.Context, r server.Request) (verdict.Verdict, error) {
+		NewGrader: graderOf(func(_ context.Context, r verdict.Request) (verdict.Verdict, error) {
 			return verdict.Verdict{Decision: verdicts[*r.Command]}, nil
 		}),
 	}

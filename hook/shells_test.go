@@ -7,7 +7,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/rivumi/rivumi/server"
 	"github.com/rivumi/rivumi/verdict"
 )
 
@@ -42,7 +41,7 @@ func TestGradeShellStrictest(t *testing.T) {
 	by := map[string]verdict.Decision{"bash": verdict.Allow, "zsh": verdict.Ask, "sh": verdict.Allow}
 	var seen []string
 	cfg := &Config{Agent: Codex, NewGrader: func(context.Context) (Grader, error) {
-		return func(_ context.Context, r server.Request) (verdict.Verdict, error) {
+		return func(_ context.Context, r verdict.Request) (verdict.Verdict, error) {
 			seen = append(seen, r.Shell)
 			return verdict.Verdict{Decision: by[r.Shell]}, nil
 		}, nil

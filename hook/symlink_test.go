@@ -22,7 +22,7 @@ func TestHookGradesPathsWhereTheyPoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Agent: ClaudeCode, NewGrader: graderOf(Local(e)), Workspace: ws, Home: home}
+	cfg := Config{Agent: ClaudeCode, NewGrader: graderOf(e.Grade), Workspace: ws, Home: home}
 	for _, tc := range []struct{ cmd, want string }{
 		{"echo x >> notes.md", "deny"},
 		{"cat creds.txt", "ask"},

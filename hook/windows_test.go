@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rivumi/rivumi/server"
 	"github.com/rivumi/rivumi/verdict"
 )
 
@@ -56,7 +55,7 @@ func TestPathPolicyWindowsPaths(t *testing.T) {
 // and file path, and a Bash command graded with the slash-form cwd,
 // workspace and home.
 func TestHookWindowsPayload(t *testing.T) {
-	var seen server.Request
+	var seen verdict.Request
 	cfg := Config{Agent: ClaudeCode, GOOS: "windows", Home: `C:\Users\dev`,
 		Getenv: func(k string) string {
 			if k == "CLAUDE_PROJECT_DIR" {
@@ -64,7 +63,7 @@ func TestHookWindowsPayload(t *testing.T) {
 			}
 			return ""
 		},
-		NewGrader: graderOf(func(_ context.Context, r server.Request) (verdict.Verdict, error) {
+		NewGrader: graderOf(func(_ context.Context, r verdict.Request) (verdict.Verdict, error) {
 			seen = r
 			return verdict.Verdict{Decision: verdict.Allow}, nil
 		})}

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/rivumi/rivumi/audit"
-	"github.com/rivumi/rivumi/server"
 	"github.com/rivumi/rivumi/verdict"
 )
 
@@ -20,7 +19,7 @@ type Record struct {
 	File    string
 	Line    int
 	Source  string // "hook/claude", "serve", "harness", "opa", …
-	Request server.Request
+	Request verdict.Request
 	// Logged is the verdict the log recorded (allow, ask, deny; "" when
 	// it recorded none).
 	Logged string
@@ -171,7 +170,7 @@ func auditRecord(l logLine) (Record, *Skip, bool) {
 		return Record{}, &Skip{Reason: ReasonBadVerdict, Detail: fmt.Sprintf("%q", l.Verdict)}, true
 	}
 	rec := Record{Source: l.Source, Logged: l.Verdict}
-	rec.Request = server.Request{Command: l.Command, Argv: l.Argv, Cwd: l.Cwd, Workspace: l.Workspace}
+	rec.Request = verdict.Request{Command: l.Command, Argv: l.Argv, Cwd: l.Cwd, Workspace: l.Workspace}
 	if rec.Request.Command != nil && len(rec.Request.Argv) > 0 {
 		// The hooks log both for an argv call; the argv is what ran.
 		rec.Request.Command = nil
@@ -216,7 +215,7 @@ func opaRecord(l logLine) (Record, *Skip, bool) {
 		return Record{}, &Skip{Reason: ReasonBadRequest, Detail: "input: " + err.Error()}, true
 	}
 	rec := Record{Source: "opa", Logged: opaVerdict(l.Result)}
-	rec.Request = server.Request{Command: in.Command, Argv: in.Argv, Cwd: in.Cwd, Workspace: in.Workspace,
+	rec.Request = verdict.Request{Command: in.Command, Argv: in.Argv, Cwd: in.Cwd, Workspace: in.Workspace,
 		Home: in.Home, Shell: in.Shell, Grants: in.Grants}
 	if skip := checkRequest(&rec.Request); skip != nil {
 		return Record{}, skip, true
@@ -241,7 +240,7 @@ func opaVerdict(res json.RawMessage) string {
 
 // checkRequest refuses a request whose command was masked or is missing:
 // replay never grades a guess.
-func checkRequest(r *server.Request) *Skip {
+func checkRequest(r *verdict.Request) *Skip {
 	switch {
 	case r.Command != nil && strings.Contains(*r.Command, audit.Redacted):
 		return &Skip{Reason: ReasonMaskedCommand}

@@ -11,17 +11,16 @@ import (
 
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/engine"
-	"github.com/rivumi/rivumi/server"
 	"github.com/rivumi/rivumi/verdict"
 )
 
 // Grader grades one request. A grader returns an error for a request it
-// cannot grade (see [server.Request.Evaluate]).
-type Grader func(ctx context.Context, r *server.Request) (verdict.Verdict, error)
+// cannot grade (see [engine.Engine.Grade]).
+type Grader func(ctx context.Context, r *verdict.Request) (verdict.Verdict, error)
 
 // EngineGrader grades with e exactly as `rivumi serve` does.
 func EngineGrader(e *engine.Engine) Grader {
-	return func(ctx context.Context, r *server.Request) (verdict.Verdict, error) { return r.Evaluate(ctx, e) }
+	return func(ctx context.Context, r *verdict.Request) (verdict.Verdict, error) { return e.Grade(ctx, *r) }
 }
 
 // Log is one decision log to replay.
@@ -38,7 +37,7 @@ type Options struct {
 	// Defaults fills the fields a record leaves empty (home, shell, cwd,
 	// workspace), as serve's defaults do; its Grants are added to every
 	// record's (the project's standing grants).
-	Defaults server.Request
+	Defaults verdict.Request
 	// Progress, when set, is called about once a second with the lines
 	// read so far and the elapsed time.
 	Progress func(lines int, elapsed time.Duration)
@@ -300,7 +299,7 @@ func cmpBool(a, b bool) int {
 }
 
 // fill sets what r leaves empty from d, as serve's defaults do.
-func fill(r *server.Request, d *server.Request) {
+func fill(r *verdict.Request, d *verdict.Request) {
 	for _, f := range []struct {
 		dst *string
 		def string
@@ -381,7 +380,7 @@ func ruleIDs(v verdict.Verdict) []string {
 }
 
 // commandText is the request's command, redacted for a report.
-func commandText(r *server.Request) string {
+func commandText(r *verdict.Request) string {
 	if r.Command != nil {
 		return audit.Redact(*r.Command)
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/replay"
-	"github.com/rivumi/rivumi/server"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // candidateModule allows acmectl status (uncovered: ask today) and denies
@@ -101,7 +101,7 @@ func knownReplay(t testing.TB) *replay.Summary {
 	cur, cand := mustEngines(t)
 	meta := cand.Rules()
 	s, err := replay.Replay(context.Background(), []replay.Log{{Name: "a.jsonl", R: strings.NewReader(strings.Join(knownLines, "\n"))}},
-		replay.EngineGrader(cur), replay.EngineGrader(cand), replay.Options{Defaults: server.Request{Cwd: "/work", Workspace: "/work"},
+		replay.EngineGrader(cur), replay.EngineGrader(cand), replay.Options{Defaults: verdict.Request{Cwd: "/work", Workspace: "/work"},
 			Title: func(id string) string { return meta[id].Title }})
 	if err != nil {
 		t.Fatal(err)

@@ -1,37 +1,15 @@
 package server
 
 import (
-	"context"
-	"errors"
-
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/verdict"
 )
 
-// Request asks for one verdict. Exactly one of Command and Argv is set.
-// Paths must be absolute; without Cwd and Workspace, relative paths in the
-// command count as inside an unknown workspace. A server fills the fields a
-// request leaves empty from its defaults, but for a request that names its
-// Cwd and no Workspace the workspace is that cwd's project (the nearest
-// directory holding .git when FollowSymlinks, else the cwd), never the
-// server's. FollowSymlinks grades
-// paths where they point on the disk of the machine that grades
-// ([engine.FollowSymlinks]); ask for it only when the command runs there
-// (the hooks do).
-type Request struct {
-	Command   *string        `json:"command,omitempty"`
-	Argv      []string       `json:"argv,omitempty"`
-	Cwd       string         `json:"cwd,omitempty"`
-	Workspace string         `json:"workspace,omitempty"`
-	Home      string         `json:"home,omitempty"`
-	Shell     string         `json:"shell,omitempty"`
-	Grants    []engine.Grant `json:"grants,omitempty"`
-	// FollowSymlinks: resolve operands, redirect and cd targets through
-	// the symlinks on this machine's disk (lstat only).
-	FollowSymlinks bool `json:"follow_symlinks,omitempty"`
-}
+// Request asks for one verdict ([verdict.Request]).
+type Request = verdict.Request
 
-// Text returns a request for grading command text.
-func Text(command string) Request { return Request{Command: &command} }
+// Text returns a request for grading command text ([verdict.Text]).
+func Text(command string) Request { return verdict.Text(command) }
 
 // Response is one verdict, with the request's command or argv echoed and,
 // for requests that could not be graded, the reason in Error.
@@ -51,27 +29,9 @@ const RuleBadInput = "engine.bad-input"
 // audit entry could not be written.
 const RuleAuditFailed = "engine.audit-failed"
 
-// Validate reports what is wrong with r, or nil.
-func (r *Request) Validate() error {
-	switch {
-	case r.Command == nil && r.Argv == nil:
-		return errors.New(`missing "command" or "argv"`)
-	case r.Command != nil && r.Argv != nil:
-		return errors.New(`give "command" or "argv", not both`)
-	case r.Argv != nil && len(r.Argv) == 0:
-		return errors.New(`empty "argv"`)
-	}
-	return r.context().Validate()
-}
-
-func (r *Request) context() engine.Context {
-	return engine.Context{Cwd: r.Cwd, Workspace: r.Workspace, Home: r.Home, Shell: r.Shell, Grants: r.Grants,
-		FollowSymlinks: r.FollowSymlinks}
-}
-
 // evalOptions returns the engine options for r.
-func (r *Request) evalOptions() []engine.EvalOption {
-	return r.context().Options()
+func evalOptions(r *Request) []engine.EvalOption {
+	return engine.ContextOptions(r.Context())
 }
 
 // badInput is the deny response for a request that cannot be graded.
@@ -112,16 +72,4 @@ func unrecorded(resp Response, err error) Response {
 			Rule: RuleAuditFailed, Layer: engine.LayerEngine, Decision: engine.Deny, Segment: -1,
 			Title: "Decision log unavailable", Justification: msg + "; no answer is given without its record",
 		}}}}
-}
-
-// Evaluate validates r and grades it with e. An invalid request is an
-// error (and no verdict).
-func (r *Request) Evaluate(ctx context.Context, e *engine.Engine) (engine.Verdict, error) {
-	if err := r.Validate(); err != nil {
-		return engine.Verdict{}, err
-	}
-	if r.Command != nil {
-		return e.EvaluateText(ctx, *r.Command, r.evalOptions()...), nil
-	}
-	return e.EvaluateArgv(ctx, r.Argv, r.evalOptions()...), nil
 }

@@ -206,10 +206,10 @@ func (s *Server) grade(ctx context.Context, r *Request, transport string, log bo
 	var resp Response
 	if r.Command != nil {
 		resp.Command = *r.Command
-		resp.Verdict = e.EvaluateText(ctx, *r.Command, r.evalOptions()...)
+		resp.Verdict = e.EvaluateText(ctx, *r.Command, evalOptions(r)...)
 	} else {
 		resp.Argv = r.Argv
-		resp.Verdict = e.EvaluateArgv(ctx, r.Argv, r.evalOptions()...)
+		resp.Verdict = e.EvaluateArgv(ctx, r.Argv, evalOptions(r)...)
 	}
 	d := resp.Decision
 	if d < engine.Allow || d > engine.Deny {

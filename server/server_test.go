@@ -70,7 +70,7 @@ func requests(t *testing.T) []server.Request {
 // inProcess is the verdict the engine gives r directly.
 func inProcess(t *testing.T, e *engine.Engine, r server.Request) engine.Verdict {
 	t.Helper()
-	v, err := r.Evaluate(context.Background(), e)
+	v, err := e.Grade(context.Background(), r)
 	if err != nil {
 		t.Fatalf("%q: %v", *r.Command, err)
 	}

@@ -74,7 +74,7 @@ func (p *policyFlags) newEngineWith(ctx context.Context, configOpts []engine.Opt
 // evalOptions returns the evaluation options for a command run in cwd
 // within workspace (each defaulting as documented on the flags).
 func (p *policyFlags) evalOptions(cwd, workspace, shell string) []engine.EvalOption {
-	return p.context(cwd, workspace, shell).Options()
+	return engine.ContextOptions(p.context(cwd, workspace, shell))
 }
 
 // context is where a command runs: the given values, else the flags', else

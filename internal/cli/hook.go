@@ -301,7 +301,7 @@ func (h *hookFlags) newGrader(ctx context.Context) (hook.Grader, error) {
 			if err != nil {
 				return engine.Verdict{}, err
 			}
-			return hook.Local(e)(ctx, r)
+			return e.Grade(ctx, r)
 		}, nil
 	}
 	if h.remote.url != "" {

@@ -655,7 +655,7 @@ func caseOptions(pf *policyFlags, tc rules.Testcase) []engine.EvalOption {
 	if c.Shell == "" {
 		c.Shell = pf.shellSet()
 	}
-	return c.Options()
+	return engine.ContextOptions(c)
 }
 
 // shellSet returns --shell when it differs from the default.

@@ -101,7 +101,7 @@ func Decode(b []byte, v any, opts ...Option) error {
 			if te.Field != "" {
 				path += "." + te.Field
 			}
-			return &Error{Path: path, Msg: fmt.Sprintf("expected %s, got %s", te.Type, te.Value)}
+			return &Error{Path: path, Msg: fmt.Sprintf("expected %s, got %s", jsonKind(te.Type), te.Value)}
 		}
 		return &Error{Path: "$", Msg: err.Error()}
 	}
@@ -301,4 +301,31 @@ func addFields(fs *fieldSet, t reflect.Type, depth int) {
 	for _, et := range embedded {
 		addFields(fs, et, depth+1)
 	}
+}
+
+// jsonKind names the JSON value a Go type decodes from, as a message to
+// the sender says it ("an array", not "[]verdict.Grant"): the sender
+// writes JSON and should not meet the receiver's type names.
+func jsonKind(t reflect.Type) string {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil {
+		return "a value"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Slice, reflect.Array:
+		return "array"
+	case reflect.Map, reflect.Struct:
+		return "object"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		return "number"
+	}
+	return t.String()
 }

@@ -72,6 +72,9 @@ func TestDecode(t *testing.T) {
 		{in: `{"command":"ls"`, err: `at $: unexpected end of JSON input`},
 		{in: `{"command":1}`, err: `at $.command: expected string, got number`},
 		{in: `{"argv":["a",2]}`, err: `at $.argv`},
+		{in: `{"list":"x"}`, err: `at $.list: expected array, got string`}, // no Go type names
+		{in: `{"nested":[1]}`, err: `at $.nested: expected object, got array`},
+		{in: `{"env":{"A":true}}`, err: `expected string, got bool`},
 		{in: `rm -rf /`, err: `malformed JSON`},
 		{in: ``, err: `unexpected end`},
 	} {
