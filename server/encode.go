@@ -95,6 +95,15 @@ func appendStrings(b []byte, l []string) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// plainASCII holds the ASCII bytes that appendString copies as they are:
+// printable, and neither a quote, a backslash nor an HTML special.
+var plainASCII = func() (t [utf8.RuneSelf]bool) {
+	for c := byte(0x20); c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 // appendString appends s as a JSON string the way encoding/json does with
 // HTML escaping on: <, > and & as \u003c and the like, control characters
 // as \n, \t, \b, \f, \r or \u00XX, invalid UTF-8 as \ufffd, and U+2028 and
@@ -104,7 +113,7 @@ func appendString(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if plainASCII[c] {
 				i++
 				continue
 			}
