@@ -228,6 +228,10 @@ list the exit codes.`,
 		if c.Name() == "completion" { // a shell it has no script for is a usage error
 			c.Args = groupCommand(c.Name()).Args
 			c.SuggestionsMinimumDistance = 2
+			c.Short = "print a shell completion script: bash, zsh, fish or powershell"
+			for _, sh := range c.Commands() {
+				sh.Short = "print the " + sh.Name() + " completion script"
+			}
 			c.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
 		}
 	}
