@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/rivumi/rivumi/engine"
+	"github.com/rivumi/rivumi/internal/benchdata"
 )
 
 var (
@@ -274,4 +276,56 @@ func FuzzParseFastHead(f *testing.F) {
 			t.Fatalf("%q: net/http read %d bytes, fast path %d", b, len(b)-rest, n)
 		}
 	})
+}
+
+// BenchmarkFastPathVerdict is one POST /v1/verdict on the fast path over
+// a keep-alive loopback connection (one client: the round trip, the
+// syscalls and the verdict, segment cache on), cycling over the mix as
+// bodies with a cwd each; ns/op is per verdict.
+func BenchmarkFastPathVerdict(b *testing.B) {
+	fastEngOnce.Do(func() { fastEng, fastEngErr = engine.New(context.Background()) })
+	if fastEngErr != nil {
+		b.Fatal(fastEngErr)
+	}
+	s, err := New(context.Background(), func(context.Context) (*engine.Engine, error) { return fastEng, nil })
+	if err != nil {
+		b.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln) }()
+	defer func() { cancel(); <-done }()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	var reqs [][]byte
+	for _, cmd := range benchdata.Mix {
+		body, _ := json.Marshal(Request{Command: &cmd, Cwd: "/work/proj", Workspace: "/work/proj"})
+		reqs = append(reqs, []byte(post("", string(body))))
+	}
+	br := bufio.NewReader(c)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if _, err := c.Write(reqs[i%len(reqs)]); err != nil {
+			b.Fatal(err)
+		}
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			b.Fatalf("HTTP %d", resp.StatusCode)
+		}
+	}
+	if s.fastServed.Load() == 0 {
+		b.Fatal("not on the fast path")
+	}
 }
