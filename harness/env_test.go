@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rivumi/rivumi/verdict"
 )
 
 func TestSecretEnvName(t *testing.T) {
@@ -79,7 +81,7 @@ func TestExtraEnv(t *testing.T) {
 		t.Errorf("environment:\n%s", got)
 	}
 	for _, kv := range []string{"LD_PRELOAD=/x.so", "BASH_ENV=/x", "=x", "NOEQUALS"} {
-		if _, err := New(Config{Grader: GraderFunc(nil), ExtraEnv: []string{kv}}); err == nil {
+		if _, err := New(Config{Grader: verdict.GraderFunc(nil), ExtraEnv: []string{kv}}); err == nil {
 			t.Errorf("extra environment %q accepted", kv)
 		}
 	}

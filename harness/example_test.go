@@ -14,7 +14,8 @@ import (
 func Example() {
 	// The engine satisfies Grader through a small adapter; this one allows
 	// echo and asks for everything else.
-	grader := harness.GraderFunc(func(ctx context.Context, argv []string, opts harness.GradeOptions) (verdict.Verdict, error) {
+	grader := verdict.GraderFunc(func(ctx context.Context, r verdict.Request) (verdict.Verdict, error) {
+		argv := r.Argv
 		if argv[0] == "echo" {
 			return verdict.Verdict{Decision: verdict.Allow}, nil
 		}

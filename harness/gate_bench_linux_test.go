@@ -19,17 +19,15 @@ func BenchmarkGate1000Execs(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	real := harness.GraderFunc(func(ctx context.Context, argv []string, o harness.GradeOptions) (verdict.Verdict, error) {
-		return e.EvaluateArgv(ctx, argv, engine.Cwd(o.Cwd), engine.Workspace(o.Workspace), engine.Grants(o.Grants)), nil
-	})
+	real := e // the engine grades the harness's requests as `rivumi run` has it do
 	script := "i=0; while [ $i -lt 1000 ]; do /bin/true; i=$((i+1)); done"
-	allowAll := harness.GraderFunc(func(context.Context, []string, harness.GradeOptions) (verdict.Verdict, error) {
+	allowAll := verdict.GraderFunc(func(context.Context, verdict.Request) (verdict.Verdict, error) {
 		return verdict.Verdict{Decision: verdict.Allow}, nil
 	})
 	for _, c := range []struct {
 		name   string
 		mode   harness.GateMode
-		grader harness.Grader
+		grader verdict.Grader
 	}{{"plain", harness.GateOff, nil}, {"gated-no-grading", harness.GateDeny, allowAll}, {"gated", harness.GateDeny, real}} {
 		b.Run(c.name, func(b *testing.B) {
 			h, err := harness.New(harness.Config{Grader: &fakeGrader{}, GateGrader: c.grader, Gate: c.mode,

@@ -76,7 +76,7 @@ func (g *gate) decide(ctx context.Context) execgate.Decide {
 		if dir == "" || !filepath.IsAbs(dir) {
 			dir = g.workspace
 		}
-		v, err := g.h.gateGrader().GradeArgv(ctx, graded, GradeOptions{Cwd: dir, Workspace: g.workspace, Grants: g.grants})
+		v, err := grade(ctx, g.h.gateGrader(), graded, dir, g.workspace, g.grants)
 		if err != nil {
 			return fmt.Errorf("harness.gate-error: %v", err)
 		}
@@ -112,7 +112,7 @@ func (g *gate) record(d execgate.Decision) {
 }
 
 // gateGrader is [Config.GateGrader], else [Config.Grader].
-func (h *Harness) gateGrader() Grader {
+func (h *Harness) gateGrader() verdict.Grader {
 	if h.cfg.GateGrader != nil {
 		return h.cfg.GateGrader
 	}

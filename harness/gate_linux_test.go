@@ -15,7 +15,8 @@ import (
 
 // denyRm grades like a policy whose only deny is rm (anything under a
 // program named rm), and asks for curl.
-var denyRm = harness.GraderFunc(func(_ context.Context, argv []string, _ harness.GradeOptions) (verdict.Verdict, error) {
+var denyRm = verdict.GraderFunc(func(_ context.Context, r verdict.Request) (verdict.Verdict, error) {
+	argv := r.Argv
 	switch filepath.Base(argv[0]) {
 	case "rm":
 		return verdict.Verdict{Decision: verdict.Deny, Reasons: []verdict.Reason{{Rule: "test.rm", Decision: verdict.Deny}}}, nil
@@ -85,7 +86,8 @@ func TestGateNeedsLandlock(t *testing.T) {
 // The floor mode refuses only the floor's denies (and denies of unknown
 // provenance): a team's deny rule passes inside an approved tree.
 func TestGateFloorMode(t *testing.T) {
-	grader := harness.GraderFunc(func(_ context.Context, argv []string, _ harness.GradeOptions) (verdict.Verdict, error) {
+	grader := verdict.GraderFunc(func(_ context.Context, r verdict.Request) (verdict.Verdict, error) {
+		argv := r.Argv
 		switch filepath.Base(argv[0]) {
 		case "rm":
 			return verdict.Verdict{Decision: verdict.Deny, Reasons: []verdict.Reason{{Rule: "floor.rm-critical", Decision: verdict.Deny, Layer: verdict.LayerFloor}}}, nil

@@ -20,7 +20,8 @@ import (
 // (no gated tree executed a denied argv) and every allowed one does (the
 // gate let through what the policy allows).
 func TestGateRandomTreesNeverRunADeniedArgv(t *testing.T) {
-	denyOdd := harness.GraderFunc(func(_ context.Context, argv []string, _ harness.GradeOptions) (verdict.Verdict, error) {
+	denyOdd := verdict.GraderFunc(func(_ context.Context, r verdict.Request) (verdict.Verdict, error) {
+		argv := r.Argv
 		for _, a := range argv {
 			if strings.Contains(a, "odd-") && filepath.Base(argv[0]) == "touch" {
 				return verdict.Verdict{Decision: verdict.Deny, Reasons: []verdict.Reason{{Rule: "test.odd", Decision: verdict.Deny}}}, nil

@@ -6,31 +6,18 @@ import (
 	"github.com/rivumi/rivumi/verdict"
 )
 
-// Grader grades an argv before it runs. The engine satisfies it through a
-// small adapter (see [GraderFunc]).
-//
-// GradeArgv must return a verdict whose decision is Allow, Ask or Deny; it
-// must honour opts.Grants (cancelling only the ask rules each grant names on
-// segments it matches). An error, or a decision outside those three, makes
-// the harness deny the command.
-type Grader interface {
-	GradeArgv(ctx context.Context, argv []string, opts GradeOptions) (verdict.Verdict, error)
+// request is the grading request for argv about to run here: an argv
+// request in the run's directory and workspace, with the grants in force,
+// its paths graded where they point on this machine's disk (the argv runs
+// here, now). A [verdict.Grader] must return a verdict whose decision is
+// Allow, Ask or Deny and honour the grants (cancelling only the ask rules
+// each names on the segments it matches); an error, or a decision outside
+// those three, makes the harness deny the command.
+func request(argv []string, dir, workspace string, grants []verdict.Grant) verdict.Request {
+	return verdict.Request{Argv: argv, Cwd: dir, Workspace: workspace, Grants: grants, FollowSymlinks: true}
 }
 
-// GradeOptions is the context of one grading.
-type GradeOptions struct {
-	// Cwd is the absolute directory the command will run in.
-	Cwd string
-	// Workspace is the absolute project root the command may write to.
-	Workspace string
-	// Grants are the session's and the project's grants.
-	Grants []verdict.Grant
-}
-
-// GraderFunc adapts a function to [Grader].
-type GraderFunc func(ctx context.Context, argv []string, opts GradeOptions) (verdict.Verdict, error)
-
-// GradeArgv calls f.
-func (f GraderFunc) GradeArgv(ctx context.Context, argv []string, opts GradeOptions) (verdict.Verdict, error) {
-	return f(ctx, argv, opts)
+// grade asks g for the verdict on argv run in dir.
+func grade(ctx context.Context, g verdict.Grader, argv []string, dir, workspace string, grants []verdict.Grant) (verdict.Verdict, error) {
+	return g.Grade(ctx, request(argv, dir, workspace, grants))
 }

@@ -39,8 +39,12 @@ const LayerHarness verdict.Layer = "harness"
 
 // Config configures a [Harness]. Only Grader is required.
 type Config struct {
-	// Grader grades every argv before it runs. Required.
-	Grader Grader
+	// Grader grades every argv before it runs. Required. It gets an argv
+	// request in the run's directory and workspace with the grants in
+	// force and FollowSymlinks set (the argv runs here); it must answer
+	// Allow, Ask or Deny and honour the grants: an error or anything else
+	// denies the command.
+	Grader verdict.Grader
 	// Approver decides asks. Nil means [Headless]{} : every ask is denied.
 	Approver Approver
 	// Audit receives one entry per grading and one per run. Nil: no audit.
@@ -53,7 +57,7 @@ type Config struct {
 	Grants *grant.Store
 
 	// Workspace is the project root: what the command may write under a
-	// sandbox, and GradeOptions.Workspace. Default: each request's Dir.
+	// sandbox, and the grading request's Workspace. Default: each request's Dir.
 	Workspace string
 
 	// DefaultTimeout applies to requests with a zero Timeout (default 2m,
@@ -107,7 +111,7 @@ type Config struct {
 	// GateGrader grades the gate's execs (default: Grader). A caller whose
 	// Grader only clears commands it already approved (the workspace
 	// tools) gives the engine here.
-	GateGrader Grader
+	GateGrader verdict.Grader
 	// ReadOnly are directories a sandboxed command may read but never
 	// write, even where they lie in a hidden directory (the workspace's
 	// git directory, kept outside the workspace).
@@ -421,7 +425,7 @@ func (h *Harness) Run(ctx context.Context, req Request) (Result, error) {
 	// Grants are matched by the engine, which names the ones it applied;
 	// bare-name grants are checked against what PATH finds now.
 	grants := execGrants(h.Grants(), workspace, dir, pathEnv)
-	v, gerr := h.cfg.Grader.GradeArgv(ctx, slices.Clone(req.Argv), GradeOptions{Cwd: dir, Workspace: workspace, Grants: grants})
+	v, gerr := grade(ctx, h.cfg.Grader, slices.Clone(req.Argv), dir, workspace, grants)
 	res.Verdict, res.graded = v, true
 	res.GrantsUsed = slices.Clone(v.Grants)
 	switch {

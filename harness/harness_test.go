@@ -34,16 +34,17 @@ type fakeGrader struct {
 	// decide maps argv[0]'s base name to a decision; missing: allow.
 	decide map[string]verdict.Decision
 	err    error
-	seen   []harness.GradeOptions
+	seen   []verdict.Request
 	mu     sync.Mutex
 }
 
 const askRule = "packages.install-scripts"
 
-func (g *fakeGrader) GradeArgv(ctx context.Context, argv []string, opts harness.GradeOptions) (verdict.Verdict, error) {
+func (g *fakeGrader) Grade(ctx context.Context, r verdict.Request) (verdict.Verdict, error) {
+	argv := r.Argv
 	g.calls.Add(1)
 	g.mu.Lock()
-	g.seen = append(g.seen, opts)
+	g.seen = append(g.seen, r)
 	g.mu.Unlock()
 	if g.err != nil {
 		return verdict.Verdict{}, g.err
@@ -55,7 +56,7 @@ func (g *fakeGrader) GradeArgv(ctx context.Context, argv []string, opts harness.
 	v := verdict.Verdict{Decision: d, Policy: "sha256:test"}
 	switch d {
 	case verdict.Ask:
-		for _, gr := range opts.Grants {
+		for _, gr := range r.Grants {
 			if grant.Covers(gr, argv) && slices.Contains(gr.Rules, askRule) {
 				return verdict.Verdict{Decision: verdict.Allow, Policy: v.Policy, Grants: []verdict.Grant{gr},
 					Reasons: []verdict.Reason{{Rule: askRule, Layer: verdict.LayerGrant, Decision: verdict.Allow}}}, nil
@@ -733,7 +734,9 @@ func TestAuditGradeAndRun(t *testing.T) {
 	}
 }
 
-func TestGradeOptions(t *testing.T) {
+// The grader gets an argv request in the run's directory and workspace,
+// its paths to be graded where they point (the argv runs here).
+func TestGradeRequest(t *testing.T) {
 	g := &fakeGrader{}
 	ws := t.TempDir()
 	sub := filepath.Join(ws, "sub")
@@ -742,7 +745,8 @@ func TestGradeOptions(t *testing.T) {
 	if _, err := h.Run(context.Background(), harness.Request{Argv: []string{"true"}, Dir: sub}); err != nil {
 		t.Fatal(err)
 	}
-	if len(g.seen) != 1 || g.seen[0].Cwd != sub || g.seen[0].Workspace != ws {
-		t.Errorf("grade options %+v", g.seen)
+	if len(g.seen) != 1 || g.seen[0].Cwd != sub || g.seen[0].Workspace != ws || !g.seen[0].FollowSymlinks ||
+		!slices.Equal(g.seen[0].Argv, []string{"true"}) || g.seen[0].Command != nil {
+		t.Errorf("grade requests %+v", g.seen)
 	}
 }

@@ -17,7 +17,7 @@ import (
 // connect to a listener on the host is refused by Landlock (EACCES at
 // connect, not at socket).
 func TestLandlockTCPRuleAlone(t *testing.T) {
-	grader := GraderFunc(func(context.Context, []string, GradeOptions) (verdict.Verdict, error) {
+	grader := verdict.GraderFunc(func(context.Context, verdict.Request) (verdict.Verdict, error) {
 		return verdict.Verdict{Decision: verdict.Allow}, nil
 	})
 	h, err := New(Config{Grader: grader, Sandbox: SandboxLandlock, Workspace: t.TempDir()})
@@ -52,7 +52,7 @@ func TestLandlockTCPRuleAlone(t *testing.T) {
 // A program whose main does not call MaybeRunSandboxChild never runs the
 // target: the run fails with SandboxUnavailableError.
 func TestLandlockHelperMissing(t *testing.T) {
-	grader := GraderFunc(func(context.Context, []string, GradeOptions) (verdict.Verdict, error) {
+	grader := verdict.GraderFunc(func(context.Context, verdict.Request) (verdict.Verdict, error) {
 		return verdict.Verdict{Decision: verdict.Allow}, nil
 	})
 	ws := t.TempDir()

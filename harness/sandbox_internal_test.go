@@ -17,7 +17,7 @@ func TestSandboxUnavailableNeverNone(t *testing.T) {
 	t.Cleanup(func() { bwrapPaths, autoOrder = oldPaths, oldOrder })
 	bwrapPaths = []string{"/nonexistent/bwrap"}
 	autoOrder = []Sandbox{SandboxBwrap}
-	grader := GraderFunc(func(context.Context, []string, GradeOptions) (verdict.Verdict, error) {
+	grader := verdict.GraderFunc(func(context.Context, verdict.Request) (verdict.Verdict, error) {
 		return verdict.Verdict{Decision: verdict.Allow}, nil
 	})
 	for _, mode := range []Sandbox{SandboxBwrap, SandboxAuto} {

@@ -194,6 +194,6 @@ func TestSeatbeltRunsThroughSandboxExec(t *testing.T) {
 
 type allowAll struct{}
 
-func (allowAll) GradeArgv(context.Context, []string, GradeOptions) (verdict.Verdict, error) {
+func (allowAll) Grade(context.Context, verdict.Request) (verdict.Verdict, error) {
 	return verdict.Verdict{Decision: verdict.Allow}, nil
 }

@@ -9,8 +9,8 @@ import (
 
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/grant"
-	"github.com/rivumi/rivumi/harness"
 	"github.com/rivumi/rivumi/parser"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 func init() {
@@ -62,14 +62,11 @@ func grantAdd(ctx context.Context, stdio Stdio, args []string) error {
 		return exitf(ExitError, "grant add: cannot tell which file %q is", prefix[0])
 	}
 	if len(rules) == 0 {
-		if newGrader == nil {
-			return exitf(ExitError, "grant add: engine not available: name the rules with --rule")
-		}
 		grader, err := newGrader(ctx, &policyFlags{})
 		if err != nil {
 			return exitf(ExitPolicyError, "grant add: %v", err)
 		}
-		v, err := grader.GradeArgv(ctx, prefix, harness.GradeOptions{Cwd: cwd, Workspace: root})
+		v, err := grader.Grade(ctx, verdict.Request{Argv: prefix, Cwd: cwd, Workspace: root, FollowSymlinks: true})
 		if err != nil {
 			return exitf(ExitError, "grant add: grading %s: %v", quoteWords(prefix), err)
 		}

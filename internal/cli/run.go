@@ -20,10 +20,9 @@ import (
 	"github.com/rivumi/rivumi/harness"
 )
 
-// newGrader builds the engine-backed [harness.Grader] for `run` and
-// `grant add`. It is set where the engine is wired in; while it is nil,
-// those commands fail with "engine not available".
-var newGrader func(ctx context.Context, pf *policyFlags) (harness.Grader, error)
+// newGrader builds the grader for `run` and `grant add` ([engineGrader];
+// tests substitute a fake).
+var newGrader = engineGrader
 
 // isTerminal reports whether r is a terminal; a variable so tests can
 // pretend.
@@ -155,9 +154,6 @@ func runRun(ctx context.Context, stdio Stdio, args []string) error {
 		return exitf(ExitError, "run: %v", err)
 	}
 	defer log.Close()
-	if newGrader == nil {
-		return exitf(ExitError, "run: engine not available")
-	}
 	grader, err := newGrader(ctx, &pf)
 	if err != nil {
 		return exitf(ExitPolicyError, "run: %v", err)

@@ -18,17 +18,18 @@ import (
 	"github.com/rivumi/rivumi/audit"
 	"github.com/rivumi/rivumi/engine"
 	"github.com/rivumi/rivumi/grant"
-	"github.com/rivumi/rivumi/harness"
 	"github.com/rivumi/rivumi/harness/harnesstest"
 
 	"github.com/rivumi/rivumi/internal/testenv"
+	"github.com/rivumi/rivumi/verdict"
 )
 
 // fakeRunGrader stands in for the engine in the run and grant tests:
 // `rm -rf /…` is a floor deny; npm, make and touch ask (grantable, prefix
 // of two words); everything else is allowed. Grants cancel the asks they
 // name, as the engine does.
-func fakeRunGrader(ctx context.Context, argv []string, opts harness.GradeOptions) (engine.Verdict, error) {
+func fakeRunGrader(ctx context.Context, r verdict.Request) (engine.Verdict, error) {
+	argv, opts := r.Argv, r.Context()
 	const policy = "sha256:fake"
 	prog := filepath.Base(argv[0])
 	switch {
@@ -53,8 +54,8 @@ func fakeRunGrader(ctx context.Context, argv []string, opts harness.GradeOptions
 // useFakeGrader installs fakeRunGrader for the test and its subtests.
 func useFakeGrader(t *testing.T) {
 	saved := newGrader
-	newGrader = func(context.Context, *policyFlags) (harness.Grader, error) {
-		return harness.GraderFunc(fakeRunGrader), nil
+	newGrader = func(context.Context, *policyFlags) (verdict.Grader, error) {
+		return verdict.GraderFunc(fakeRunGrader), nil
 	}
 	t.Cleanup(func() { newGrader = saved })
 }
@@ -106,19 +107,6 @@ func TestRunScripts(t *testing.T) {
 			},
 		},
 	})
-}
-
-func TestRunEngineNotAvailable(t *testing.T) {
-	saved := newGrader
-	newGrader = nil
-	t.Cleanup(func() { newGrader = saved })
-	var stderr bytes.Buffer
-	dir := t.TempDir()
-	code := Main(context.Background(), []string{"run", "--audit", filepath.Join(dir, "a"), "--grants", filepath.Join(dir, "g"), "--", "true"},
-		Stdio{In: strings.NewReader(""), Out: io.Discard, Err: &stderr})
-	if code != ExitError || !strings.Contains(stderr.String(), "engine not available") {
-		t.Errorf("exit %d, stderr %q", code, stderr.String())
-	}
 }
 
 // A named sandbox that is missing is exit 126, and the command does not run.

@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-var allowAll = harness.GraderFunc(func(context.Context, []string, harness.GradeOptions) (verdict.Verdict, error) {
+var allowAll = verdict.GraderFunc(func(context.Context, verdict.Request) (verdict.Verdict, error) {
 	return verdict.Verdict{Decision: verdict.Allow}, nil
 })
 

@@ -30,9 +30,9 @@ const RuleNotCleared = "workspace.not-cleared"
 // clearedGrader is the harness's grader: the tools decide before the
 // harness runs anything, so the harness only checks that the argv is the
 // one decided on.
-func clearedGrader(ctx context.Context, argv []string, o harness.GradeOptions) (verdict.Verdict, error) {
+func clearedGrader(ctx context.Context, r verdict.Request) (verdict.Verdict, error) {
 	c, _ := ctx.Value(clearanceKey{}).(*clearance)
-	if c != nil && c.allow(argv, o.Cwd) {
+	if c != nil && c.allow(r.Argv, r.Cwd) {
 		return c.verdict, nil
 	}
 	return verdict.Verdict{Decision: verdict.Deny, Reasons: []verdict.Reason{{

@@ -114,7 +114,7 @@ func New(cfg Config) (*Tools, error) {
 	t := &Tools{cfg: cfg, w: cfg.Workspace, lim: lim, version: map[string]string{}}
 
 	hc := cfg.Harness
-	hc.Grader = harness.GraderFunc(clearedGrader)
+	hc.Grader = verdict.GraderFunc(clearedGrader)
 	hc.Approver = harness.Headless{}
 	hc.Workspace = t.w.Dir()
 	hc.RunRoot = t.w.TmpDir()
@@ -383,10 +383,7 @@ func newHarness(hc harness.Config, e *engine.Engine) (*harness.Harness, error) {
 	}
 	gated := hc
 	gated.Gate = harness.GateDeny
-	gated.GateGrader = harness.GraderFunc(func(ctx context.Context, argv []string, o harness.GradeOptions) (verdict.Verdict, error) {
-		return e.EvaluateArgv(ctx, argv, engine.Cwd(o.Cwd), engine.Workspace(o.Workspace), engine.Grants(o.Grants),
-			engine.FollowSymlinks(true)), nil
-	})
+	gated.GateGrader = e // the engine grades each exec where its paths point
 	if h, err := harness.New(gated); err == nil {
 		return h, nil
 	}
