@@ -2,10 +2,14 @@
 // command, wherever it sits, as a [Segment] with facts computed in Go, and a
 // [Shape] describing the whole.
 //
-// It is the only package of rivumi that imports mvdan.cc/sh. It never runs,
-// reads or expands anything from the system: parameter expansions,
-// substitutions, globs and ~user are kept as source text and flagged
-// dynamic; quotes and escapes are removed from everything static.
+// It is the only package of rivumi that imports mvdan.cc/sh. It never runs
+// or writes anything: what it cannot know statically (parameter expansions
+// without a known value, substitutions, globs, ~user) is kept as source text
+// and flagged dynamic; quotes and escapes are removed from everything
+// static. Only with [FollowSymlinks] (the command runs on this machine) does
+// it read the disk, lstat and bounded directory listings only: paths are
+// graded where their links point, a tree's secrets are looked for, and a
+// glob in command position is matched, each reading only adding reasons.
 //
 // Code is decided by program and position, never by quoting: the arguments
 // that carry code (bash -c, eval, ssh host …, find -exec, xargs, awk and sed

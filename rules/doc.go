@@ -1,7 +1,8 @@
-// Package rules holds rivumi's rule sources that are not Rego: the tables of
-// program options and code-carrying argument positions that the parser uses,
-// the embedded policy packs, and loaders for user packs, YAML prefix rules
-// and testcase files.
+// Package rules holds rivumi's rule sources that are not Rego: the option
+// tables and argument scanning the parser uses (over the program registry,
+// package programs), the loaders of YAML prefix rules, testcase files and
+// configuration files (user and project, and what an untrusted project file may do). The policy
+// packs themselves are in package policies.
 //
 // The tables here are data, kept apart from the parser's mechanics so that a
 // reviewer can read what rivumi knows about each program in one place.
