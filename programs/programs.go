@@ -143,6 +143,15 @@ func index(all []*Program) *Registry {
 	return r
 }
 
+// NewRegistry indexes entries that are not the built-in registry's (a
+// team's, for [RegoData]); it sorts them by name. The entries must not
+// share a name.
+func NewRegistry(all []*Program) *Registry {
+	all = slices.Clone(all)
+	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
+	return index(all)
+}
+
 // Entries returns the parsed entries, sorted by name.
 func (r *Registry) Entries() []*Program { return r.all }
 

@@ -30,9 +30,12 @@ import (
 //	  - {id: git.hooks, reason: our hooks are reviewed like code}
 //	grants:                             # standing grants: an argv prefix and the asks it cancels
 //	  - {prefix: [npm, test], rules: [exec.workspace-code]}
+//	programs:                           # programs rivumi does not know, described (TeamProgram)
+//	  acmectl: {option_style: single-dash-long, options: "env= force", examples: […]}
 //
 // Relative paths are relative to the file's directory. Rules holds the
-// inline rules and those of the rule files, each with its own file:line.
+// inline rules and those of the rule files, each with its own file:line;
+// Programs likewise.
 type Config struct {
 	Path      string
 	Policies  []string // absolute directories
@@ -40,6 +43,7 @@ type Config struct {
 	Rules     []YAMLRule
 	Disable   []RuleSwitch
 	Grants    []ConfigGrant
+	Programs  []TeamProgram
 }
 
 // RuleSwitch switches a rule off.
@@ -138,7 +142,7 @@ func ParseConfig(path string, b []byte) (*Config, error) {
 		if top.Tag == "!!null" {
 			return c, nil
 		}
-		return c, &RuleError{Problems: []string{c.Where(top.Line) + ": want a mapping (policies, rule_files, rules, disable, grants)"}}
+		return c, &RuleError{Problems: []string{c.Where(top.Line) + ": want a mapping (policies, rule_files, rules, disable, grants, programs)"}}
 	}
 	dir := filepath.Dir(path)
 	resolve := func(p string) string {
@@ -172,12 +176,17 @@ func ParseConfig(path string, b []byte) (*Config, error) {
 			problems = append(problems, c.parseDisable(v)...)
 		case "grants":
 			problems = append(problems, c.parseGrants(v)...)
+		case "programs":
+			tp, ps := ParseTeamPrograms(path, v)
+			c.Programs = append(c.Programs, tp...)
+			problems = append(problems, ps...)
 		default:
-			bad(k.Line, "unknown key %q (want policies, rule_files, rules, disable, grants)", k.Value)
+			bad(k.Line, "%s", unknownKey(k.Value, []string{"policies", "rule_files", "rules", "disable", "grants", "programs"}))
 		}
 	}
-	rs, err := LoadYAMLRules(c.RuleFiles...)
+	rs, tp, err := LoadRuleFiles(c.RuleFiles...)
 	c.Rules = append(c.Rules, rs...)
+	c.Programs = append(c.Programs, tp...)
 	problems = appendProblems(problems, err)
 	if len(problems) > 0 {
 		return c, &RuleError{Problems: problems}
@@ -328,7 +337,9 @@ func (c *Config) Digest() (string, error) {
 
 // Untrusted returns what a project file may do without the user's trust
 // (deny and ask rules only) and a description of each part it drops:
-// allow rules, policy directories (Rego can allow), switches and grants.
+// allow rules, policy directories (Rego can allow), switches, grants and
+// program descriptions (a description changes how the user's own rules
+// read that program's command lines).
 func (c *Config) Untrusted() (kept *Config, dropped []string) {
 	kept = &Config{Path: c.Path, RuleFiles: c.RuleFiles}
 	for _, r := range c.Rules {
@@ -346,6 +357,9 @@ func (c *Config) Untrusted() (kept *Config, dropped []string) {
 	}
 	for _, g := range c.Grants {
 		dropped = append(dropped, fmt.Sprintf("grant %s (%s)", strings.Join(g.Prefix, " "), c.Where(g.Line)))
+	}
+	for _, p := range c.Programs {
+		dropped = append(dropped, fmt.Sprintf("program %s (%s)", p.Program.Name, p.Where()))
 	}
 	return kept, dropped
 }

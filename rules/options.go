@@ -48,6 +48,10 @@ type Spec struct {
 	// getopt: shells, interpreters, ssh, find, echo); otherwise options may
 	// follow operands (GNU permutation).
 	InOrder bool
+	// NoOptions is true for programs that take no options: every word
+	// after the program (and its subcommand) is an operand, dashes or not
+	// (a team's option_style: none).
+	NoOptions bool
 
 	// The option maps are built from desc (the registry's options) on
 	// first use: ~250 descriptions parsed at start-up cost half a
@@ -66,8 +70,12 @@ func (s *Spec) Style() *Spec {
 		return nil
 	}
 	return &Spec{Short: map[byte]Option{}, Long: map[string]Option{}, Abbrev: s.Abbrev, FoldCase: s.FoldCase,
-		SingleDashLong: s.SingleDashLong, InOrder: s.InOrder}
+		SingleDashLong: s.SingleDashLong, InOrder: s.InOrder, NoOptions: s.NoOptions}
 }
+
+// Bare reports whether the program takes no options ([Spec.NoOptions]);
+// false for nil.
+func (s *Spec) Bare() bool { return s != nil && s.NoOptions }
 
 // build fills Short and Long from desc, once.
 func (s *Spec) build() *Spec {

@@ -77,9 +77,19 @@ type RuleError struct {
 func (e *RuleError) Error() string { return strings.Join(e.Problems, "\n") }
 
 // LoadYAMLRules reads YAML rule files. It reports every problem of every
-// file at once, as a *RuleError.
+// file at once, as a *RuleError. Programs sections are read too (a problem
+// in one is reported) but not returned: use [LoadRuleFiles].
 func LoadYAMLRules(paths ...string) ([]YAMLRule, error) {
+	rs, _, err := LoadRuleFiles(paths...)
+	return rs, err
+}
+
+// LoadRuleFiles reads YAML rule files: their rules and their programs
+// sections ([TeamProgram]). It reports every problem of every file at
+// once, as a *RuleError.
+func LoadRuleFiles(paths ...string) ([]YAMLRule, []TeamProgram, error) {
 	var out []YAMLRule
+	var progs []TeamProgram
 	var problems []string
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
@@ -87,14 +97,15 @@ func LoadYAMLRules(paths ...string) ([]YAMLRule, error) {
 			problems = append(problems, fmt.Sprintf("%s: %v", p, err))
 			continue
 		}
-		rs, err := ParseYAMLRules(p, b)
+		rs, ps, err := ParseRuleFile(p, b)
 		out = append(out, rs...)
+		progs = append(progs, ps...)
 		problems = appendProblems(problems, err)
 	}
 	if len(problems) > 0 {
-		return out, &RuleError{Problems: problems}
+		return out, progs, &RuleError{Problems: problems}
 	}
-	return out, nil
+	return out, progs, nil
 }
 
 // topNode decodes a YAML document and returns its top node, or nil for an
@@ -113,32 +124,47 @@ func topNode(name string, b []byte) (*yaml.Node, error) {
 	return doc.Content[0], nil
 }
 
-// ParseYAMLRules parses one rule file: a mapping with a single key, rules.
-// The rules that parsed are returned even when others did not.
+// ParseYAMLRules parses one rule file: a mapping with the keys rules and
+// programs. The rules that parsed are returned even when others did not;
+// the programs section is checked but not returned (see [ParseRuleFile]).
 func ParseYAMLRules(name string, b []byte) ([]YAMLRule, error) {
+	rs, _, err := ParseRuleFile(name, b)
+	return rs, err
+}
+
+// ParseRuleFile parses one rule file: a mapping with the keys rules (YAML
+// prefix rules) and programs (the team's programs, [TeamProgram]). What
+// parsed is returned even when other parts did not.
+func ParseRuleFile(name string, b []byte) ([]YAMLRule, []TeamProgram, error) {
 	top, err := topNode(name, b)
 	if err != nil || top == nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if top.Kind != yaml.MappingNode {
-		return nil, &RuleError{Problems: []string{fmt.Sprintf("%s:%d: want a mapping with the key rules", name, top.Line)}}
+		return nil, nil, &RuleError{Problems: []string{fmt.Sprintf("%s:%d: want a mapping with the keys rules and programs", name, top.Line)}}
 	}
 	var out []YAMLRule
+	var progs []TeamProgram
 	var problems []string
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		k, v := top.Content[i], top.Content[i+1]
-		if k.Value != "rules" {
-			problems = append(problems, fmt.Sprintf("%s:%d: unknown key %q (want rules)", name, k.Line, k.Value))
-			continue
+		switch k.Value {
+		case "rules":
+			rs, ps := ParseYAMLRuleList(name, v)
+			out = append(out, rs...)
+			problems = append(problems, ps...)
+		case "programs":
+			tp, ps := ParseTeamPrograms(name, v)
+			progs = append(progs, tp...)
+			problems = append(problems, ps...)
+		default:
+			problems = append(problems, fmt.Sprintf("%s:%d: %s", name, k.Line, unknownKey(k.Value, []string{"rules", "programs"})))
 		}
-		rs, ps := ParseYAMLRuleList(name, v)
-		out = append(out, rs...)
-		problems = append(problems, ps...)
 	}
 	if len(problems) > 0 {
-		return out, &RuleError{Problems: problems}
+		return out, progs, &RuleError{Problems: problems}
 	}
-	return out, nil
+	return out, progs, nil
 }
 
 // yamlProblem turns a yaml.v3 error ("yaml: line 3: …") into "file:3: …".
@@ -373,12 +399,16 @@ func isOption(t string) bool { return len(t) > 1 && t[0] == '-' }
 // rivumi's option tables for the rule's programs and subcommands; letters,
 // for a single-dash token, each letter with its flag names: the option is
 // present when every letter is, in a bundle of short flags or by name.
-func (r *YAMLRule) Data() map[string]any {
+func (r *YAMLRule) Data() map[string]any { return r.DataFor(nil) }
+
+// DataFor is [YAMLRule.Data] with the option tables of a team's programs
+// too (nil: the built-in ones only).
+func (r *YAMLRule) DataFor(team *TeamPrograms) map[string]any {
 	words := []any{}
 	options := []any{}
 	later := []any{}
 	seenOption := false
-	specs := r.specs()
+	specs := r.specs(team)
 	for _, alts := range r.Pattern[1:] {
 		if r.Decision == "allow" || !isOption(alts[0]) {
 			if seenOption {
@@ -400,17 +430,25 @@ func (r *YAMLRule) Data() map[string]any {
 
 // specs returns rivumi's option tables for the rule's programs and, when
 // the pattern names a subcommand, for "program subcommand".
-func (r *YAMLRule) specs() []*Spec {
+func (r *YAMLRule) specs(team *TeamPrograms) []*Spec {
 	var out []*Spec
+	spec := func(name string) *Spec {
+		if s := ProgramSpec(name); s != nil {
+			return s
+		}
+		return team.Spec(name)
+	}
 	for _, p := range r.Pattern[0] {
 		if len(r.Pattern) > 1 && !isOption(r.Pattern[1][0]) {
 			for _, sub := range r.Pattern[1] {
-				if s := ProgramSpec(p + " " + sub); s != nil {
+				if s := spec(p + " " + sub); s != nil {
 					out = append(out, s)
+				} else if s := spec(p); s != nil && s.SingleDashLong {
+					out = append(out, s.Style()) // a subcommand parses as its program does
 				}
 			}
 		}
-		if s := ProgramSpec(p); s != nil {
+		if s := spec(p); s != nil {
 			out = append(out, s)
 		}
 	}
@@ -435,6 +473,22 @@ func optionData(t string, specs []*Spec) map[string]any {
 		}
 		o["names"] = strList(uniq(names))
 	default:
+		// -auto-approve, for a program whose long options take one dash.
+		var names []string
+		for _, s := range specs {
+			if !s.SingleDashLong {
+				continue
+			}
+			if opt, ok := s.LookupLong(t[1:]); ok {
+				names = append(names, t[1:], opt.Canon)
+			}
+		}
+		if len(names) > 0 {
+			// The program does not bundle letters: -var=auto-approve=1
+			// holds every letter of auto-approve and is not the option.
+			o["names"] = strList(uniq(names))
+			return o
+		}
 		letters := []any{}
 		for _, c := range t[1:] {
 			names := []string{string(c)}

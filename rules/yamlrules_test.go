@@ -44,7 +44,7 @@ func TestParseYAMLRulesErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, src, want string
 	}{
-		{"unknown top key", "rule: []\n", `team.yaml:1: unknown key "rule" (want rules)`},
+		{"unknown top key", "rule: []\n", `team.yaml:1: unknown key "rule" (did you mean "rules"?)`},
 		{"unknown rule key", "rules:\n  - id: a\n    pattern: [ls]\n    decision: allow\n    justfication: typo\n",
 			`team.yaml:5: unknown key "justfication"`},
 		{"no id", "rules:\n  - pattern: [ls]\n    decision: allow\n", "team.yaml:2: rule has no id"},
