@@ -11,15 +11,15 @@ import (
 // unwrapped words ws (ws[0] is the program). It returns the operand words.
 func (p *walker) parseArgs(seg *Segment, ws []word) []word {
 	prog := seg.Program
-	spec := rules.ProgramSpec(prog)
+	spec := p.spec(prog)
 	i := 1
 	if prog == "git" {
 		i = p.gitGlobals(seg, ws)
 	}
-	if rules.HasSubcommands(prog) {
+	if e := p.entry(prog); e != nil && e.Subcommands {
 		// Leading options of the program itself, then the subcommand. A
 		// value-taking option's value is not the subcommand (bun -e CODE).
-		for i < len(ws) && strings.HasPrefix(ws[i].text, "-") && !ws[i].dynamic && prog != "git" {
+		for i < len(ws) && strings.HasPrefix(ws[i].text, "-") && !ws[i].dynamic && prog != "git" && !spec.Bare() {
 			name, val, hasVal := strings.Cut(strings.TrimLeft(ws[i].text, "-"), "=")
 			o, ok := spec.LookupLong(name)
 			if !ok && len(name) == 1 && spec != nil {
@@ -42,9 +42,9 @@ func (p *walker) parseArgs(seg *Segment, ws []word) []word {
 				seg.tag(TagDynamicArgs)
 			} else {
 				seg.Subcommand = ws[i].text
-				if s := rules.ProgramSpec(prog + " " + ws[i].text); s != nil {
+				if s := p.spec(prog + " " + ws[i].text); s != nil {
 					spec = s
-				} else if spec != nil && spec.SingleDashLong {
+				} else if spec != nil && (spec.SingleDashLong || spec.NoOptions) {
 					spec = spec.Style()
 				} else {
 					spec = nil
@@ -55,7 +55,7 @@ func (p *walker) parseArgs(seg *Segment, ws []word) []word {
 	}
 	var operands []word
 	inOrder := spec != nil && spec.InOrder
-	opts := false
+	opts := spec.Bare() // no options: every word is an operand
 	for ; i < len(ws); i++ {
 		w := ws[i]
 		t := w.text

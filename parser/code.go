@@ -29,14 +29,28 @@ func isFetcher(prog string) bool { return fetcherEntry(programs.Lookup(prog)) }
 
 func fetcherEntry(p *programs.Program) bool { return p != nil && p.Fetches }
 
-// entry is programs.Lookup(name), remembered for the last name asked: the
-// facts of one segment ask the registry about its program a dozen times.
-// (The registry never changes.)
+// entry is programs.Lookup(name), or the team's entry for a name the
+// registry does not know ([Programs]), remembered for the last name asked:
+// the facts of one segment ask the registry about its program a dozen
+// times. (Neither changes during a parse.)
 func (p *walker) entry(name string) *programs.Program {
 	if !p.lastEntryOK || p.lastEntryName != name {
-		p.lastEntryName, p.lastEntry, p.lastEntryOK = name, programs.Lookup(name), true
+		e := programs.Lookup(name)
+		if e == nil {
+			e = p.cfg.team.Lookup(name)
+		}
+		p.lastEntryName, p.lastEntry, p.lastEntryOK = name, e, true
 	}
 	return p.lastEntry
+}
+
+// spec is rules.ProgramSpec(name), or the team's option table of a program
+// the registry does not know.
+func (p *walker) spec(name string) *rules.Spec {
+	if s := rules.ProgramSpec(name); s != nil {
+		return s
+	}
+	return p.cfg.team.Spec(name)
 }
 
 // interp is an interpreter's language (as codescan names it) and the
@@ -115,7 +129,7 @@ func (p *walker) command(f *frame, seg *Segment, words []word) {
 	p.opProg = seg.Program
 	defer func() { p.opProg = prevProg }()
 	operands := p.parseArgs(seg, ws)
-	if seg.Program != "" && rules.RunsAnything(seg.Program) || runnerSubcommand(seg) {
+	if seg.Program != "" && (rules.RunsAnything(seg.Program) || p.cfg.team.RunsAnything(seg.Program)) || runnerSubcommand(seg) {
 		seg.tag(TagRunsAnything)
 	}
 	if seg.PathKind == "relative" || seg.PathKind == "absolute" {

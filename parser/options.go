@@ -3,6 +3,7 @@ package parser
 import (
 	"github.com/rivumi/rivumi/internal/winpath"
 	"github.com/rivumi/rivumi/programs"
+	"github.com/rivumi/rivumi/rules"
 )
 
 // Option configures Parse and FromArgv.
@@ -18,6 +19,7 @@ type config struct {
 	maxDepth     int
 	maxRecursion int
 	maxSegments  int
+	team         *rules.TeamPrograms // a configuration's programs (nil: none)
 }
 
 // Default limits. A limit hit is recorded in [Shape.Limit]; the engine
@@ -77,6 +79,14 @@ func Home(dir string) Option { return func(c *config) { c.home = cleanAbs(dir) }
 // Resolution needs an absolute workspace; paths relative to an unknown
 // workspace or home are not resolved. It does nothing on Windows.
 func FollowSymlinks() Option { return func(c *config) { c.follow = true } }
+
+// Programs adds a team's descriptions of programs rivumi does not know
+// ([rules.TeamPrograms]): their option style, options and subcommands,
+// code options and runs-anything. They are consulted only for names the
+// built-in registry does not know (a team entry never names one). The
+// value travels with the parse, so concurrent parses of different
+// configurations each read their own.
+func Programs(t *rules.TeamPrograms) Option { return func(c *config) { c.team = t } }
 
 // MaxBytes limits the input size (default [DefaultMaxBytes]).
 func MaxBytes(n int) Option { return func(c *config) { c.maxBytes = n } }

@@ -223,9 +223,9 @@ func newWalker(opts []Option, text string) *walker {
 	if cwd == "" {
 		cwd = ws
 	}
-	env := pathEnv{workspace: ws, home: home, cwd: cwd}
+	env := pathEnv{workspace: ws, home: home, cwd: cwd, team: cfg.team}
 	if cfg.follow {
-		s.phys = pathEnv{} // its workspace and home are resolved when first needed (physical)
+		s.phys = pathEnv{team: cfg.team} // its workspace and home are resolved when first needed (physical)
 		env.links, env.fs, env.phys = s.links, &s.fs, &s.phys
 	}
 	pwd := ""

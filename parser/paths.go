@@ -189,7 +189,10 @@ type pathEnv struct {
 	// With FollowSymlinks: phys classes resolved targets (its workspace
 	// and home are resolved too, see physical); links remembers
 	// resolutions, fs what the disk said of each directory on the way.
-	phys      *pathEnv
+	phys *pathEnv
+	// team is the configuration's programs: the project files they load
+	// are project code, as a shim's are (nil: none).
+	team      *rules.TeamPrograms
 	links     map[string]link
 	fs        *realpath.Cache
 	physReady bool // (of phys) its workspace and home are set
@@ -708,6 +711,9 @@ func (e *pathEnv) classAbs(abs string) string {
 	}
 	if c := nameClass(abs); c != "" && (c != ClassRC || e.startupPlace(abs)) {
 		return c
+	}
+	if e.team.IsProjectCode(abs) {
+		return ClassProjectCode
 	}
 	switch {
 	case under(abs, e.workspace):
