@@ -23,6 +23,7 @@ import (
 
 	"github.com/rivumi/rivumi/policies"
 	"github.com/rivumi/rivumi/policies/native"
+	"github.com/rivumi/rivumi/rules"
 )
 
 // The sets a rule can add hits to, one per layer.
@@ -257,6 +258,9 @@ type compiled struct {
 	// examples are the match examples of the YAML rules in force (checked
 	// at load), which coverage counts as tests ([Coverage.RunExamples]).
 	examples []string
+	// team holds the configuration's team programs, which every parse of
+	// this engine reads (nil: none).
+	team *rules.TeamPrograms
 }
 
 // regoPolicy is the compiled Rego: what OPA evaluates.
@@ -295,7 +299,8 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 	// The Go rules mirror the embedded packs (policies/native): they grade
 	// when nothing else is loaded and nothing is switched off. Anything a
 	// team wrote is graded by OPA.
-	useNative := known != nil && !userFiles && len(cfg.authoring.disabled) == 0 && len(cfg.authoring.yaml) == 0 && !cfg.regoOnly && nativeComplete(known)
+	useNative := known != nil && !userFiles && len(cfg.authoring.disabled) == 0 && len(cfg.authoring.yaml) == 0 &&
+		len(cfg.authoring.programs) == 0 && !cfg.regoOnly && nativeComplete(known)
 	var problems []string
 	var modules map[string]*ast.Module
 	meta := known
@@ -343,6 +348,7 @@ func compile(ctx context.Context, cfg *config) (*compiled, error) {
 	c := &compiled{testOnly: testOnly, meta: meta, hash: hex.EncodeToString(h.Sum(nil))[:16], data: dataDoc}
 	c.standing = standingGrants(cfg) // configuration's standing grants (engine/disable.go)
 	c.examples = matchExamples(cfg)
+	c.team = cfg.authoring.team // team programs (engine/programs.go)
 	hasUser := userFiles || len(cfg.authoring.disabled) > 0
 	build := func(modules map[string]*ast.Module) (*regoPolicy, []string) {
 		if modules == nil {

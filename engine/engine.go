@@ -189,7 +189,7 @@ func (e *Engine) EvaluateText(ctx context.Context, text string, opts ...EvalOpti
 	}
 	ctx, cancel := e.deadline(ctx)
 	defer cancel()
-	cmd, _ := parser.Parse(text, c.parserOptions()...)
+	cmd, _ := parser.Parse(text, e.parserOptions(c)...)
 	v, ok := e.evaluate(ctx, cmd, c)
 	if ok && cacheable {
 		e.verdicts.put(key, v)
@@ -206,7 +206,7 @@ func (e *Engine) EvaluateArgv(ctx context.Context, argv []string, opts ...EvalOp
 	if err := c.validate(); err != nil {
 		return e.badContext(err)
 	}
-	cmd, err := parser.FromArgv(argv, c.parserOptions()...)
+	cmd, err := parser.FromArgv(argv, e.parserOptions(c)...)
 	if err != nil {
 		return e.fail(RuleEvalError, LayerEngine, "cannot grade argv: "+err.Error())
 	}
@@ -215,7 +215,8 @@ func (e *Engine) EvaluateArgv(ctx context.Context, argv []string, opts ...EvalOp
 }
 
 // Evaluate grades a parsed command. Only the grants of opts are used (the
-// command was parsed with its own cwd, workspace and shell).
+// command was parsed with its own cwd, workspace and shell, and with
+// [Engine.ParserOptions], so that it reads the configuration's programs).
 func (e *Engine) Evaluate(ctx context.Context, cmd *parser.Command, opts ...EvalOption) (v Verdict) {
 	defer e.recoverDeny(&v)
 	ctx, cancel := e.deadline(ctx)
@@ -365,7 +366,7 @@ func (e *Engine) Explain(ctx context.Context, text string, opts ...EvalOption) E
 	if err := c.validate(); err != nil {
 		return Explanation{Verdict: e.badContext(err)}
 	}
-	cmd, _ := parser.Parse(text, c.parserOptions()...)
+	cmd, _ := parser.Parse(text, e.parserOptions(c)...)
 	all, decisions, _ := e.evaluateAll(ctx, cmd, c, true)
 	hits := append([]Reason(nil), all.Reasons...)
 	v := all

@@ -21,6 +21,10 @@ type authoring struct {
 	grants   []standingGrant
 	problems []string
 	cacheDir string
+	// programs are the team's program descriptions; team indexes them
+	// (set by addAuthoring; engine/programs.go).
+	programs []rules.TeamProgram
+	team     *rules.TeamPrograms
 }
 
 // YAMLRules adds YAML prefix rules (see [rules.YAMLRule]). Their ids must
@@ -64,6 +68,7 @@ const (
 func addAuthoring(cfg *config, data map[string]any, meta map[string]RuleMeta) []string {
 	a := &cfg.authoring
 	problems := append([]string(nil), a.problems...)
+	problems = append(problems, addTeamPrograms(cfg, data)...)
 	byLayer := map[string]map[string]any{"deny": {}, "ask": {}, "allow": {}}
 	yamlMeta := map[string]any{}
 	for _, r := range a.yaml {
@@ -82,7 +87,7 @@ func addAuthoring(cfg *config, data map[string]any, meta map[string]RuleMeta) []
 		}
 		meta[r.ID] = RuleMeta{ID: r.ID, Title: title, Justification: just, Layer: layer, GrantOK: r.Grantable, Location: r.Where(), User: true}
 		yamlMeta[r.ID] = map[string]any{"title": title, "justification": just, "examples": exampleData(r)} // in the policy hash
-		d := r.Data()
+		d := r.DataFor(a.team)
 		for _, p := range r.Programs() {
 			list, _ := byLayer[r.Decision][p].([]any)
 			byLayer[r.Decision][p] = append(list, d)
@@ -126,7 +131,7 @@ func patternString(p [][]string) string {
 // a not_match example must not hit it, and no mutation of a deny rule's
 // match example may be graded below deny. It returns every failure.
 func checkExamples(ctx context.Context, c *compiled, cfg *config) (problems []string) {
-	if len(cfg.authoring.yaml) == 0 {
+	if len(cfg.authoring.yaml) == 0 && cfg.authoring.team == nil {
 		return nil
 	}
 	var mark string
@@ -146,6 +151,7 @@ func checkExamples(ctx context.Context, c *compiled, cfg *config) (problems []st
 	for _, s := range cfg.authoring.disabled {
 		disabled[s.ID] = true
 	}
+	problems = checkProgramExamples(cfg.authoring.team) // team programs' examples (engine/programs.go)
 	e := &Engine{c: c}
 	opts := []EvalOption{Cwd(ExampleWorkspace), Workspace(ExampleWorkspace), Home(ExampleHome)}
 	for _, r := range cfg.authoring.yaml {
@@ -164,7 +170,7 @@ func checkExamples(ctx context.Context, c *compiled, cfg *config) (problems []st
 				bad(ex, "match example %q matches, but the verdict is %s%s: an allow rule cannot lower other rules' asks (switch them off with disable, or drop the example)",
 					ex.Text, x.Verdict.Decision, because(x.Verdict))
 			case r.Decision == "deny":
-				for _, m := range Mutations(ex.Text, r) {
+				for _, m := range mutations(ex.Text, r, e.ParserOptions()...) {
 					if v := e.EvaluateText(ctx, m, opts...); v.Decision < Deny {
 						bad(ex, "mutation %q of match example %q escapes the rule (verdict %s)", m, ex.Text, v.Decision)
 					}
@@ -248,8 +254,12 @@ func because(v Verdict) string {
 // (--namespace prod → --namespace=prod, -n prod → -nprod). Commands that are not a single plain simple
 // command (operators, substitutions, redirects, wrappers, assignments,
 // dynamic words) have no mutations.
-func Mutations(text string, r rules.YAMLRule) []string {
-	cmd, err := parser.Parse(text)
+func Mutations(text string, r rules.YAMLRule) []string { return mutations(text, r) }
+
+// mutations is [Mutations] with the parser options of the engine's
+// configuration (its team programs: which options take a value).
+func mutations(text string, r rules.YAMLRule, popts ...parser.Option) []string {
+	cmd, err := parser.Parse(text, popts...)
 	if err != nil || cmd == nil || len(cmd.Segments) != 1 || cmd.Shape.Error != nil || cmd.Shape.Limit != "" {
 		return nil
 	}

@@ -336,14 +336,15 @@ func (s *sources) add(arg, f string, named bool) {
 		case kind == "rules":
 			s.ruleFiles = append(s.ruleFiles, f)
 		case named:
-			s.problems = append(s.problems, f+": neither testcases (a cases: list) nor prefix rules (a rules: list)")
+			s.problems = append(s.problems, f+": neither testcases (a cases: list) nor prefix rules (a rules: list) nor team programs (a programs: mapping)")
 		}
 	case named:
 		s.problems = append(s.problems, f+": not a .rego or .yaml file")
 	}
 }
 
-// yamlKind returns "cases" or "rules" by the document's top-level keys, or
+// yamlKind returns "cases" or "rules" (prefix rules, team programs or
+// both) by the document's top-level keys, or
 // "" for other YAML.
 func yamlKind(f string) (string, error) {
 	b, err := os.ReadFile(f)
@@ -359,6 +360,9 @@ func yamlKind(f string) (string, error) {
 	}
 	if _, ok := top["rules"]; ok {
 		return "rules", nil
+	}
+	if _, ok := top["programs"]; ok {
+		return "rules", nil // team programs alone
 	}
 	return "", nil
 }
@@ -380,10 +384,13 @@ func policyOptions(ctx context.Context, pf *policyFlags, s *sources, useConfig b
 	for _, m := range s.modules {
 		opts = append(opts, engine.UserModule(m.Name, m.Text))
 	}
-	rs, err := rules.LoadYAMLRules(s.ruleFiles...)
+	rs, tp, err := rules.LoadRuleFiles(s.ruleFiles...)
 	problems = append(problems, ruleProblems(err)...)
 	if len(rs) > 0 {
 		opts = append(opts, engine.YAMLRules(rs...))
+	}
+	if len(tp) > 0 {
+		opts = append(opts, engine.TeamPrograms(tp...))
 	}
 	var cfgs []*rules.Config
 	if useConfig && os.Getenv(noConfigEnv) == "" {

@@ -249,6 +249,9 @@ func configEngineOptions(cfgs []*rules.Config, problems *[]string) []engine.Opti
 		if len(c.Rules) > 0 {
 			opts = append(opts, engine.YAMLRules(c.Rules...))
 		}
+		if len(c.Programs) > 0 {
+			opts = append(opts, engine.TeamPrograms(c.Programs...))
+		}
 		for _, s := range c.Disable {
 			opts = append(opts, engine.Disable(engine.Switch{ID: s.ID, Reason: s.Reason, Where: c.Where(s.Line)}))
 		}
@@ -361,6 +364,9 @@ func summarize(c *rules.Config) string {
 	parts := []string{
 		plural(count["deny"], "deny rule"), plural(count["ask"], "ask rule"), plural(count["allow"], "allow rule"),
 		plural(len(c.Policies), "policy directory"), plural(len(c.Disable), "switch"), plural(len(c.Grants), "grant"),
+	}
+	if len(c.Programs) > 0 {
+		parts = append(parts, plural(len(c.Programs), "program description"))
 	}
 	return "it adds " + strings.Join(parts, ", ")
 }

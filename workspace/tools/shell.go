@@ -155,6 +155,7 @@ func (t *Tools) shell(ctx context.Context, a ShellArgs, n *note) (ShellOutput, e
 	if home, err := os.UserHomeDir(); err == nil && home != "/" {
 		popts = append(popts, parser.Home(home))
 	}
+	popts = append(popts, t.cfg.Engine.ParserOptions()...) // the configuration's team programs
 	cmd, perr := parser.Parse(a.Command, popts...)
 	var grants []verdict.Grant
 	if t.cfg.Grants != nil {
