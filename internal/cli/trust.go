@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -239,9 +240,15 @@ func ruleProblems(err error) []string {
 }
 
 // configEngineOptions turns configurations into engine options. Grants
-// that could run anything (see grant.Check) are problems.
+// that could run anything (see grant.Check), a program the configurations
+// describe as running anything included, are problems.
 func configEngineOptions(cfgs []*rules.Config, problems *[]string) []engine.Option {
 	var opts []engine.Option
+	var described []rules.TeamProgram
+	for _, c := range cfgs {
+		described = append(described, c.Programs...)
+	}
+	team, _ := rules.NewTeamPrograms(described) // their problems are the engine's to report
 	for _, c := range cfgs {
 		for _, d := range c.Policies {
 			opts = append(opts, engine.UserDir(d))
@@ -259,6 +266,11 @@ func configEngineOptions(cfgs []*rules.Config, problems *[]string) []engine.Opti
 			eg := engine.Grant{Prefix: g.Prefix, Rules: g.Rules}
 			if err := grant.Check(eg); err != nil {
 				*problems = append(*problems, fmt.Sprintf("%s: %v", c.Where(g.Line), err))
+				continue
+			}
+			if len(g.Prefix) > 0 && team.RunsAnything(path.Base(g.Prefix[0])) {
+				*problems = append(*problems, fmt.Sprintf("%s: grant for `%s` refused: a program description says it runs anything (runs_anything)",
+					c.Where(g.Line), strings.Join(g.Prefix, " ")))
 				continue
 			}
 			opts = append(opts, engine.StandingGrants(c.Where(g.Line), eg))
