@@ -471,6 +471,21 @@ func Dialect(name string) string {
 	return "bash"
 }
 
+// Dialects returns the parser dialects a shell may be graded in: bash (every
+// name the registry gives no dialect) and the registry's dialects, sorted.
+func Dialects() []string {
+	out := []string{"bash"}
+	for _, p := range All() {
+		for d := range p.Dialects {
+			if !slices.Contains(out, d) {
+				out = append(out, d)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // Names returns every name of the entries for which keep is true, sorted.
 func Names(keep func(*Program) bool) []string {
 	var out []string

@@ -55,3 +55,9 @@ func TestParseRejects(t *testing.T) {
 		}
 	}
 }
+
+func TestDialects(t *testing.T) {
+	if got := strings.Join(programs.Dialects(), " "); got != "bash sh zsh" {
+		t.Errorf("Dialects() = %q, want the parser's three", got)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rivumi/rivumi/hook"
+	"github.com/rivumi/rivumi/programs"
 )
 
 // Shell completion is cobra's (`rivumi completion bash|zsh|fish|powershell`
@@ -26,7 +27,7 @@ var formatValues = map[string][]string{
 // flagValues are the values of the other flags that take one of a few words.
 var flagValues = map[string][]string{
 	"sandbox":         {"auto", "bwrap", "landlock", "seatbelt", "none"},
-	"shell":           {"bash", "sh", "zsh"},
+	"shell":           programs.Dialects(),
 	"gate":            {"off", "floor", "deny", "ask"},
 	"ask-as":          {"auto", "ask", "deny", "pass", "allow"},
 	"fail-on":         {"allow-increase", "loosen", "any-change", "none"},
