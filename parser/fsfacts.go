@@ -1,3 +1,6 @@
+// What a segment does to the filesystem: the paths it writes and reads,
+// what it fetches, and where a cd takes the commands after it.
+
 package parser
 
 import (

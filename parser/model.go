@@ -1,3 +1,6 @@
+// The data model every layer reads: Command, Segment, Operand, Redirect,
+// Code, Shape and the tag vocabulary.
+
 package parser
 
 // Command is a parsed command line.

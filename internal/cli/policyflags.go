@@ -1,3 +1,6 @@
+// The policy flags every grading command shares (--policy, --workspace,
+// --shell, --cwd …) and the engine and evaluation options they make.
+
 package cli
 
 import (

@@ -1,3 +1,6 @@
+// Simple commands: the segment a call expression makes, its words,
+// assignments and redirects.
+
 package parser
 
 import (
