@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -538,7 +539,7 @@ func TeamProgramNameFree(name string) bool {
 	if programs.Lookup(name) != nil || RunsAnything(name) {
 		return false
 	}
-	if _, reserved := builtinNamed[name]; reserved {
+	if _, reserved := builtinNamed()[name]; reserved {
 		return false
 	}
 	for _, p := range builtinPrefixes {
@@ -556,8 +557,9 @@ var builtinPrefixes = []string{"mkfs"}
 // builtinNamed are the words the parser and the policies compare a program
 // (or a subcommand) with by name, outside the registry (TestBuiltinNamed
 // reads them from the sources): a team entry for one of them could change
-// how a built-in rule reads it.
-var builtinNamed = func() map[string]struct{} {
+// how a built-in rule reads it. Built on first use: every process pays for
+// what its packages build at initialisation.
+var builtinNamed = sync.OnceValue(func() map[string]struct{} {
 	m := map[string]struct{}{}
 	for _, n := range strings.Fields(`add agent-config apply_patch applypatch archive arg-file args badblocks base32 basenc
 		bisect blame branch break bunzip2 busybox-awk bzip2 cat-file changes chdir checkout ci clean command_not_found_handle
@@ -572,4 +574,4 @@ var builtinNamed = func() map[string]struct{} {
 		m[n] = struct{}{}
 	}
 	return m
-}()
+})

@@ -27,7 +27,6 @@ var formatValues = map[string][]string{
 // flagValues are the values of the other flags that take one of a few words.
 var flagValues = map[string][]string{
 	"sandbox":         {"auto", "bwrap", "landlock", "seatbelt", "none"},
-	"shell":           programs.Dialects(),
 	"gate":            {"off", "floor", "deny", "ask"},
 	"ask-as":          {"auto", "ask", "deny", "pass", "allow"},
 	"fail-on":         {"allow-increase", "loosen", "any-change", "none"},
@@ -64,8 +63,11 @@ func completeArgs(cmd *cobra.Command, stdio Stdio, path string, args []string, t
 		}
 		if i == len(args)-1 { // toComplete is this flag's value
 			values := flagValues[name]
-			if name == "format" {
+			switch name {
+			case "format":
 				values = formatValues[path]
+			case "shell":
+				values = programs.Dialects() // the registry, built on first use
 			}
 			if values == nil {
 				return nil, cobra.ShellCompDirectiveDefault
