@@ -263,12 +263,11 @@ func (d *configDeps) sigs(now time.Time) ([]fileSig, bool) {
 // fileSig is what stat says of a file: two equal signatures taken at
 // different times mean the same contents, given racyWindow.
 type fileSig struct {
-	path         string
-	exists       bool
-	dev, ino     uint64
-	mode         uint32
-	size         int64
-	mtime, ctime int64 // unix nanoseconds
+	path   string
+	exists bool
+	//lint:ignore U1000 set where stat identifies a file (configcache_linux.go); empty elsewhere
+	id           fileID // the platform's identity of the file (configcache_*.go)
+	mtime, ctime int64  // unix nanoseconds
 }
 
 // sigsHold reports whether every file still has its signature.

@@ -8,6 +8,14 @@ import (
 	"github.com/rivumi/rivumi/internal/pathstat"
 )
 
+// fileID is what Linux's stat says a file is: device, inode, mode and
+// size (compared as part of a [fileSig]).
+type fileID struct {
+	dev, ino uint64
+	mode     uint32
+	size     int64
+}
+
 // statSig stats path (following symlinks, as reading it does). A missing
 // file is a signature too; any other error is not. It allocates nothing
 // (pathstat): it runs for every file of every request's configuration.
@@ -21,7 +29,7 @@ func statSig(path string) (fileSig, bool) {
 		return fileSig{}, false
 	}
 	return fileSig{
-		path: path, exists: true, dev: uint64(st.Dev), ino: st.Ino, mode: st.Mode, size: st.Size,
+		path: path, exists: true, id: fileID{dev: uint64(st.Dev), ino: st.Ino, mode: st.Mode, size: st.Size},
 		mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(),
 	}, true
 }

@@ -8,6 +8,9 @@ import (
 	"os"
 )
 
+// fileID is empty here: an existing file gives no signature (statSig).
+type fileID struct{}
+
 // statSig stats path (following symlinks, as reading it does). A missing
 // file is a signature too. An existing one gives none here: without
 // Linux's inode and change time a stat cannot vouch for a file, and the
