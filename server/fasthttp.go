@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"net"
 	"net/http"
 	"runtime"
@@ -51,14 +50,11 @@ const (
 // server's Accept, with the bytes read put back in front.
 type fastListener struct {
 	net.Listener
-	s    *Server
-	ctx  context.Context // requests are graded under it (not cancelled on shutdown)
-	http chan net.Conn
+	s   *Server
+	ctx context.Context // requests are graded under it (not cancelled on shutdown)
+	handoff
 
-	start     sync.Once
-	done      chan struct{} // closed when the listener is
-	closeOnce sync.Once
-	err       error // the inner Accept's error, once done
+	start sync.Once
 
 	closing atomic.Bool // set by shutdown: idle connections close
 	mu      sync.Mutex
@@ -73,39 +69,22 @@ type fastConn struct {
 }
 
 func newFastListener(ctx context.Context, ln net.Listener, s *Server) *fastListener {
-	return &fastListener{Listener: ln, s: s, ctx: ctx, http: make(chan net.Conn), done: make(chan struct{}),
-		conns: map[*fastConn]struct{}{}}
+	return &fastListener{Listener: ln, s: s, ctx: ctx, handoff: newHandoff(), conns: map[*fastConn]struct{}{}}
 }
 
 // Accept returns the next connection for the HTTP server.
 func (l *fastListener) Accept() (net.Conn, error) {
 	l.start.Do(func() { go l.acceptLoop() })
-	select {
-	case c := <-l.http:
-		return c, nil
-	case <-l.done:
-		if l.err != nil {
-			return nil, l.err
-		}
-		return nil, net.ErrClosed
-	}
+	return l.next()
 }
 
 func (l *fastListener) acceptLoop() {
-	var delay time.Duration
 	for {
-		c, err := l.Listener.Accept()
+		c, err := acceptRetrying(l.Listener)
 		if err != nil {
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() { // as http.Server does
-				delay = min(max(2*delay, 5*time.Millisecond), time.Second)
-				time.Sleep(delay)
-				continue
-			}
-			l.shut(err)
+			l.end(err, nil)
 			return
 		}
-		delay = 0
 		fc := &fastConn{c: c}
 		l.mu.Lock()
 		if l.closing.Load() {
@@ -124,15 +103,8 @@ func (l *fastListener) acceptLoop() {
 // [fastListener.shutdown].
 func (l *fastListener) Close() error {
 	err := l.Listener.Close()
-	l.shut(nil)
+	l.end(nil, nil)
 	return err
-}
-
-func (l *fastListener) shut(err error) {
-	l.closeOnce.Do(func() {
-		l.err = err
-		close(l.done)
-	})
 }
 
 // shutdown closes the idle connections on the fast path at once and the
@@ -205,11 +177,7 @@ func (l *fastListener) serve(fc *fastConn) {
 		if !ok {
 			// net/http sets its own deadlines for each request.
 			_ = c.SetDeadline(time.Time{})
-			select {
-			case l.http <- &peekedConn{Conn: c, r: br}:
-				handed = true
-			case <-l.done:
-			}
+			handed = l.give(&peekedConn{Conn: c, r: br})
 			return
 		}
 		now := time.Now()

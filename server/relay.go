@@ -56,15 +56,12 @@ const (
 // itself, and hands the others, unchanged, to the HTTP server's Accept.
 type relayListener struct {
 	net.Listener
-	s    *Server
-	ctx  context.Context // relayed calls run under it (not cancelled on shutdown)
-	http chan net.Conn
+	s   *Server
+	ctx context.Context // relayed calls run under it (not cancelled on shutdown)
+	handoff
 
 	start sync.Once
-	idle  atomic.Int32  // goroutines waiting in the inner Accept
-	done  chan struct{} // closed when the listener is
-	close sync.Once
-	err   error // the inner Accept's error, once done
+	idle  atomic.Int32 // goroutines waiting in the inner Accept
 
 	mu     sync.Mutex
 	closed bool
@@ -72,21 +69,13 @@ type relayListener struct {
 }
 
 func newRelayListener(ctx context.Context, ln net.Listener, s *Server) *relayListener {
-	return &relayListener{Listener: ln, s: s, ctx: ctx, http: make(chan net.Conn), done: make(chan struct{})}
+	return &relayListener{Listener: ln, s: s, ctx: ctx, handoff: newHandoff()}
 }
 
 // Accept returns the next connection that is not a relayed call.
 func (l *relayListener) Accept() (net.Conn, error) {
 	l.start.Do(func() { go l.acceptLoop() })
-	select {
-	case c := <-l.http:
-		return c, nil
-	case <-l.done:
-		if l.err != nil {
-			return nil, l.err
-		}
-		return nil, net.ErrClosed
-	}
+	return l.next()
 }
 
 // maxIdleAcceptors bounds the goroutines that wait in Accept between
@@ -103,22 +92,14 @@ const maxIdleAcceptors = 2
 // stack a call needs, where a new one would grow its stack again,
 // copying it several times (7% of the server's CPU a call).
 func (l *relayListener) acceptLoop() {
-	var delay time.Duration
 	for {
 		l.idle.Add(1)
-		c, err := l.Listener.Accept()
+		c, err := acceptRetrying(l.Listener)
 		waiting := l.idle.Add(-1)
 		if err != nil {
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() { // as http.Server does
-				delay = min(max(2*delay, 5*time.Millisecond), time.Second)
-				time.Sleep(delay)
-				continue
-			}
 			l.shut(err)
 			return
 		}
-		delay = 0
 		if waiting == 0 {
 			go l.acceptLoop()
 		}
@@ -149,9 +130,7 @@ func (l *relayListener) sniff(c net.Conn) {
 		return
 	}
 	_ = c.SetReadDeadline(time.Time{})
-	select {
-	case l.http <- &peekedConn{Conn: c, r: br}:
-	case <-l.done:
+	if !l.give(&peekedConn{Conn: c, r: br}) {
 		c.Close()
 	}
 }
@@ -164,12 +143,10 @@ func (l *relayListener) Close() error {
 }
 
 func (l *relayListener) shut(err error) {
-	l.close.Do(func() {
+	l.end(err, func() {
 		l.mu.Lock()
 		l.closed = true
 		l.mu.Unlock()
-		l.err = err
-		close(l.done)
 	})
 }
 
